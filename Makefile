@@ -1,0 +1,58 @@
+# ptxemu top-level Makefile: non-recursive; each folder contributes a module.mk.
+# Targets: all (default), check, check-<folder>, bench, install, clean.
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+CC      ?= cc
+OPT     ?= -O2 -g
+WARN    ?= -Wall -Wextra
+CFLAGS  ?= $(OPT)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -MMD -MP
+CPPFLAGS += -I. -I$(BUILD) -I$(BUILD)/frontend
+FLEX    ?= flex
+BISON   ?= bison
+AR      ?= ar
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+LDLIBS  += -lm -lpthread
+
+.PHONY: all check bench install clean
+all:
+
+# Every library has a shipped build (build/obj) and a test build (build/tobj,
+# compiled with -DPTXEMU_TESTING to expose internal hooks to the unit tests).
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+$(BUILD)/tobj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -DPTXEMU_TESTING $(CHECK_CFLAGS) -c $< -o $@
+
+# lib_template(folder): builds $(BUILD)/lib/lib<folder>.a and its test twin.
+define lib_template
+$(1)_OBJS  := $$(patsubst %.c,$(BUILD)/obj/%.o,$$($(1)_SRCS))
+$(1)_TOBJS := $$(patsubst %.c,$(BUILD)/tobj/%.o,$$($(1)_SRCS))
+$(BUILD)/lib/lib$(1).a: $$($(1)_OBJS)
+	@mkdir -p $$(dir $$@)
+	$$(AR) rcs $$@ $$^
+$(BUILD)/tlib/lib$(1).a: $$($(1)_TOBJS)
+	@mkdir -p $$(dir $$@)
+	$$(AR) rcs $$@ $$^
+all: $(BUILD)/lib/lib$(1).a
+endef
+
+include isa/module.mk
+include frontend/module.mk
+include exec/module.mk
+include runtime/module.mk
+include tools/module.mk
+include tests/module.mk
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/bin/ptxrun $(DESTDIR)$(PREFIX)/bin/ptxrun
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

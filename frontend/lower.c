@@ -1,0 +1,1356 @@
+/* lower.c: lowering from the AST to the IR: symbol resolution with block scopes,
+ * register ranges, labels, declarations and initializers, instruction suffixes split
+ * into types, spaces and modifiers by the ISA tables, and operands resolved. */
+#include "frontend/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/*{=====================================================================
+ * Growable arrays (heap while lowering; copied into the module arena at the end)
+ *====================================================================*/
+#define DA(T) struct { T *v; uint32_t n, cap; }
+
+static void da_grow(void **v, uint32_t *cap, size_t elem)
+{
+    uint32_t nc = *cap ? *cap * 2 : 16;
+    void *p = realloc(*v, nc * elem);
+    if (!p) {
+        fprintf(stderr, "ptxemu: out of memory\n");
+        abort();
+    }
+    *v = p;
+    *cap = nc;
+}
+#define DA_PUSH(a) \
+    (((a).n == (a).cap ? da_grow((void **)&(a).v, &(a).cap, sizeof *(a).v) : (void)0), \
+     memset(&(a).v[(a).n], 0, sizeof *(a).v), &(a).v[(a).n++])
+#define DA_FREE(a) (free((a).v), (a).v = NULL, (a).n = (a).cap = 0)
+
+/* Copy a growable array into the arena; returns the arena copy. */
+static void *da_commit(isa_arena_t *ar, const void *v, uint32_t n, size_t elem)
+{
+    if (n == 0)
+        return NULL;
+    void *p = isa_arena_alloc(ar, n * elem);
+    memcpy(p, v, n * elem);
+    return p;
+}
+#define DA_COMMIT(ar, a) da_commit(ar, (a).v, (a).n, sizeof *(a).v)
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Scoped symbol table: chained hash; a scope is a mark in the entry stack,
+ * and leaving it pops the entries declared since (restoring shadowed ones).
+ *====================================================================*/
+typedef enum { S_REG, S_VAR, S_MODVAR, S_FUNC, S_LABEL, S_PROTO, S_BRT } symkind_t;
+
+typedef struct {
+    const char *s;
+    uint32_t    n, hash;
+    uint8_t     kind;
+    uint32_t    idx;
+    uint32_t    depth;
+    uint32_t    next;      /* next entry in the bucket, or ISA_NONE */
+} sym_t;
+
+#define SYM_HBITS 14
+typedef struct {
+    uint32_t   bucket[1u << SYM_HBITS];
+    DA(sym_t)  e;
+    uint32_t   depth;
+} symtab_t;
+
+static uint32_t sym_hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+static void symtab_init(symtab_t *t)
+{
+    memset(t->bucket, 0xff, sizeof t->bucket);
+}
+
+static sym_t *sym_find(symtab_t *t, const char *s, size_t n)
+{
+    uint32_t h = sym_hash(s, n);
+    for (uint32_t i = t->bucket[h & ((1u << SYM_HBITS) - 1)]; i != ISA_NONE; i = t->e.v[i].next)
+        if (t->e.v[i].hash == h && t->e.v[i].n == n && memcmp(t->e.v[i].s, s, n) == 0)
+            return &t->e.v[i];
+    return NULL;
+}
+
+/* Declare; returns the clashing entry of the same scope when there is one. */
+static sym_t *sym_add(symtab_t *t, const char *s, size_t n, symkind_t k, uint32_t idx)
+{
+    sym_t *old = sym_find(t, s, n);
+    if (old && old->depth == t->depth)
+        return old;
+    uint32_t h = sym_hash(s, n);
+    uint32_t b = h & ((1u << SYM_HBITS) - 1);
+    sym_t *e = DA_PUSH(t->e);
+    e->s = s;
+    e->n = (uint32_t)n;
+    e->hash = h;
+    e->kind = (uint8_t)k;
+    e->idx = idx;
+    e->depth = t->depth;
+    e->next = t->bucket[b];
+    t->bucket[b] = t->e.n - 1;
+    return NULL;
+}
+
+static uint32_t symtab_enter(symtab_t *t)
+{
+    t->depth++;
+    return t->e.n;
+}
+
+static void symtab_leave(symtab_t *t, uint32_t mark)
+{
+    while (t->e.n > mark) {
+        sym_t *e = &t->e.v[--t->e.n];
+        t->bucket[e->hash & ((1u << SYM_HBITS) - 1)] = e->next;
+    }
+    t->depth--;
+}
+/*}=====================================================================*/
+
+typedef struct {
+    uint8_t     linkage, flags, vec, opaque, attr;
+    isa_space_t space, ptr_space;
+    isa_type_t  type;
+    uint32_t    align, ptr_align;
+    fe_span_t   span;
+} words_t;
+
+/* Per-function lowering state. */
+typedef struct {
+    DA(isa_instr_t)     instrs;
+    DA(isa_operand_t)   opds;
+    DA(isa_regdecl_t)   regdecls;
+    DA(isa_reg_t)       regs;
+    DA(isa_var_t)       vars;
+    DA(isa_label_t)     labels;
+    DA(isa_scope_t)     scopes;
+    DA(isa_dbgloc_t)    dbg;
+    DA(isa_proto_t)     protos;
+    DA(isa_brtargets_t) brts;
+    DA(isa_pragma_t)    pragmas;
+    DA(isa_stmt_t)      stmts;
+    uint32_t            cur_dbg;
+    uint32_t            scope;
+} fstate_t;
+
+typedef struct {
+    fe_ctx_t          *c;
+    isa_module_t      *m;
+    symtab_t           syms;
+    DA(isa_var_t)      vars;
+    DA(isa_func_t)     funcs;
+    DA(isa_item_t)     items;
+    DA(isa_file_t)     files;
+    DA(isa_alias_t)    aliases;
+    DA(isa_pragma_t)   pragmas;
+    DA(const char *)   targets;
+    DA(const char *)   strs;
+    DA(words_t)        declwords;    /* words of each module declaration, from pass 1 */
+    fe_node_t        **func_nodes;   /* AST node of each function's definition */
+    fstate_t          *f;            /* the function being lowered */
+    isa_func_t        *fn;
+} lower_t;
+
+#define ERR(L, sp, ...) fe_error((L)->c, (sp), __VA_ARGS__)
+
+static const char *str_of(lower_t *L, const char *s, size_t n)
+{
+    return isa_arena_strndup(L->m->arena, s, n);
+}
+
+static isa_loc_t loc_of(lower_t *L, fe_span_t sp)
+{
+    return fe_loc_of(L->c, sp);
+}
+
+static void stmt_push(lower_t *L, isa_stmtkind_t k, uint32_t idx)
+{
+    isa_stmt_t *s = DA_PUSH(L->f->stmts);
+    s->kind = (uint8_t)k;
+    s->idx = idx;
+}
+
+/*{=====================================================================
+ * Declaration words: ".visible .global .align 4 .v2 .f32", ".ptr.global.align 16"
+ *====================================================================*/
+
+static bool pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+static void lower_words(lower_t *L, const fe_node_t *ws, words_t *w)
+{
+    memset(w, 0, sizeof *w);
+    w->space = ISA_SP_NONE;
+    w->ptr_space = ISA_SP_NONE;
+    w->type = ISA_T_NONE;
+    w->vec = 1;
+    w->span = ws->span;
+    bool ptr = false;
+    for (const fe_node_t *k = ws->kids; k; k = k->next) {
+        const char *s = k->s + 1;
+        size_t n = k->n - 1;
+        int d = isa_dir_lookup(k->s, k->n), v;
+        if (d >= 0 && isa_dirs[d].cls == DC_WORD) {
+            switch ((isa_dir_t)d) {
+            case ISA_D_VISIBLE: w->linkage |= LINK_VISIBLE; break;
+            case ISA_D_EXTERN:  w->linkage |= LINK_EXTERN; break;
+            case ISA_D_WEAK:    w->linkage |= LINK_WEAK; break;
+            case ISA_D_COMMON:  w->linkage |= LINK_COMMON; break;
+            case ISA_D_PTR:     ptr = true; w->flags |= VARF_PTR; break;
+            case ISA_D_ALIGN:
+                if (!k->kids || k->kids->kind != N_INT || !pow2(k->kids->u) || k->kids->u > (1u << 30)) {
+                    ERR(L, k->span, ".align needs a power-of-two byte count");
+                    break;
+                }
+                if (ptr)
+                    w->ptr_align = (uint32_t)k->kids->u;
+                else
+                    w->align = (uint32_t)k->kids->u;
+                break;
+            case ISA_D_ATTRIBUTE:
+                w->attr = 1;
+                if (!k->kids || k->kids->kind != N_WORDS) {
+                    ERR(L, k->span, ".attribute needs a parenthesised attribute list");
+                    break;
+                }
+                for (const fe_node_t *a = k->kids->kids; a; a = a->next) {
+                    int ad = isa_dir_lookup(a->s, a->n);
+                    if (ad == ISA_D_MANAGED)
+                        w->flags |= VARF_MANAGED;
+                    else if (ad == ISA_D_UNIFIED)
+                        w->flags |= VARF_UNIFIED;
+                    else
+                        ERR(L, a->span, "unknown attribute '%.*s'", (int)a->n, a->s);
+                }
+                break;
+            case ISA_D_TEXREF:     w->opaque = ISA_D_TEXREF + 1; break;
+            case ISA_D_SAMPLERREF: w->opaque = ISA_D_SAMPLERREF + 1; break;
+            case ISA_D_SURFREF:    w->opaque = ISA_D_SURFREF + 1; break;
+            default:
+                ERR(L, k->span, "directive '%.*s' is not valid in a declaration", (int)k->n, k->s);
+            }
+            if (d != ISA_D_ALIGN && d != ISA_D_ATTRIBUTE && k->kids)
+                ERR(L, k->kids->span, "unexpected argument to '%.*s'", (int)k->n, k->s);
+            continue;
+        }
+        if (k->kids)
+            ERR(L, k->kids->span, "unexpected argument to '%.*s'", (int)k->n, k->s);
+        if ((v = isa_space_lookup(s, n)) >= 0) {
+            if (ptr) {
+                w->ptr_space = (isa_space_t)v;
+            } else {
+                if (w->space != ISA_SP_NONE)
+                    ERR(L, k->span, "more than one state space in a declaration");
+                w->space = (isa_space_t)v;
+            }
+        } else if ((v = isa_type_lookup(s, n)) >= 0) {
+            if (w->type != ISA_T_NONE)
+                ERR(L, k->span, "more than one type in a declaration");
+            w->type = (isa_type_t)v;
+        } else if ((v = isa_mod_lookup(s, n)) == ISA_M_V2 || v == ISA_M_V4 || v == ISA_M_V8) {
+            w->vec = v == ISA_M_V2 ? 2 : v == ISA_M_V4 ? 4 : 8;
+        } else {
+            ERR(L, k->span, "unknown directive '%.*s'", (int)k->n, k->s);
+        }
+    }
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Variables and initializers
+ *====================================================================*/
+
+/* Flatten an initializer into elements; a nested list at nesting level d fills
+ * exactly one element of dimension d (zero-padded), so 2-D arrays keep their layout. */
+typedef DA(isa_init_t) initvec_t;
+static void lower_init_value(lower_t *L, const fe_node_t *v, initvec_t *out);
+
+static uint64_t init_span_elems(const isa_var_t *var, unsigned level)
+{
+    uint64_t n = var->vec > 1 ? var->vec : 1;
+    for (unsigned i = level; i < var->ndims; i++)
+        n *= var->dims[i] ? var->dims[i] : 1;
+    return n;
+}
+
+static void lower_init_list(lower_t *L, const isa_var_t *var, const fe_node_t *list,
+                            unsigned level, initvec_t *out)
+{
+    for (const fe_node_t *k = list->kids; k; k = k->next) {
+        if (k->kind == N_INITLIST) {
+            uint32_t start = out->n;
+            lower_init_list(L, var, k, level + 1, out);
+            uint64_t want = init_span_elems(var, level + 1);
+            if (out->n - start > want)
+                ERR(L, k->span, "too many initializers");
+            while (out->n - start < want)
+                DA_PUSH(*out)->kind = INIT_INT;
+        } else {
+            lower_init_value(L, k, out);
+        }
+    }
+}
+
+static void lower_init_value(lower_t *L, const fe_node_t *v, initvec_t *out)
+{
+    isa_init_t *e = DA_PUSH(*out);
+    switch (v->kind) {
+    case N_INT: e->kind = INIT_INT; e->value = (int64_t)v->u; return;
+    case N_F32: e->kind = INIT_F32; e->value = (int64_t)v->u; return;
+    case N_F64: e->kind = INIT_F64; e->value = (int64_t)v->u; return;
+    case N_FIELD:
+        e->sym = L->strs.n;
+        *DA_PUSH(L->strs) = str_of(L, v->s, v->n);
+        if (v->kids->kind == N_NAME) {
+            e->kind = INIT_FIELD_NAME;
+            e->value = L->strs.n;
+            *DA_PUSH(L->strs) = str_of(L, v->kids->s, v->kids->n);
+        } else {
+            e->kind = INIT_FIELD_INT;
+            e->value = (int64_t)v->kids->u;
+        }
+        return;
+    case N_NAME:
+    case N_SYMOFF:
+    case N_GENERIC: {
+        sym_t *s = sym_find(&L->syms, v->s, v->n);
+        e->kind = v->kind == N_GENERIC ? INIT_GENERIC : INIT_SYM;
+        e->value = v->kind == N_NAME ? 0 : (int64_t)v->u;
+        if (!s || (s->kind != S_MODVAR && s->kind != S_FUNC)) {
+            ERR(L, v->span, "initializer refers to unknown symbol '%.*s'", (int)v->n, v->s);
+            return;
+        }
+        e->modsym = s->kind == S_MODVAR;
+        e->sym = s->idx;
+        if (e->kind == INIT_GENERIC && !e->modsym)
+            ERR(L, v->span, "generic() needs a variable, not a function");
+        return;
+    }
+    default:
+        ERR(L, v->span, "invalid initializer");
+    }
+}
+
+/* Fill a variable from declaration words and a declarator (name, dims, init). */
+static void lower_var(lower_t *L, isa_var_t *var, const words_t *w, const fe_node_t *dt,
+                      bool module_scope)
+{
+    var->name = str_of(L, dt->s, dt->n);
+    var->space = w->space;
+    var->type = w->type;
+    var->opaque = w->opaque;
+    var->vec = w->vec;
+    var->linkage = w->linkage;
+    var->flags = w->flags;
+    var->attr_written = w->attr;
+    var->align = w->align;
+    var->ptr_space = w->ptr_space;
+    var->ptr_align = w->ptr_align;
+    var->loc = loc_of(L, dt->span);
+    var->scope = module_scope ? ISA_NONE : L->f->scope;
+    if (w->type == ISA_T_NONE && !w->opaque)
+        ERR(L, w->span, "declaration of '%.*s' has no type", (int)dt->n, dt->s);
+    if (w->type != ISA_T_NONE && w->opaque)
+        ERR(L, w->span, "declaration of '%.*s' has two types", (int)dt->n, dt->s);
+    if (dt->sub)
+        ERR(L, dt->span, "a register range '<N>' is only valid in a .reg declaration");
+    const fe_node_t *init = NULL;
+    for (const fe_node_t *k = dt->kids; k; k = k->next) {
+        if (k->kind != N_DIM) {
+            init = k;
+            break;
+        }
+        if (var->ndims == 4) {
+            ERR(L, k->span, "more than four array dimensions");
+            continue;
+        }
+        if (k->sub) {
+            if (var->ndims != 0)
+                ERR(L, k->span, "only the first array dimension may be unsized");
+            var->flags |= VARF_UNSIZED;
+            var->dims[var->ndims++] = 0;
+        } else {
+            if (k->u == 0 || k->u > 0xffffffffu)
+                ERR(L, k->span, "array dimension must be between 1 and 2^32-1");
+            var->dims[var->ndims++] = (uint32_t)k->u;
+        }
+    }
+    if (init) {
+        initvec_t out = { 0 };
+        if (init->kind == N_INITLIST) {
+            var->init_braced = 1;
+            lower_init_list(L, var, init, 0, &out);
+        } else {
+            lower_init_value(L, init, &out);
+        }
+        if ((var->flags & VARF_UNSIZED) && var->ndims == 1) {
+            uint64_t per = init_span_elems(var, 1);
+            var->dims[0] = (uint32_t)((out.n + per - 1) / per);
+            var->flags &= (uint8_t)~VARF_UNSIZED;
+        }
+        uint64_t total = init_span_elems(var, 0);
+        if (var->opaque) {
+            for (uint32_t i = 0; i < out.n; i++)
+                if (out.v[i].kind != INIT_FIELD_NAME && out.v[i].kind != INIT_FIELD_INT)
+                    ERR(L, init->span, "a %s initializer is a list of 'field = value'",
+                        isa_dirs[var->opaque - 1].text);
+        } else if (out.n > total)
+            ERR(L, init->span, "too many initializers for '%s' (%u for %llu elements)", var->name,
+                out.n, (unsigned long long)total);
+        for (uint32_t i = 0; i < out.n && !var->opaque; i++)
+            if (out.v[i].kind == INIT_FIELD_NAME || out.v[i].kind == INIT_FIELD_INT)
+                ERR(L, init->span, "'field = value' initializers are only for .samplerref and .texref");
+        if (var->space != ISA_SP_GLOBAL && var->space != ISA_SP_CONST)
+            ERR(L, init->span, "only .global and .const variables may have initializers");
+        var->ninit = out.n;
+        var->init = DA_COMMIT(L->m->arena, out);
+        DA_FREE(out);
+    }
+    var->size = (var->flags & VARF_UNSIZED) ? 0 : isa_var_size(var);
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Functions: headers
+ *====================================================================*/
+static isa_var_t *lower_params(lower_t *L, const fe_node_t *list, uint32_t *out_n)
+{
+    DA(isa_var_t) ps = { 0 };
+    for (const fe_node_t *p = list->kids; p; p = p->next) {
+        words_t w;
+        lower_words(L, p->kids, &w);
+        if (w.space == ISA_SP_NONE)
+            w.space = ISA_SP_PARAM;
+        if (w.space != ISA_SP_PARAM && w.space != ISA_SP_REG)
+            ERR(L, p->kids->span, "a parameter must be in .param or .reg space");
+        if (w.linkage)
+            ERR(L, p->kids->span, "linkage is not valid on a parameter");
+        isa_var_t *v = DA_PUSH(ps);
+        lower_var(L, v, &w, p->kids->next, true);
+    }
+    *out_n = ps.n;
+    isa_var_t *r = DA_COMMIT(L->m->arena, ps);
+    DA_FREE(ps);
+    return r;
+}
+
+static isa_perf_t *lower_perfs(lower_t *L, const fe_node_t *perfs, uint32_t *out_n, uint8_t *noreturn)
+{
+    DA(isa_perf_t) v = { 0 };
+    for (const fe_node_t *p = perfs->kids; p; p = p->next) {
+        isa_perf_t *e = DA_PUSH(v);
+        e->id = (isa_dir_t)isa_dir_lookup(p->s, p->n);
+        if (e->id == ISA_D_NORETURN && noreturn)
+            *noreturn = 1;
+        if (p->kids) {
+            for (const fe_node_t *i = p->kids->kids; i; i = i->next) {
+                if (e->n == 3) {
+                    ERR(L, i->span, "too many values for '%.*s'", (int)p->n, p->s);
+                    break;
+                }
+                if (i->u > 0xffffffffu)
+                    ERR(L, i->span, "value out of range");
+                e->v[e->n++] = (uint32_t)i->u;
+            }
+        }
+    }
+    *out_n = v.n;
+    isa_perf_t *r = DA_COMMIT(L->m->arena, v);
+    DA_FREE(v);
+    return r;
+}
+
+static bool same_sig(const isa_var_t *a, uint32_t na, const isa_var_t *b, uint32_t nb)
+{
+    if (na != nb)
+        return false;
+    for (uint32_t i = 0; i < na; i++)
+        if (a[i].type != b[i].type || a[i].vec != b[i].vec || a[i].size != b[i].size)
+            return false;
+    return true;
+}
+
+/* Pass 1 for a function: declare it (or merge with an earlier prototype). */
+static void declare_func(lower_t *L, fe_node_t *fn)
+{
+    fe_node_t *words = fn->kids, *rets = words->next, *name = rets->next;
+    fe_node_t *params = name->next, *perfs = params->next, *body = perfs->next;
+    words_t w;
+    lower_words(L, words, &w);
+    if (w.space != ISA_SP_NONE || w.type != ISA_T_NONE || w.align || w.flags || w.opaque)
+        ERR(L, words->span, "only linkage directives may precede .entry or .func");
+    if (fn->sub && rets->sub)
+        ERR(L, rets->span, "an .entry has no return parameters");
+
+    isa_func_t nf = { 0 };
+    nf.name = str_of(L, name->s, name->n);
+    nf.is_entry = fn->sub;
+    nf.linkage = w.linkage;
+    nf.has_body = body != NULL;
+    nf.loc = loc_of(L, name->span);
+    nf.rets = lower_params(L, rets, &nf.nret);
+    nf.params = lower_params(L, params, &nf.nparam);
+    nf.perf = lower_perfs(L, perfs, &nf.nperf, &nf.noreturn);
+
+    sym_t *s = sym_find(&L->syms, name->s, name->n);
+    if (s && s->kind != S_FUNC) {
+        ERR(L, name->span, "'%.*s' is already declared as a variable", (int)name->n, name->s);
+        return;
+    }
+    if (s) {
+        isa_func_t *old = &L->funcs.v[s->idx];
+        if (old->has_body && body) {
+            ERR(L, name->span, "redefinition of function '%s'", nf.name);
+            return;
+        }
+        if (old->is_entry != nf.is_entry || !same_sig(old->rets, old->nret, nf.rets, nf.nret) ||
+            !same_sig(old->params, old->nparam, nf.params, nf.nparam)) {
+            ERR(L, name->span, "declaration of '%s' does not match its earlier declaration", nf.name);
+            return;
+        }
+        if (body) {
+            /* The definition takes over; the earlier declaration prints as a prototype. */
+            uint8_t dl = old->linkage;
+            *old = nf;
+            old->decl_linkage = dl;
+            L->func_nodes[s->idx] = fn;
+            for (uint32_t i = 0; i < L->items.n; i++)
+                if (L->items.v[i].kind == ITEM_FUNC && L->items.v[i].idx == s->idx)
+                    L->items.v[i].kind = ITEM_FUNCDECL;
+            isa_item_t *it = DA_PUSH(L->items);
+            it->kind = ITEM_FUNC;
+            it->idx = s->idx;
+        }
+        return;
+    }
+    uint32_t idx = L->funcs.n;
+    *DA_PUSH(L->funcs) = nf;
+    L->func_nodes = realloc(L->func_nodes, L->funcs.cap * sizeof *L->func_nodes);
+    L->func_nodes[idx] = body ? fn : NULL;
+    sym_add(&L->syms, name->s, name->n, S_FUNC, idx);
+    isa_item_t *it = DA_PUSH(L->items);
+    it->kind = ITEM_FUNC;
+    it->idx = idx;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Operands
+ *====================================================================*/
+
+/* Resolve a special register name such as "%tid.x", "%envreg3", "%clock64". */
+static bool lower_sreg(lower_t *L, const fe_node_t *n, isa_operand_t *o)
+{
+    const char *s = n->s;
+    size_t len = n->n, base = 0;
+    while (base < len && s[base] != '.')
+        base++;
+    int id = isa_sreg_lookup(s, base);
+    unsigned index = 0;
+    if (id < 0) {
+        /* An indexed register: name followed by its decimal index. */
+        size_t d = base;
+        while (d > 1 && s[d - 1] >= '0' && s[d - 1] <= '9')
+            d--;
+        if (d == base || (id = isa_sreg_lookup(s, d)) < 0)
+            return false;
+        const isa_sreg_info_t *si = &isa_sregs[id];
+        if (si->form != SR_INDEX32 && si->form != SR_INDEX8)
+            return false;
+        if (base - d > 2)
+            return false;
+        for (size_t i = d; i < base; i++)
+            index = index * 10 + (unsigned)(s[i] - '0');
+        unsigned lim = si->form == SR_INDEX32 ? 32 : 8;
+        if (index >= lim) {
+            ERR(L, n->span, "%s index must be below %u", si->text, lim);
+            return true;
+        }
+    } else if (isa_sregs[id].form == SR_INDEX32 || isa_sregs[id].form == SR_INDEX8) {
+        ERR(L, n->span, "%s needs an index", isa_sregs[id].text);
+        return true;
+    }
+    const isa_sreg_info_t *si = &isa_sregs[id];
+    o->kind = OPD_SREG;
+    o->u.sreg.id = (uint16_t)id;
+    o->u.sreg.comp = (uint16_t)index;
+    if (si->form == SR_XYZ) {
+        if (base + 2 != len || (s[base + 1] != 'x' && s[base + 1] != 'y' && s[base + 1] != 'z')) {
+            ERR(L, n->span, "%s needs a component .x, .y or .z", si->text);
+            return true;
+        }
+        o->u.sreg.comp = (uint16_t)(s[base + 1] - 'x');
+    } else if (base != len) {
+        ERR(L, n->span, "%s has no components", si->text);
+    }
+    return true;
+}
+
+static void lower_name(lower_t *L, const fe_node_t *n, isa_operand_t *o)
+{
+    if (n->n == 1 && n->s[0] == '_') {
+        o->kind = OPD_SINK;
+        return;
+    }
+    if (n->n == 7 && memcmp(n->s, "WARP_SZ", 7) == 0) {
+        o->kind = OPD_IMM;
+        o->imm = 32;
+        return;
+    }
+    sym_t *s = sym_find(&L->syms, n->s, n->n);
+    if (s) {
+        switch ((symkind_t)s->kind) {
+        case S_REG:    o->kind = OPD_REG; o->u.reg = s->idx; return;
+        case S_VAR:    o->kind = OPD_SYM; o->u.sym = s->idx; return;
+        case S_MODVAR: o->kind = OPD_SYM; o->u.sym = s->idx; o->flags |= OPDF_MODSYM; return;
+        case S_FUNC:   o->kind = OPD_FUNC; o->u.func = s->idx; return;
+        case S_LABEL:  o->kind = OPD_LABEL; o->u.label = s->idx; return;
+        case S_PROTO:  o->kind = OPD_PROTO; o->u.proto = s->idx; return;
+        case S_BRT:    o->kind = OPD_BRTARGETS; o->u.idx = s->idx; return;
+        }
+    }
+    if (n->s[0] == '%' && lower_sreg(L, n, o))
+        return;
+    /* A register with a component or selector: %v1.x, %r2.b3, %r5.h1. */
+    for (uint32_t dot = n->n; dot-- > 1;) {
+        if (n->s[dot] != '.')
+            continue;
+        sym_t *r = sym_find(&L->syms, n->s, dot);
+        if (r && r->kind == S_REG) {
+            for (int sel = SEL_X; sel < SEL__COUNT; sel++) {
+                if (strlen(isa_sel_names[sel]) == n->n - dot - 1 &&
+                    memcmp(isa_sel_names[sel], n->s + dot + 1, n->n - dot - 1) == 0) {
+                    o->kind = OPD_REG;
+                    o->u.reg = r->idx;
+                    o->sel = (uint8_t)sel;
+                    return;
+                }
+            }
+        }
+        break;
+    }
+    o->kind = OPD_SINK;
+    ERR(L, n->span, "undefined identifier '%.*s'", (int)n->n, n->s);
+}
+
+static uint32_t opd_reserve(lower_t *L, uint32_t count)
+{
+    uint32_t first = L->f->opds.n;
+    for (uint32_t i = 0; i < count; i++)
+        DA_PUSH(L->f->opds);
+    return first;
+}
+
+static uint32_t count_kids(const fe_node_t *n)
+{
+    uint32_t c = 0;
+    for (const fe_node_t *k = n ? n->kids : NULL; k; k = k->next)
+        c++;
+    return c;
+}
+
+static void lower_opnd(lower_t *L, const fe_node_t *n, uint32_t slot);
+
+static void lower_elems(lower_t *L, const fe_node_t *n, uint32_t slot, uint8_t kind)
+{
+    uint32_t cnt = count_kids(n);
+    uint32_t first = opd_reserve(L, cnt);
+    uint32_t i = 0;
+    for (const fe_node_t *k = n->kids; k; k = k->next)
+        lower_opnd(L, k, first + i++);
+    isa_operand_t *o = &L->f->opds.v[slot];
+    o->kind = kind;
+    o->u.first = first;
+    o->count = cnt;
+}
+
+static void lower_opnd(lower_t *L, const fe_node_t *n, uint32_t slot)
+{
+    isa_operand_t tmp = { 0 };
+    tmp.loc = loc_of(L, n->span);
+    switch (n->kind) {
+    case N_NAME:
+        lower_name(L, n, &tmp);
+        break;
+    case N_NOT:
+        lower_name(L, n, &tmp);
+        if (tmp.kind != OPD_REG)
+            ERR(L, n->span, "'!' applies to a predicate register");
+        tmp.flags |= OPDF_NEG;
+        break;
+    case N_INT:
+        tmp.kind = OPD_IMM;
+        tmp.imm = (int64_t)n->u;
+        if (n->sub)
+            tmp.flags |= OPDF_UNSIGNED;
+        break;
+    case N_F32: tmp.kind = OPD_F32; tmp.imm = (int64_t)n->u; break;
+    case N_F64: tmp.kind = OPD_F64; tmp.imm = (int64_t)n->u; break;
+    case N_SYMOFF: {
+        fe_node_t nm = *n;
+        nm.kind = N_NAME;
+        lower_name(L, &nm, &tmp);
+        if (tmp.kind != OPD_SYM && tmp.kind != OPD_REG)
+            ERR(L, n->span, "'%.*s+offset' needs a variable or a register", (int)n->n, n->s);
+        tmp.imm = (int64_t)n->u;
+        if (tmp.kind == OPD_REG && n->kind == N_SYMOFF) {
+            /* Only valid inside brackets; the caller turns it into an address. */
+        }
+        break;
+    }
+    case N_ADDR: {
+        tmp.kind = OPD_ADDR;
+        const fe_node_t *a = n->kids;
+        if (a && !a->next && a->kind != N_VEC) {
+            isa_operand_t b = { 0 };
+            if (a->kind == N_INT) {
+                tmp.base = OPD_IMM;
+                tmp.imm = (int64_t)a->u;
+            } else {
+                fe_node_t nm = *a;
+                nm.kind = N_NAME;
+                lower_name(L, &nm, &b);
+                tmp.imm = a->kind == N_SYMOFF ? (int64_t)a->u : 0;
+                if (b.kind == OPD_REG) {
+                    tmp.base = OPD_REG;
+                    tmp.u.reg = b.u.reg;
+                } else if (b.kind == OPD_SYM) {
+                    tmp.base = OPD_SYM;
+                    tmp.u.sym = b.u.sym;
+                    tmp.flags |= b.flags & OPDF_MODSYM;
+                } else if (b.kind != OPD_SINK || !L->c->nerr) {
+                    ERR(L, a->span, "an address must be a register, a variable or a constant");
+                }
+            }
+            break;
+        }
+        L->f->opds.v[slot] = tmp;
+        lower_elems(L, n, slot, OPD_ADDR);
+        L->f->opds.v[slot].flags |= OPDF_ADDRLIST;
+        return;
+    }
+    case N_VEC:
+        L->f->opds.v[slot] = tmp;
+        lower_elems(L, n, slot, OPD_VEC);
+        return;
+    case N_LIST:
+        L->f->opds.v[slot] = tmp;
+        lower_elems(L, n, slot, OPD_LIST);
+        return;
+    case N_DUAL:
+        L->f->opds.v[slot] = tmp;
+        lower_elems(L, n, slot, OPD_DUAL);
+        return;
+    default:
+        ERR(L, n->span, "invalid operand");
+        tmp.kind = OPD_SINK;
+    }
+    L->f->opds.v[slot] = tmp;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Instructions: opcode and suffixes
+ *====================================================================*/
+static void lower_instr(lower_t *L, const fe_node_t *n)
+{
+    fstate_t *F = L->f;
+    isa_instr_t in = { 0 };
+    in.guard = ISA_NONE;
+    in.dbg = F->cur_dbg;
+    in.loc = loc_of(L, n->span);
+    uint32_t mbeg = (uint32_t)(n->s - L->c->text);
+    fe_span_t msp = { mbeg, mbeg + n->n };
+    in.mloc = loc_of(L, msp);
+
+    size_t mlen = 0;
+    int op = isa_op_lookup(n->s, n->n, &mlen);
+    bool bad = false;
+    if (op < 0) {
+        size_t first = 0;
+        while (first < n->n && n->s[first] != '.')
+            first++;
+        fe_span_t fsp = { mbeg, mbeg + (uint32_t)first };
+        ERR(L, fsp, "unknown instruction '%.*s'", (int)first, n->s);
+        bad = true;
+    } else {
+        in.op = (uint16_t)op;
+        const isa_op_info_t *oi = &isa_ops[op];
+        uint8_t gcount[ISA_G__COUNT] = { 0 };
+        size_t p = mlen;
+        while (p < n->n && !bad) {
+            size_t b = p + 1, e = b;
+            while (e < n->n && n->s[e] != '.')
+                e++;
+            fe_span_t csp = { mbeg + (uint32_t)p, mbeg + (uint32_t)e };
+            const char *cs = n->s + b;
+            size_t cn = e - b;
+            p = e;
+            if (in.nsfx == ISA_MAX_SFX) {
+                ERR(L, csp, "too many suffixes");
+                bad = true;
+                break;
+            }
+            isa_sfx_t *sx = &in.sfx[in.nsfx];
+            int v;
+            if ((v = isa_type_lookup(cs, cn)) >= 0) {
+                if (in.ntypes == sizeof in.types) {
+                    ERR(L, csp, "too many type suffixes");
+                    bad = true;
+                    break;
+                }
+                sx->kind = SFX_TYPE;
+                sx->id = (uint16_t)v;
+                in.types[in.ntypes++] = (uint8_t)v;
+            } else if ((v = isa_space_lookup(cs, cn)) >= 0) {
+                if (!(oi->groups & G_SPACE) || gcount[ISA_G_SPACE] >= isa_groups[ISA_G_SPACE].maxn) {
+                    ERR(L, csp, "state space '.%.*s' is not valid for '%s'", (int)cn, cs, oi->mnemonic);
+                    bad = true;
+                    break;
+                }
+                gcount[ISA_G_SPACE]++;
+                sx->kind = SFX_SPACE;
+                sx->group = ISA_G_SPACE;
+                sx->id = (uint16_t)v;
+            } else if ((v = isa_mod_lookup(cs, cn)) >= 0) {
+                uint64_t cand = isa_mods[v].groups & oi->groups;
+                int g = -1;
+                for (int i = 0; i < ISA_G__COUNT && g < 0; i++)
+                    if ((cand >> i & 1) && gcount[i] < isa_groups[i].maxn)
+                        g = i;
+                if (g < 0) {
+                    if (cand)
+                        ERR(L, csp, "'.%.*s' conflicts with an earlier modifier of '%s'", (int)cn, cs,
+                            oi->mnemonic);
+                    else
+                        ERR(L, csp, "modifier '.%.*s' is not valid for '%s'", (int)cn, cs, oi->mnemonic);
+                    bad = true;
+                    break;
+                }
+                gcount[g]++;
+                sx->kind = SFX_MOD;
+                sx->group = (uint8_t)g;
+                sx->id = (uint16_t)v;
+            } else {
+                ERR(L, csp, "unknown modifier '.%.*s' in '%.*s'", (int)cn, cs, (int)n->n, n->s);
+                bad = true;
+                break;
+            }
+            in.nsfx++;
+        }
+    }
+
+    /* Guard and operands. */
+    const fe_node_t *k = n->kids;
+    if (k && k->kind == N_GUARD) {
+        isa_operand_t g = { 0 };
+        fe_node_t nm = *k;
+        nm.kind = N_NAME;
+        lower_name(L, &nm, &g);
+        if (g.kind == OPD_REG && F->regs.v[g.u.reg].type == ISA_T_PRED)
+            in.guard = g.u.reg;
+        else if (g.kind == OPD_REG)
+            ERR(L, k->span, "guard '%s' is not a predicate register", F->regs.v[g.u.reg].name);
+        else if (g.kind != OPD_SINK || !L->c->nerr)
+            ERR(L, k->span, "a guard must be a predicate register");
+        in.guard_neg = k->sub;
+        k = k->next;
+    }
+    uint32_t cnt = 0;
+    for (const fe_node_t *q = k; q; q = q->next)
+        cnt++;
+    if (cnt > 255) {
+        ERR(L, n->span, "too many operands");
+        return;
+    }
+    in.nopd = (uint8_t)cnt;
+    in.opd = opd_reserve(L, cnt);
+    uint32_t i = 0;
+    for (const fe_node_t *q = k; q; q = q->next)
+        lower_opnd(L, q, in.opd + i++);
+    if (bad)
+        return;
+    *DA_PUSH(F->instrs) = in;
+    stmt_push(L, ST_INSTR, F->instrs.n - 1);
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Function bodies
+ *====================================================================*/
+static void declare_regs(lower_t *L, const words_t *w, const fe_node_t *dt)
+{
+    fstate_t *F = L->f;
+    if (w->linkage || w->align || w->flags || w->opaque)
+        ERR(L, w->span, "a .reg declaration takes only a type and a vector width");
+    if (w->type == ISA_T_NONE) {
+        ERR(L, w->span, "a .reg declaration needs a type");
+        return;
+    }
+    for (const fe_node_t *k = dt->kids; k; k = k->next) {
+        ERR(L, k->span, "registers cannot be arrays or have initializers");
+        break;
+    }
+    isa_regdecl_t *d = DA_PUSH(F->regdecls);
+    uint32_t di = F->regdecls.n - 1;
+    d->name = str_of(L, dt->s, dt->n);
+    d->type = w->type;
+    d->vec = w->vec;
+    d->count = dt->sub ? (uint32_t)dt->u : 0;
+    d->first = F->regs.n;
+    d->scope = F->scope;
+    d->loc = loc_of(L, dt->span);
+    stmt_push(L, ST_REGDECL, di);
+    if (dt->sub && (dt->u == 0 || dt->u > (1u << 24))) {
+        ERR(L, dt->span, "register range count must be between 1 and 2^24");
+        d->count = 1;
+    }
+    uint32_t n = d->count ? d->count : 1;
+    for (uint32_t i = 0; i < n; i++) {
+        isa_reg_t *r = DA_PUSH(F->regs);
+        r->type = w->type;
+        r->vec = w->vec;
+        r->decl = di;
+        if (dt->sub) {
+            char buf[64];
+            int len = snprintf(buf, sizeof buf, "%.*s%u", (int)dt->n, dt->s, i);
+            r->name = str_of(L, buf, (size_t)len);
+        } else {
+            r->name = F->regdecls.v[di].name;
+        }
+        if (sym_add(&L->syms, r->name, strlen(r->name), S_REG, F->regs.n - 1))
+            ERR(L, dt->span, "redeclaration of '%s' in the same scope", r->name);
+    }
+}
+
+static void lower_body_decl(lower_t *L, const fe_node_t *decl)
+{
+    fstate_t *F = L->f;
+    words_t w;
+    lower_words(L, decl->kids, &w);
+    for (const fe_node_t *dt = decl->kids->next->kids; dt; dt = dt->next) {
+        if (w.space == ISA_SP_REG) {
+            declare_regs(L, &w, dt);
+            continue;
+        }
+        if (w.space == ISA_SP_NONE) {
+            ERR(L, w.span, "declaration needs a state space");
+            return;
+        }
+        isa_var_t *v = DA_PUSH(F->vars);
+        lower_var(L, v, &w, dt, false);
+        stmt_push(L, ST_VAR, F->vars.n - 1);
+        if (sym_add(&L->syms, dt->s, dt->n, S_VAR, F->vars.n - 1))
+            ERR(L, dt->span, "redeclaration of '%.*s' in the same scope", (int)dt->n, dt->s);
+    }
+}
+
+static void lower_block(lower_t *L, const fe_node_t *blk, bool body);
+
+static void lower_stmt(lower_t *L, const fe_node_t *s)
+{
+    fstate_t *F = L->f;
+    switch (s->kind) {
+    case N_DECL:
+        lower_body_decl(L, s);
+        break;
+    case N_LABEL: {
+        sym_t *e = sym_find(&L->syms, s->s, s->n);
+        if (e && e->kind == S_LABEL) {
+            F->labels.v[e->idx].instr = F->instrs.n;
+            stmt_push(L, ST_LABEL, e->idx);
+        }
+        break;
+    }
+    case N_INSTR:
+        lower_instr(L, s);
+        break;
+    case N_BODY:
+        lower_block(L, s, false);
+        break;
+    case N_LOC: {
+        isa_dbgloc_t *d = DA_PUSH(F->dbg);
+        d->file = (uint32_t)s->kids->u;
+        d->line = (uint32_t)s->kids->next->u;
+        d->col = (uint32_t)s->kids->next->next->u;
+        d->extra = s->n ? str_of(L, s->s, s->n) : NULL;
+        F->cur_dbg = F->dbg.n - 1;
+        stmt_push(L, ST_DBG, F->dbg.n - 1);
+        break;
+    }
+    case N_PRAGMA: {
+        isa_pragma_t *p = DA_PUSH(F->pragmas);
+        p->text = str_of(L, L->c->text + s->kids->span.begin, s->tail->span.end - s->kids->span.begin);
+        p->instr = F->instrs.n;
+        p->scope = F->scope;
+        stmt_push(L, ST_PRAGMA, F->pragmas.n - 1);
+        break;
+    }
+    case N_PROTO: {
+        sym_t *e = sym_find(&L->syms, s->s, s->n);
+        if (!e || e->kind != S_PROTO)
+            break;
+        isa_proto_t *p = &F->protos.v[e->idx];
+        const fe_node_t *rets = s->kids, *nm = rets->next, *params = nm->next, *perfs = params->next;
+        p->rets = lower_params(L, rets, &p->nret);
+        p->params = lower_params(L, params, &p->nparam);
+        uint32_t np;
+        lower_perfs(L, perfs, &np, &p->noreturn);
+        if (!(nm->n == 1 && nm->s[0] == '_'))
+            ERR(L, nm->span, "a .callprototype is written with '_' in place of the function name");
+        p->instr = F->instrs.n;
+        p->scope = F->scope;
+        stmt_push(L, ST_PROTO, e->idx);
+        break;
+    }
+    case N_BRT: {
+        sym_t *e = sym_find(&L->syms, s->s, s->n);
+        if (!e || e->kind != S_BRT)
+            break;
+        isa_brtargets_t *b = &F->brts.v[e->idx];
+        b->calltargets = s->sub;
+        b->count = count_kids(s->kids);
+        b->targets = isa_arena_alloc(L->m->arena, b->count * sizeof *b->targets);
+        uint32_t i = 0;
+        for (const fe_node_t *t = s->kids->kids; t; t = t->next, i++) {
+            sym_t *ts = sym_find(&L->syms, t->s, t->n);
+            symkind_t want = s->sub ? S_FUNC : S_LABEL;
+            if (!ts || ts->kind != want)
+                ERR(L, t->span, "'%.*s' is not a %s", (int)t->n, t->s, s->sub ? "function" : "label");
+            else
+                b->targets[i] = ts->idx;
+        }
+        b->instr = F->instrs.n;
+        b->scope = F->scope;
+        stmt_push(L, ST_BRT, e->idx);
+        break;
+    }
+    case N_SECTION:   /* a statement that failed to parse */
+        break;
+    default:
+        ERR(L, s->span, "unexpected statement");
+    }
+}
+
+/* A block: its labels, prototypes and branch-target lists are visible throughout it
+ * (labels may be used before they appear), so they are declared first. */
+static void lower_block(lower_t *L, const fe_node_t *blk, bool body)
+{
+    fstate_t *F = L->f;
+    uint32_t mark = symtab_enter(&L->syms);
+    uint32_t parent = F->scope;
+    isa_scope_t *sc = DA_PUSH(F->scopes);
+    sc->parent = body ? ISA_NONE : parent;
+    sc->begin = F->instrs.n;
+    F->scope = F->scopes.n - 1;
+    if (!body)
+        stmt_push(L, ST_OPEN, F->scope);
+    for (const fe_node_t *s = blk->kids; s; s = s->next) {
+        symkind_t k;
+        if (s->kind == N_LABEL)
+            k = S_LABEL;
+        else if (s->kind == N_PROTO)
+            k = S_PROTO;
+        else if (s->kind == N_BRT)
+            k = S_BRT;
+        else
+            continue;
+        uint32_t idx;
+        if (k == S_LABEL) {
+            isa_label_t *l = DA_PUSH(F->labels);
+            l->name = str_of(L, s->s, s->n);
+            l->scope = F->scope;
+            l->loc = loc_of(L, s->span);
+            idx = F->labels.n - 1;
+        } else if (k == S_PROTO) {
+            isa_proto_t *p = DA_PUSH(F->protos);
+            p->name = str_of(L, s->s, s->n);
+            idx = F->protos.n - 1;
+        } else {
+            isa_brtargets_t *b = DA_PUSH(F->brts);
+            b->name = str_of(L, s->s, s->n);
+            idx = F->brts.n - 1;
+        }
+        fe_span_t nsp = { s->span.begin, s->span.begin + s->n };
+        if (sym_add(&L->syms, s->s, s->n, k, idx))
+            ERR(L, nsp, "redefinition of '%.*s'", (int)s->n, s->s);
+    }
+    for (const fe_node_t *s = blk->kids; s && !L->c->stopped; s = s->next)
+        lower_stmt(L, s);
+    F->scopes.v[F->scope].end = F->instrs.n;
+    if (!body)
+        stmt_push(L, ST_CLOSE, F->scope);
+    F->scope = parent;
+    symtab_leave(&L->syms, mark);
+}
+
+static void lower_func_body(lower_t *L, uint32_t fi, const fe_node_t *fn)
+{
+    fstate_t F;
+    memset(&F, 0, sizeof F);
+    F.cur_dbg = ISA_NONE;
+    L->f = &F;
+    isa_func_t *f = &L->funcs.v[fi];
+    L->fn = f;
+    const fe_node_t *rets = fn->kids->next, *params = rets->next->next;
+    const fe_node_t *body = params->next->next;
+    uint32_t mark = symtab_enter(&L->syms);
+    /* Parameters are visible in the body. */
+    for (uint32_t i = 0; i < f->nret; i++) {
+        isa_var_t *v = DA_PUSH(F.vars);
+        *v = f->rets[i];
+        v->scope = 0;
+        sym_add(&L->syms, v->name, strlen(v->name), S_VAR, F.vars.n - 1);
+    }
+    for (uint32_t i = 0; i < f->nparam; i++) {
+        isa_var_t *v = DA_PUSH(F.vars);
+        *v = f->params[i];
+        v->scope = 0;
+        if (sym_add(&L->syms, v->name, strlen(v->name), S_VAR, F.vars.n - 1))
+            ERR(L, fe_span_of(v->loc), "duplicate parameter name '%s'", v->name);
+    }
+    lower_block(L, body, true);
+    symtab_leave(&L->syms, mark);
+    for (uint32_t i = 0; i < F.labels.n; i++)
+        if (F.labels.v[i].instr > F.instrs.n)
+            F.labels.v[i].instr = F.instrs.n;
+
+    isa_arena_t *ar = L->m->arena;
+    f = &L->funcs.v[fi];
+    f->ninstr = F.instrs.n;     f->instrs = DA_COMMIT(ar, F.instrs);
+    f->nopd = F.opds.n;         f->opds = DA_COMMIT(ar, F.opds);
+    f->nregdecl = F.regdecls.n; f->regdecls = DA_COMMIT(ar, F.regdecls);
+    f->nreg = F.regs.n;         f->regs = DA_COMMIT(ar, F.regs);
+    f->nvar = F.vars.n;         f->vars = DA_COMMIT(ar, F.vars);
+    f->nlabel = F.labels.n;     f->labels = DA_COMMIT(ar, F.labels);
+    f->nscope = F.scopes.n;     f->scopes = DA_COMMIT(ar, F.scopes);
+    f->ndbg = F.dbg.n;          f->dbg = DA_COMMIT(ar, F.dbg);
+    f->nproto = F.protos.n;     f->protos = DA_COMMIT(ar, F.protos);
+    f->nbrt = F.brts.n;         f->brts = DA_COMMIT(ar, F.brts);
+    f->npragma = F.pragmas.n;   f->pragmas = DA_COMMIT(ar, F.pragmas);
+    f->nstmt = F.stmts.n;       f->stmts = DA_COMMIT(ar, F.stmts);
+    DA_FREE(F.instrs); DA_FREE(F.opds); DA_FREE(F.regdecls); DA_FREE(F.regs);
+    DA_FREE(F.vars); DA_FREE(F.labels); DA_FREE(F.scopes); DA_FREE(F.dbg);
+    DA_FREE(F.protos); DA_FREE(F.brts); DA_FREE(F.pragmas); DA_FREE(F.stmts);
+    L->f = NULL;
+    L->fn = NULL;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Module
+ *====================================================================*/
+static void lower_version(lower_t *L, const fe_node_t *n)
+{
+    unsigned maj = 0, min = 0;
+    size_t i = 0;
+    while (i < n->n && n->s[i] >= '0' && n->s[i] <= '9')
+        maj = maj * 10 + (unsigned)(n->s[i++] - '0');
+    if (i < n->n && n->s[i] == '.')
+        for (i++; i < n->n && n->s[i] >= '0' && n->s[i] <= '9'; i++)
+            min = min * 10 + (unsigned)(n->s[i] - '0');
+    if (i != n->n || maj == 0)
+        ERR(L, n->span, "malformed PTX ISA version '%.*s'", (int)n->n, n->s);
+    else if (maj > 9 || (maj == 9 && min > 0))
+        ERR(L, n->span, "PTX ISA version %u.%u is not supported (the newest supported is 9.0)", maj, min);
+    L->m->ver_major = maj;
+    L->m->ver_minor = min;
+}
+
+static void lower_target(lower_t *L, const fe_node_t *n)
+{
+    for (const fe_node_t *w = n->kids; w; w = w->next) {
+        *DA_PUSH(L->targets) = str_of(L, w->s, w->n);
+        int sm = isa_sm_lookup(w->s, w->n);
+        if (sm > 0) {
+            if (L->m->sm != ISA_SM_ANY)
+                ERR(L, w->span, "more than one architecture in .target");
+            L->m->sm = (isa_sm_t)sm;
+            continue;
+        }
+        static const char *const opts[] = { "debug", "texmode_unified", "texmode_independent",
+                                            "map_f64_to_f32" };
+        bool ok = false;
+        for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
+            if (strlen(opts[i]) == w->n && memcmp(opts[i], w->s, w->n) == 0)
+                ok = true;
+        if (!ok)
+            ERR(L, w->span, "unknown target '%.*s'", (int)w->n, w->s);
+    }
+}
+
+static void lower_module_decl(lower_t *L, const fe_node_t *decl)
+{
+    words_t *wp = DA_PUSH(L->declwords);
+    lower_words(L, decl->kids, wp);
+    words_t w = *wp;
+    if (w.space == ISA_SP_NONE) {
+        ERR(L, w.span, "a module-scope declaration needs a state space");
+        return;
+    }
+    if (w.space == ISA_SP_REG || w.space == ISA_SP_LOCAL || w.space == ISA_SP_PARAM) {
+        /* .local at module scope is legal PTX but unusual; .reg/.param are not. */
+        if (w.space != ISA_SP_LOCAL) {
+            ERR(L, w.span, "'.%s' variables cannot be declared at module scope", isa_spaces[w.space].text);
+            return;
+        }
+    }
+    for (const fe_node_t *dt = decl->kids->next->kids; dt; dt = dt->next) {
+        isa_var_t *v = DA_PUSH(L->vars);
+        v->name = str_of(L, dt->s, dt->n);
+        v->loc = loc_of(L, dt->span);
+        uint32_t idx = L->vars.n - 1;
+        sym_t *old = sym_add(&L->syms, dt->s, dt->n, S_MODVAR, idx);
+        if (old)
+            ERR(L, dt->span, "redefinition of '%.*s'", (int)dt->n, dt->s);
+        isa_item_t *it = DA_PUSH(L->items);
+        it->kind = ITEM_VAR;
+        it->idx = idx;
+    }
+}
+
+/* Pass 2 for declarations: types, dimensions and initializers (which may refer to
+ * symbols declared later in the module). */
+static void lower_module_decl2(lower_t *L, const fe_node_t *decl, uint32_t di, uint32_t *vi)
+{
+    words_t w = L->declwords.v[di];
+    if (w.space == ISA_SP_NONE || w.space == ISA_SP_REG || w.space == ISA_SP_PARAM)
+        return;
+    for (const fe_node_t *dt = decl->kids->next->kids; dt; dt = dt->next) {
+        isa_var_t *v = &L->vars.v[(*vi)++];
+        lower_var(L, v, &w, dt, true);
+    }
+}
+
+bool fe_lower(fe_ctx_t *c)
+{
+    lower_t *L = calloc(1, sizeof *L);
+    if (!L)
+        return false;
+    L->c = c;
+    L->m = c->m;
+    symtab_init(&L->syms);
+    isa_module_t *m = c->m;
+    const fe_node_t *root = c->root;
+    bool have_version = false, have_target = false, version_missing = false;
+
+    /* Pass 1: header directives, and every module-scope name. */
+    unsigned nerr0 = c->nerr;
+    for (const fe_node_t *it = root->kids; it; it = it->next) {
+        if (!have_version && !version_missing && it->kind != N_VERSION && it->kind != N_SECTION) {
+            ERR(L, it->span, "a PTX module must begin with a .version directive");
+            version_missing = true;
+        }
+        switch (it->kind) {
+        case N_VERSION:
+            if (have_version)
+                ERR(L, it->span, "duplicate .version directive");
+            if (version_missing)
+                break;
+            have_version = true;
+            lower_version(L, it);
+            break;
+        case N_TARGET:
+            if (have_target)
+                ERR(L, it->span, "duplicate .target directive");
+            have_target = true;
+            lower_target(L, it);
+            break;
+        case N_ADDRSIZE:
+            if (it->u != 32 && it->u != 64)
+                ERR(L, it->span, ".address_size must be 32 or 64");
+            m->address_size = (unsigned)it->u;
+            break;
+        case N_FILE: {
+            isa_file_t *f = DA_PUSH(L->files);
+            f->index = (uint32_t)it->u;
+            const fe_node_t *p = it->kids;
+            f->name = str_of(L, p->s + 1, p->n - 2);
+            if (p->next)
+                for (const fe_node_t *x = p->next->kids; x && f->nextra < 2; x = x->next)
+                    f->extra[f->nextra++] = x->u;
+            isa_item_t *ii = DA_PUSH(L->items);
+            ii->kind = ITEM_FILE;
+            ii->idx = L->files.n - 1;
+            break;
+        }
+        case N_PRAGMA: {
+            isa_pragma_t *p = DA_PUSH(L->pragmas);
+            p->text = str_of(L, c->text + it->kids->span.begin, it->tail->span.end - it->kids->span.begin);
+            p->instr = ISA_NONE;
+            isa_item_t *ii = DA_PUSH(L->items);
+            ii->kind = ITEM_PRAGMA;
+            ii->idx = L->pragmas.n - 1;
+            break;
+        }
+        case N_ALIAS: {
+            isa_alias_t *a = DA_PUSH(L->aliases);
+            a->alias = str_of(L, it->kids->s, it->kids->n);
+            a->target = str_of(L, it->tail->s, it->tail->n);
+            isa_item_t *ii = DA_PUSH(L->items);
+            ii->kind = ITEM_ALIAS;
+            ii->idx = L->aliases.n - 1;
+            break;
+        }
+        case N_DECL:
+            lower_module_decl(L, it);
+            break;
+        case N_FUNC:
+            if (!have_target) {
+                ERR(L, it->span, "a .target directive must come before the first function");
+                have_target = true;
+            }
+            declare_func(L, (fe_node_t *)it);
+            break;
+        case N_SECTION:
+            break;
+        default:
+            ERR(L, it->span, "unexpected item at module scope");
+        }
+    }
+    if (!have_version && root->kids == NULL)
+        ERR(L, root->span, "empty PTX module (no .version directive)");
+
+    /* Pass 2: variable details and initializers, then function bodies. */
+    uint32_t vi = 0, di = 0;
+    for (const fe_node_t *it = root->kids; it; it = it->next)
+        if (it->kind == N_DECL)
+            lower_module_decl2(L, it, di++, &vi);
+    for (uint32_t fi = 0; fi < L->funcs.n && !c->stopped; fi++)
+        if (L->func_nodes[fi])
+            lower_func_body(L, fi, L->func_nodes[fi]);
+    /* Aliases name functions. */
+    for (uint32_t i = 0; i < L->aliases.n; i++) {
+        const isa_alias_t *a = &L->aliases.v[i];
+        if (!sym_find(&L->syms, a->alias, strlen(a->alias)) ||
+            !sym_find(&L->syms, a->target, strlen(a->target)))
+            ERR(L, root->span, ".alias %s, %s refers to an undeclared function", a->alias, a->target);
+    }
+
+    isa_arena_t *ar = m->arena;
+    m->ntarget = L->targets.n; m->targets = DA_COMMIT(ar, L->targets);
+    m->nstr = L->strs.n;       m->strs = DA_COMMIT(ar, L->strs);
+    m->nfile = L->files.n;     m->files = DA_COMMIT(ar, L->files);
+    m->nvar = L->vars.n;       m->vars = DA_COMMIT(ar, L->vars);
+    m->nfunc = L->funcs.n;     m->funcs = DA_COMMIT(ar, L->funcs);
+    m->nalias = L->aliases.n;  m->aliases = DA_COMMIT(ar, L->aliases);
+    m->npragma = L->pragmas.n; m->pragmas = DA_COMMIT(ar, L->pragmas);
+    m->nitem = L->items.n;     m->items = DA_COMMIT(ar, L->items);
+    DA_FREE(L->targets); DA_FREE(L->strs); DA_FREE(L->declwords); DA_FREE(L->files); DA_FREE(L->vars); DA_FREE(L->funcs);
+    DA_FREE(L->aliases); DA_FREE(L->pragmas); DA_FREE(L->items); DA_FREE(L->syms.e);
+    free(L->func_nodes);
+    free(L);
+    return c->nerr == nerr0;
+}
+/*}=====================================================================*/

@@ -1,0 +1,48 @@
+// Feature group 6.6: single/double floating-point intrinsics.
+#pragma nv_diag_suppress 550
+#define K1(name, expr) __global__ void name(const float *a, const float *b, const float *c, float *o) \
+    { int i = threadIdx.x; float x = a[i], y = b[i], z = c[i]; (void)y; (void)z; o[i] = (expr); }
+#define D1(name, expr) __global__ void name(const double *a, const double *b, const double *c, double *o) \
+    { int i = threadIdx.x; double x = a[i], y = b[i], z = c[i]; (void)y; (void)z; o[i] = (expr); }
+
+K1(k_sinf, __sinf(x))
+K1(k_cosf, __cosf(x))
+K1(k_tanf, __tanf(x))
+K1(k_sincosf, ({ float s, co; __sincosf(x, &s, &co); s + co; }))
+K1(k_expf, __expf(x))
+K1(k_exp10f, __exp10f(x))
+K1(k_exp2f, exp2f(x))
+K1(k_logf, __logf(x))
+K1(k_log10f, __log10f(x))
+K1(k_log2f, __log2f(x))
+K1(k_powf, __powf(x, y))
+K1(k_fdividef, __fdividef(x, y))
+K1(k_saturatef, __saturatef(x))
+K1(k_fadd, __fadd_rn(x, y) + __fadd_rz(y, z) + __fadd_ru(x, z) + __fadd_rd(z, x))
+K1(k_fsub, __fsub_rn(x, y) * __fsub_rz(y, z) * __fsub_ru(x, z) * __fsub_rd(z, x))
+K1(k_fmul, __fmul_rn(x, y) - __fmul_rz(y, z) - __fmul_ru(x, z) - __fmul_rd(z, x))
+K1(k_fmaf, __fmaf_rn(x, y, z) + __fmaf_rz(x, y, z) + __fmaf_ru(x, y, z) + __fmaf_rd(x, y, z))
+K1(k_fmaf_ieee, __fmaf_ieee_rn(x, y, z) + __fmaf_ieee_rz(x, y, z))
+K1(k_fmaf_plain, fmaf(x, y, z) + x * y + z)
+K1(k_fdiv, __fdiv_rn(x, y) + __fdiv_rz(x, z) + __fdiv_ru(y, z) + __fdiv_rd(z, y) + x / y)
+K1(k_frcp, __frcp_rn(x) + __frcp_rz(y) + __frcp_ru(z) + __frcp_rd(x + y))
+K1(k_fsqrt, __fsqrt_rn(x) + __fsqrt_rz(y) + __fsqrt_ru(z) + __fsqrt_rd(x * y) + sqrtf(z))
+K1(k_rsqrtf, rsqrtf(x))
+K1(k_frsqrt_rn, __frsqrt_rn(x))
+K1(k_fminmax, fabsf(x) + fminf(x, y) + fmaxf(y, z) + copysignf(x, z) + fdimf(x, y))
+K1(k_round, floorf(x) + ceilf(y) + truncf(z) + rintf(x) + nearbyintf(y) + roundf(z))
+K1(k_tanhf, tanhf(x))
+K1(k_fmodf, fmodf(x, y))
+K1(k_frexp, ({ int e; float m = frexpf(x, &e); m + e + ldexpf(y, 3) + ilogbf(z); }))
+K1(k_isnan, (float)(isnan(x) + isinf(y) * 2 + isfinite(z) * 4 + signbit(x) * 8))
+
+D1(k_dadd, __dadd_rn(x, y) + __dadd_rz(x, z) + __dadd_ru(y, z) + __dadd_rd(z, x))
+D1(k_dsub, __dsub_rn(x, y) * __dsub_rz(x, z) * __dsub_ru(y, z) * __dsub_rd(z, x))
+D1(k_dmul, __dmul_rn(x, y) - __dmul_rz(x, z) - __dmul_ru(y, z) - __dmul_rd(z, x))
+D1(k_ddiv, __ddiv_rn(x, y) + __ddiv_rz(x, z) + __ddiv_ru(y, z) + __ddiv_rd(z, x) + x / y)
+D1(k_drcp, __drcp_rn(x) + __drcp_rz(y) + __drcp_ru(z) + __drcp_rd(x + z))
+D1(k_dsqrt, __dsqrt_rn(x) + __dsqrt_rz(y) + __dsqrt_ru(z) + __dsqrt_rd(x * z) + sqrt(y))
+D1(k_drsqrt, rsqrt(x))
+D1(k_dfma, __fma_rn(x, y, z) + __fma_rz(x, y, z) + __fma_ru(x, y, z) + __fma_rd(x, y, z) + fma(x, y, z))
+D1(k_dminmax, fabs(x) + fmin(x, y) + fmax(y, z) + copysign(x, z))
+D1(k_dround, floor(x) + ceil(y) + trunc(z) + rint(x) + round(y))

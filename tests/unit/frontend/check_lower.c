@@ -1,0 +1,213 @@
+/* check_lower.c: the lowering pass: suffix splitting by the tables, register ranges and
+ * block scopes, labels, special registers, declarations and initializers, functions. */
+#include <check.h>
+
+#include "testutil.h"
+
+#define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
+
+static isa_module_t *load_ok(const char *text)
+{
+    char *diag = NULL;
+    isa_module_t *m = tu_load("t.ptx", text, &diag);
+    ck_assert_msg(m != NULL, "load failed:\n%s", diag);
+    free(diag);
+    return m;
+}
+
+static const isa_operand_t *opd(const isa_func_t *f, unsigned instr, unsigned i)
+{
+    return &f->opds[f->instrs[instr].opd + i];
+}
+
+START_TEST(suffixes_split)
+{
+    isa_module_t *m = load_ok(HDR ".visible .entry k(.param .u64 p)\n{\n.reg .f32 %f<5>; .reg .b64 %rd1;\n"
+                              "ld.param.u64 %rd1, [p];\n"
+                              "ld.global.nc.v4.f32 {%f1, %f2, %f3, _}, [%rd1+16];\n}\n");
+    const isa_func_t *f = &m->funcs[0];
+    const isa_instr_t *in = &f->instrs[1];
+    ck_assert_int_eq(in->op, ISA_OP_LD);
+    ck_assert_int_eq(isa_instr_space(in, 0), ISA_SP_GLOBAL);
+    ck_assert_int_eq(isa_instr_mod(in, ISA_G_NC), ISA_M_NC);
+    ck_assert_int_eq(isa_instr_mod(in, ISA_G_VEC), ISA_M_V4);
+    ck_assert_int_eq(in->ntypes, 1);
+    ck_assert_int_eq(in->types[0], ISA_T_F32);
+    char name[128];
+    ck_assert_str_eq(isa_instr_name(m, in, name, sizeof name), "ld.global.nc.v4.f32");
+    const isa_operand_t *d = opd(f, 1, 0), *a = opd(f, 1, 1);
+    ck_assert_int_eq(d->kind, OPD_VEC);
+    ck_assert_int_eq(d->count, 4);
+    ck_assert_int_eq(f->opds[d->u.first + 3].kind, OPD_SINK);
+    ck_assert_int_eq(a->kind, OPD_ADDR);
+    ck_assert_int_eq(a->base, OPD_REG);
+    ck_assert_int_eq(a->imm, 16);
+    ck_assert_int_eq(opd(f, 0, 1)->base, OPD_SYM);
+    isa_module_free(m);
+}
+END_TEST
+
+START_TEST(register_ranges_and_scopes)
+{
+    isa_module_t *m = load_ok(HDR ".visible .entry k()\n{\n.reg .b32 %r<5>;\n"
+                              "{ .reg .b32 t; mov.b32 t, 1; }\n{ .reg .b32 t; mov.b32 t, 2; }\n"
+                              "mov.b32 %r4, %r0;\n}\n");
+    const isa_func_t *f = &m->funcs[0];
+    ck_assert_int_eq(f->nreg, 7);
+    ck_assert_str_eq(f->regs[0].name, "%r0");
+    ck_assert_str_eq(f->regs[4].name, "%r4");
+    ck_assert_int_eq(f->regdecls[0].count, 5);
+    uint32_t t1 = opd(f, 0, 0)->u.reg, t2 = opd(f, 1, 0)->u.reg;
+    ck_assert_uint_ne(t1, t2);
+    ck_assert_str_eq(f->regs[t1].name, "t");
+    ck_assert_str_eq(f->regs[t2].name, "t");
+    ck_assert_int_eq(f->nscope, 3);
+    ck_assert_int_eq(f->scopes[1].parent, 0);
+    ck_assert_int_eq(f->scopes[1].begin, 0);
+    ck_assert_int_eq(f->scopes[1].end, 1);
+    isa_module_free(m);
+}
+END_TEST
+
+START_TEST(labels_forward_and_trailing)
+{
+    isa_module_t *m = load_ok(HDR ".visible .entry k()\n{\n.reg .pred %p1;\n"
+                              "@%p1 bra $L__BB0_2;\nbra.uni $L__BB0_3;\n$L__BB0_2:\nret;\n$L__BB0_3:\n}\n");
+    const isa_func_t *f = &m->funcs[0];
+    ck_assert_int_eq(f->nlabel, 2);
+    ck_assert_int_eq(f->labels[0].instr, 2);
+    ck_assert_int_eq(f->labels[1].instr, 3);          /* past the end: falling off */
+    ck_assert_int_eq(f->instrs[0].guard, 0);
+    ck_assert_int_eq(opd(f, 0, 0)->kind, OPD_LABEL);
+    ck_assert_int_eq(opd(f, 0, 0)->u.label, 0);
+    ck_assert(isa_instr_has(&f->instrs[1], ISA_M_UNI));
+    isa_module_free(m);
+}
+END_TEST
+
+START_TEST(special_registers)
+{
+    isa_module_t *m = load_ok(HDR ".visible .entry k()\n{\n.reg .b32 %r<4>; .reg .b64 %rd1;\n"
+                              "mov.u32 %r1, %tid.y; mov.u32 %r2, %envreg3; mov.u64 %rd1, %clock64;"
+                              " mov.u32 %r3, %laneid;\n}\n");
+    const isa_func_t *f = &m->funcs[0];
+    ck_assert_int_eq(opd(f, 0, 1)->kind, OPD_SREG);
+    ck_assert_int_eq(opd(f, 0, 1)->u.sreg.id, ISA_SR_TID);
+    ck_assert_int_eq(opd(f, 0, 1)->u.sreg.comp, 1);
+    ck_assert_int_eq(opd(f, 1, 1)->u.sreg.id, ISA_SR_ENVREG);
+    ck_assert_int_eq(opd(f, 1, 1)->u.sreg.comp, 3);
+    ck_assert_int_eq(opd(f, 2, 1)->u.sreg.id, ISA_SR_CLOCK64);
+    ck_assert_int_eq(opd(f, 3, 1)->u.sreg.id, ISA_SR_LANEID);
+    isa_module_free(m);
+}
+END_TEST
+
+START_TEST(variables_and_initializers)
+{
+    isa_module_t *m = load_ok(HDR
+        ".global .align 4 .u32 g = 5;\n"
+        ".const .align 1 .b8 s[6] = {104, 101, 108};\n"
+        ".global .u32 a[2][3] = {{1}, {4, 5, 6}};\n"
+        ".global .align 8 .u64 p = generic(g);\n"
+        ".global .attribute(.managed) .align 4 .u32 mv = 7;\n"
+        ".extern .shared .align 16 .b8 dyn[];\n"
+        ".global .f32 arr[] = {0f3F800000, 0f40000000};\n"
+        ".func (.param .b32 r) f(.param .b32 x) { ret; }\n"
+        ".global .align 8 .u64 table[2] = {f, f};\n");
+    ck_assert_int_eq(m->nvar, 8);
+    const isa_var_t *v = m->vars;
+    ck_assert_int_eq(v[0].ninit, 1);
+    ck_assert_int_eq(v[0].init[0].value, 5);
+    ck_assert_int_eq(v[0].align, 4);
+    ck_assert_int_eq(v[1].size, 6);
+    ck_assert_int_eq(v[1].ninit, 3);
+    ck_assert_int_eq(v[2].ndims, 2);
+    ck_assert_int_eq(v[2].ninit, 6);
+    static const int64_t want[6] = { 1, 0, 0, 4, 5, 6 };
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(v[2].init[i].value, want[i]);
+    ck_assert_int_eq(v[3].init[0].kind, INIT_GENERIC);
+    ck_assert_int_eq(v[3].init[0].sym, 0);
+    ck_assert(v[4].flags & VARF_MANAGED);
+    ck_assert(v[5].flags & VARF_UNSIZED);
+    ck_assert_int_eq(v[5].linkage, LINK_EXTERN);
+    ck_assert_int_eq(v[5].space, ISA_SP_SHARED);
+    ck_assert_int_eq(v[6].dims[0], 2);
+    ck_assert_int_eq(v[6].size, 8);
+    ck_assert_int_eq(v[7].init[1].kind, INIT_SYM);
+    ck_assert_int_eq(v[7].init[1].modsym, 0);
+    isa_module_free(m);
+}
+END_TEST
+
+START_TEST(functions_and_calls)
+{
+    isa_module_t *m = load_ok(HDR
+        ".func (.param .b32 func_retval0) f(.param .b32 f_param_0);\n"
+        ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 a, .param .b64 b);\n"
+        ".visible .entry k(.param .u64 k_param_0) .maxntid 256, 1, 1 .minnctapersm 2\n{\n"
+        ".reg .b32 %r<3>; .reg .b64 %rd<2>;\n"
+        "{ // callseq 0, 0\n.param .b32 param0;\nst.param.b32 [param0+0], %r1;\n"
+        ".param .b32 retval0;\ncall.uni (retval0), f, (param0);\nld.param.b32 %r2, [retval0+0];\n}\n"
+        "proto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+        "{ .param .b32 param0; .param .b32 retval0; call (retval0), %rd1, (param0), proto; }\nret;\n}\n"
+        ".func (.param .b32 func_retval0) f(.param .b32 f_param_0) { ret; }\n");
+    ck_assert_int_eq(m->nfunc, 3);
+    const isa_func_t *f = &m->funcs[0], *k = &m->funcs[2];
+    ck_assert(f->has_body);
+    ck_assert_int_eq(m->items[0].kind, ITEM_FUNCDECL);
+    ck_assert_int_eq(m->funcs[1].linkage, LINK_EXTERN);
+    ck_assert(!m->funcs[1].has_body);
+    ck_assert_int_eq(k->nperf, 2);
+    ck_assert_int_eq(k->perf[0].id, ISA_D_MAXNTID);
+    ck_assert_int_eq(k->perf[0].n, 3);
+    ck_assert_int_eq(k->perf[0].v[0], 256);
+    const isa_instr_t *call = &k->instrs[1];
+    ck_assert_int_eq(call->op, ISA_OP_CALL);
+    ck_assert_int_eq(call->nopd, 3);
+    ck_assert_int_eq(opd(k, 1, 0)->kind, OPD_LIST);
+    ck_assert_int_eq(opd(k, 1, 1)->kind, OPD_FUNC);
+    ck_assert_int_eq(opd(k, 1, 1)->u.func, 0);
+    const isa_instr_t *icall = &k->instrs[3];
+    ck_assert_int_eq(icall->nopd, 4);
+    ck_assert_int_eq(opd(k, 3, 1)->kind, OPD_REG);
+    ck_assert_int_eq(opd(k, 3, 3)->kind, OPD_PROTO);
+    ck_assert_int_eq(k->nproto, 1);
+    ck_assert_int_eq(k->protos[0].nparam, 1);
+    isa_module_free(m);
+}
+END_TEST
+
+/* Golden opcode sequence of a snippet: lowering keeps instructions in order, one each. */
+START_TEST(golden_opcode_sequence)
+{
+    isa_module_t *m = load_ok(HDR ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>; .reg .pred %p1;"
+                              " .reg .b64 %rd<3>;\n"
+                              "ld.param.u64 %rd1, [p]; cvta.to.global.u64 %rd2, %rd1; mov.u32 %r1, %tid.x;"
+                              " setp.ge.s32 %p1, %r1, 8; @%p1 bra DONE; add.s32 %r2, %r1, 1;"
+                              " st.global.u32 [%rd2], %r2; DONE: ret;\n}\n");
+    static const isa_op_t want[] = { ISA_OP_LD, ISA_OP_CVTA, ISA_OP_MOV, ISA_OP_SETP, ISA_OP_BRA,
+                                     ISA_OP_ADD, ISA_OP_ST, ISA_OP_RET };
+    const isa_func_t *f = &m->funcs[0];
+    ck_assert_int_eq(f->ninstr, sizeof want / sizeof *want);
+    for (unsigned i = 0; i < f->ninstr; i++)
+        ck_assert_int_eq(f->instrs[i].op, want[i]);
+    ck_assert(isa_instr_has(&f->instrs[1], ISA_M_TOMOD));
+    isa_module_free(m);
+}
+END_TEST
+
+Suite *make_lower_suite(void)
+{
+    Suite *s = suite_create("lower");
+    TCase *tc = tcase_create("lowering");
+    tcase_add_test(tc, suffixes_split);
+    tcase_add_test(tc, register_ranges_and_scopes);
+    tcase_add_test(tc, labels_forward_and_trailing);
+    tcase_add_test(tc, special_registers);
+    tcase_add_test(tc, variables_and_initializers);
+    tcase_add_test(tc, functions_and_calls);
+    tcase_add_test(tc, golden_opcode_sequence);
+    suite_add_tcase(s, tc);
+    return s;
+}

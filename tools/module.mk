@@ -1,0 +1,13 @@
+# tools/module.mk: command-line programs, linked against the libraries.
+TOOL_LIBS := $(BUILD)/lib/libfrontend.a $(wildcard $(if $(exec_SRCS),$(BUILD)/lib/libruntime.a $(BUILD)/lib/libexec.a)) $(BUILD)/lib/libisa.a
+TOOL_LIBS := $(BUILD)/lib/libfrontend.a $(if $(runtime_SRCS),$(BUILD)/lib/libruntime.a) $(if $(exec_SRCS),$(BUILD)/lib/libexec.a) $(BUILD)/lib/libisa.a
+
+$(BUILD)/bin/ptxrun: $(BUILD)/obj/tools/ptxrun.o $(TOOL_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS) -ldl
+all: $(BUILD)/bin/ptxrun
+
+$(BUILD)/bin/ptxbench: $(BUILD)/obj/tools/ptxbench.o $(TOOL_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+all: $(BUILD)/bin/ptxbench
