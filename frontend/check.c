@@ -189,16 +189,16 @@ static void check_instr(check_t *K, const isa_instr_t *in)
 {
     const isa_op_info_t *oi = &isa_ops[in->op];
     char name[256];
-    isa_instr_name(K->m, in, name, sizeof name);
+#define NAME() isa_instr_name(K->m, in, name, sizeof name)
 
     check_requirement(K, in->mloc, oi->mnemonic, oi->sm, oi->ptx);
 
     if (in->ntypes < oi->tmin || in->ntypes > oi->tmax) {
         if (oi->tmin == oi->tmax)
-            CERR(K, in->mloc, "'%s' needs %u type suffix%s, not %u", name, oi->tmin,
+            CERR(K, in->mloc, "'%s' needs %u type suffix%s, not %u", NAME(), oi->tmin,
                  oi->tmin == 1 ? "" : "es", in->ntypes);
         else
-            CERR(K, in->mloc, "'%s' needs %u to %u type suffixes, not %u", name, oi->tmin, oi->tmax,
+            CERR(K, in->mloc, "'%s' needs %u to %u type suffixes, not %u", NAME(), oi->tmin, oi->tmax,
                  in->ntypes);
     }
     for (unsigned i = 0; i < in->ntypes; i++)
@@ -209,23 +209,24 @@ static void check_instr(check_t *K, const isa_instr_t *in)
     const isa_shape_info_t *sh = &isa_shapes[oi->shape];
     if (in->nopd < sh->min || in->nopd > sh->max) {
         if (sh->min == sh->max)
-            CERR(K, in->loc, "'%s' takes %u operand%s, not %u", name, sh->min, sh->min == 1 ? "" : "s",
+            CERR(K, in->loc, "'%s' takes %u operand%s, not %u", NAME(), sh->min, sh->min == 1 ? "" : "s",
                  in->nopd);
         else
-            CERR(K, in->loc, "'%s' takes %u to %u operands, not %u", name, sh->min, sh->max, in->nopd);
+            CERR(K, in->loc, "'%s' takes %u to %u operands, not %u", NAME(), sh->min, sh->max, in->nopd);
         return;
     }
     for (unsigned i = 0; i < in->nopd; i++) {
         const isa_operand_t *o = &K->f->opds[in->opd + i];
         char k = isa_shape_kind(oi->shape, i);
         if (!kind_ok(K, k, o))
-            CERR(K, o->loc, "operand %u of '%s' must be %s", i + 1, name, kind_name(k));
+            CERR(K, o->loc, "operand %u of '%s' must be %s", i + 1, NAME(), kind_name(k));
         if (o->kind == OPD_SREG) {
             const isa_sreg_info_t *si = &isa_sregs[o->u.sreg.id];
             check_requirement(K, o->loc, si->text, si->sm, si->ptx);
         }
     }
     check_data_regs(K, in);
+#undef NAME
 }
 
 static void check_func(check_t *K, const isa_func_t *f)
