@@ -7,7 +7,7 @@ CC      ?= cc
 OPT     ?= -O2 -g
 WARN    ?= -Wall -Wextra
 CFLAGS  ?= $(OPT)
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -ffp-contract=off $(WARN) $(CFLAGS) -MMD -MP
 CPPFLAGS += -I. -I$(BUILD) -I$(BUILD)/frontend
 FLEX    ?= flex
 BISON   ?= bison

@@ -83,6 +83,16 @@ typedef enum { TC_BIT, TC_UINT, TC_SINT, TC_FLOAT, TC_PACKED, TC_PRED } isa_tcla
 #define TS_TEX     (TS_US32 | TM_F32 | TM_F16 | TM_F16X2)
 #define TS_SURF    (TS_B | TS_INT32UP)
 #define TS_TENSORMAP (TM_B1024 | TS_B32_64)
+#define TS_F_X2    (TS_F | TM_F32X2)                     /* directed roundings of add, sub, mul, fma */
+#define TS_FTZ     (TM_F32 | TM_F16 | TM_F16X2 | TM_F32X2)  /* .ftz of add, sub, mul, fma */
+#define TS_FTZ1    (TM_F32 | TM_F16 | TM_F16X2)             /* .ftz of abs, neg, min, max */
+#define TS_SAT     (TM_F32 | TM_F16 | TM_F16X2)             /* .sat of float add, sub, mul, fma */
+#define TS_WIDE    (TM_U16 | TM_U32 | TM_S16 | TM_S32)     /* mul.wide, mad.wide */
+#define TS_CVTF    (TM_F16 | TM_BF16 | TM_F32 | TM_F64)   /* cvt's scalar floats */
+#define TS_F8X2    (TM_E4M3X2 | TM_E5M2X2)
+#define TS_F6X2    (TM_E2M3X2 | TM_E3M2X2)
+#define TS_X4      (TM_E4M3X4 | TM_E5M2X4 | TM_E2M3X4 | TM_E3M2X4 | TM_E2M1X4)
+#define TS_ALL     (~0ull)   /* rules.def: any type, or no type at all (no condition) */
 
 typedef struct {
     const char  *text;
@@ -288,6 +298,14 @@ typedef struct {
     const char *text;  /* whole contents, NUL-terminated */
     size_t      len;
 } isa_source_t;
+
+/* A diagnostic at bytes [begin, end) of a source: "file:line:col: sev: message", the
+ * source line, and a ^~~ underline (diag.c). */
+#include <stdarg.h>
+void isa_diag_vprint(FILE *out, const isa_source_t *src, uint32_t begin, uint32_t end,
+                     const char *sev, const char *fmt, va_list ap);
+void isa_diag_print(FILE *out, const isa_source_t *src, uint32_t begin, uint32_t end,
+                    const char *sev, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* Line (1-based) and column (1-based, in bytes) of a location's start. */
 void isa_loc_linecol(const isa_source_t *src, uint32_t off, unsigned *out_line, unsigned *out_col);

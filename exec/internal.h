@@ -1,0 +1,146 @@
+/* internal.h: interpreter internals shared by pre-decoding, the warp loop, memory and
+ * the control-flow handlers.  Not part of the public interface (exec.h). */
+#ifndef PTXEMU_EX_INTERNAL_H
+#define PTXEMU_EX_INTERNAL_H
+
+#include <pthread.h>
+#include "exec/exec.h"
+#include "isa/sem/sem.h"
+
+typedef isa_xinsn_t ex_insn_t;
+
+/*{=====================================================================
+ * Address spaces.  Global device addresses are host addresses (below 2^47);
+ * the other spaces have their own offsets, and a generic address of one of
+ * them is its offset plus the space's window base.
+ *====================================================================*/
+#define EX_WIN_MASK    0xF000000000000000ull
+#define EX_WIN_SHARED  0xA000000000000000ull
+#define EX_WIN_LOCAL   0xB000000000000000ull
+#define EX_WIN_PARAM   0xC000000000000000ull
+#define EX_WIN_CONST   0xD000000000000000ull
+#define EX_WIN_FUNC    0xE000000000000000ull   /* function "addresses": window + index */
+#define EX_LOCAL_BASE  0x1000u            /* first local address of a thread (0 stays invalid) */
+/*}=====================================================================*/
+
+/* A function after pre-decoding. */
+typedef struct {
+    const isa_module_t *mod;
+    const isa_func_t *ir;
+    ex_insn_t        *code;          /* ninstr + 1: a final pseudo-instruction catches fall-off */
+    uint32_t          ncode;
+    uint32_t          frame_size;    /* bytes of one warp frame */
+    uint8_t          *frame_init;    /* constant part of the frame: immediates */
+    uint32_t          const_begin;   /* constants occupy [const_begin, frame_size) */
+    uint32_t          local_size;    /* bytes of .local variables per thread (the depot) */
+    uint32_t         *var_slot;      /* per IR variable: frame offset of its storage (param areas) */
+    uint32_t         *var_local;     /* per IR variable: offset in the local frame, or ISA_NONE */
+    uint32_t         *reg_slot;      /* per IR register: frame offset */
+    uint8_t          *reg_width;     /* per IR register: bytes per lane (0 = predicate mask) */
+    uint32_t          nfixup;        /* frame slots filled at frame creation (addresses) */
+    struct ex_fixup  *fixups;
+    uint32_t          unsupported;   /* count of instructions without semantics */
+} ex_func_t;
+
+/* A frame slot whose value is known only when the frame is created. */
+typedef enum { FX_LOCAL, FX_SHARED, FX_GLOBAL, FX_CONST, FX_KPARAM, FX_FUNC } ex_fixkind_t;
+typedef struct ex_fixup {
+    uint32_t slot;      /* frame offset (a 64-bit or 32-bit slot) */
+    uint8_t  kind;      /* ex_fixkind_t */
+    uint8_t  bytes;     /* slot width: 4 or 8 */
+    uint64_t value;     /* offset within the space (added to the space's base) */
+} ex_fixup_t;
+
+struct ex_program {
+    const isa_module_t *m;
+    ex_func_t          *funcs;
+    /* module memory */
+    uint8_t            *globals;        /* .global variables (host memory) */
+    uint64_t           *global_addr;    /* per module var: its address in its space */
+    uint8_t            *consts;         /* the .const bank */
+    uint32_t            consts_size;
+    uint32_t            shared_static;  /* bytes of module-scope .shared variables */
+    /* registered global ranges, sorted by base */
+    uint32_t            nrange, caprange;
+    struct ex_range { uintptr_t base, end; } *ranges;
+    pthread_mutex_t     lock;
+};
+
+/* A call context: the lanes executing one function activation of a warp. */
+typedef struct ex_ctx {
+    ex_func_t  *fn;
+    uint8_t    *frame;
+    uint32_t    members;       /* lanes inside this activation (not exited, not returned) */
+    uint32_t    pc[ISA_LANES]; /* per-lane next instruction */
+    uint32_t    ret_pc;        /* caller's instruction after the call */
+    uint32_t    caller_members;/* lanes of the caller that made the call */
+    const ex_insn_t *call;     /* the call instruction (return-value copy) */
+    uint32_t    local_base;    /* this activation's local frame (per thread offset) */
+} ex_ctx_t;
+
+#define EX_MAX_DEPTH 64
+
+typedef struct ex_cta ex_cta_t;
+
+typedef struct ex_warp {
+    uint8_t    *frame0;          /* the entry's frame, reused from CTA to CTA */
+    ex_cta_t   *cta;
+    uint32_t    id;              /* warp index in the CTA */
+    uint32_t    valid;           /* lanes that are threads */
+    uint32_t    alive;           /* lanes that have not exited */
+    uint32_t    waiting;         /* lanes blocked at a barrier */
+    uint32_t    bar_pc;          /* where the waiting lanes resume */
+    uint32_t    depth;
+    ex_ctx_t    ctx[EX_MAX_DEPTH];
+    uint32_t    tid[3][ISA_LANES];
+    uint8_t    *local;           /* per-lane local memory: lane l at local + l * local_bytes */
+    uint32_t    local_bytes;
+    uint32_t    local_top;       /* next free local offset (the stack) */
+    uint64_t    backjumps;       /* for starvation avoidance */
+    uint64_t    gcache_lo, gcache_hi;  /* the global range last accessed */
+    /* fault report */
+    int         fault_lane;
+    uint64_t    fault_addr;
+    const char *fault_what;
+    const ex_insn_t *fault_insn;
+    uint64_t    ninstr, nlane_instr;
+} ex_warp_t;
+
+struct ex_cta {
+    ex_program_t     *p;
+    const ex_launch_t *l;
+    uint32_t          ctaid[3];
+    uint32_t          nthreads;
+    uint32_t          nwarps;
+    ex_warp_t        *warps;
+    uint8_t          *shared;
+    uint32_t          shared_size;
+    const uint8_t    *params;
+    size_t            params_size;
+    uint32_t          bar_arrived;   /* threads arrived at barrier 0 */
+    uint32_t          exited;        /* threads that exited */
+};
+
+/* Memory (mem.c): translate a lane's address in a space to host memory, checking
+ * bounds and alignment; NULL after recording the fault in the warp. */
+void *ex_mem(ex_warp_t *w, unsigned lane, isa_space_t sp, uint64_t addr, unsigned bytes,
+             const ex_insn_t *in);
+bool  ex_global_ok(ex_program_t *p, uintptr_t a, size_t bytes);
+/* The registered range holding address a, as [lo, hi). */
+bool  ex_global_range(ex_program_t *p, uintptr_t a, uint64_t *out_lo, uint64_t *out_hi);
+
+/* Pre-decoding (predecode.c). */
+bool ex_predecode(ex_program_t *p, uint32_t fi);
+
+/* Selectors for the instructions that need the warp or memory (ld_st.c, mov.c, ctrl.c),
+ * called by pre-decoding with its state pd; ex_pd_operand gives a source operand's
+ * frame slot (register, constant or address constant), ISA_NONE for other forms. */
+bool     ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
+bool     ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
+bool     ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
+uint32_t ex_pd_operand(void *pd, const isa_operand_t *o, unsigned w);
+
+/* The frame of the current activation. */
+static inline ex_ctx_t *ex_top(ex_warp_t *w) { return &w->ctx[w->depth - 1]; }
+
+#endif

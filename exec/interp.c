@@ -1,0 +1,608 @@
+/* interp.c: the warp loop and CTA scheduling.
+ *
+ * Scheduling policy (independent thread scheduling, as on sm_70+): every lane has its
+ * own program counter.  A warp runs the group of lanes with the lowest program counter
+ * (lanes with equal counters form one group and execute together), straight through
+ * until a branch splits the group, a barrier or call stops it, or its lanes exit.  After
+ * a split the lowest counter runs first, so lanes that branched over code wait at the
+ * join point until the others catch up, and the warp reconverges.  A group that keeps
+ * jumping backwards while other groups wait is preempted after EX_SPIN_LIMIT backward
+ * jumps and the next group (by program counter, round robin) runs: a lane spinning on a
+ * lock held by another lane of its warp lets that lane progress.  Warps of a CTA run in
+ * turn, each for a quantum of instructions; CTAs run on worker threads. */
+#include "exec/internal.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define EX_QUANTUM     4096      /* warp instructions before the next warp of the CTA runs */
+#define EX_SPIN_LIMIT  64        /* backward jumps of one group before it yields */
+#define EX_LOCAL_BYTES 16384     /* local memory per thread */
+
+enum { W_RUNNABLE, W_BLOCKED, W_DONE, W_FAULT };
+
+/*{=====================================================================
+ * Frames
+ *====================================================================*/
+/* A frame for f: a copy of its template (constants and the addresses known before the
+ * launch are baked in by ex_program_new), with the local-memory addresses moved to
+ * this activation's local frame.  buf, when given, is reused. */
+static uint8_t *frame_new(ex_warp_t *w, ex_func_t *f, uint32_t local_base, uint8_t *buf)
+{
+    (void)w;
+    uint8_t *fr = buf ? buf : malloc(f->frame_size + 64);
+    if (!fr)
+        return NULL;
+    memcpy(fr, f->frame_init, f->frame_size);
+    if (local_base == 0)
+        return fr;
+    for (uint32_t i = 0; i < f->nfixup; i++) {
+        const ex_fixup_t *x = &f->fixups[i];
+        if (x->kind != FX_LOCAL)
+            continue;
+        uint64_t v = EX_LOCAL_BASE + local_base + x->value;
+        if (x->bytes == 8) {
+            uint64_t *d = (uint64_t *)(void *)(fr + x->slot);
+            for (unsigned l = 0; l < ISA_LANES; l++)
+                d[l] = v;
+        } else {
+            uint32_t *d = (uint32_t *)(void *)(fr + x->slot);
+            for (unsigned l = 0; l < ISA_LANES; l++)
+                d[l] = (uint32_t)v;
+        }
+    }
+    return fr;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Faults
+ *====================================================================*/
+static void report_fault(ex_warp_t *w, FILE *diag, const char *kernel)
+{
+    ex_cta_t *c = w->cta;
+    const isa_module_t *m = c->p->m;
+    unsigned l = w->fault_lane >= 0 ? (unsigned)w->fault_lane : 0;
+    fprintf(diag, "ptxrun: error: kernel %s: CTA (%u,%u,%u) thread (%u,%u,%u): %s", kernel,
+            c->ctaid[0], c->ctaid[1], c->ctaid[2], w->tid[0][l], w->tid[1][l], w->tid[2][l],
+            w->fault_what ? w->fault_what : "fault");
+    if (w->fault_addr || (w->fault_what && strstr(w->fault_what, "address")))
+        fprintf(diag, " (address 0x%llx)", (unsigned long long)w->fault_addr);
+    fputc('\n', diag);
+    const ex_insn_t *x = w->fault_insn;
+    if (x && x->ir) {
+        const isa_source_t *src = &m->srcs[x->ir->loc.file];
+        unsigned line, col;
+        isa_loc_linecol(src, x->ir->loc.begin, &line, &col);
+        size_t b = x->ir->loc.begin, e = b;
+        while (e < src->len && src->text[e] != '\n' && src->text[e] != ';')
+            e++;
+        fprintf(diag, "  at %s:%u:%u: %.*s\n", src->name, line, col, (int)(e - b), src->text + b);
+        /* The CUDA source line, when the PTX carries .loc information. */
+        const ex_ctx_t *cx = ex_top(w);
+        const isa_func_t *fn = cx->fn->ir;
+        if (x->ir->dbg != ISA_NONE && x->ir->dbg < fn->ndbg) {
+            const isa_dbgloc_t *d = &fn->dbg[x->ir->dbg];
+            const char *file = "?";
+            for (uint32_t i = 0; i < m->nfile; i++)
+                if (m->files[i].index == d->file)
+                    file = m->files[i].name;
+            fprintf(diag, "  source %s:%u:%u\n", file, d->line, d->col);
+        }
+    }
+}
+
+static int set_fault(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, const char *what)
+{
+    w->fault_lane = mask ? (int)__builtin_ctz(mask) : 0;
+    w->fault_addr = 0;
+    w->fault_what = what;
+    w->fault_insn = x;
+    return W_FAULT;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Calls
+ *====================================================================*/
+static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t next_pc)
+{
+    ex_ctx_t *cx = ex_top(w);
+    ex_program_t *p = w->cta->p;
+    if (w->depth == EX_MAX_DEPTH)
+        return set_fault(w, x, mask, "call stack overflow");
+    ex_func_t *callee = &p->funcs[x->aux];
+    uint32_t local_base = w->local_top;
+    if (callee->local_size && (!w->local || local_base + callee->local_size > w->local_bytes))
+        return set_fault(w, x, mask, "local memory stack overflow");
+    uint8_t *fr = frame_new(w, callee, local_base, NULL);
+    if (!fr)
+        return set_fault(w, x, mask, "out of host memory");
+    /* Arguments: the caller's .param areas into the callee's parameters, per lane. */
+    const isa_instr_t *in = x->ir;
+    const isa_func_t *cf = cx->fn->ir;
+    const isa_operand_t *o = &cf->opds[in->opd];
+    unsigned li = 0;
+    int lists[2] = { -1, -1 };
+    for (unsigned k = 0; k < in->nopd; k++)
+        if (o[k].kind == OPD_LIST && li < 2)
+            lists[li++] = (int)k;
+    int args = -1;
+    if (li == 2)
+        args = lists[1];
+    else if (li == 1 && lists[0] > 0)
+        args = lists[0];
+    const isa_func_t *ci = callee->ir;
+    if (args >= 0) {
+        const isa_operand_t *lst = &o[args];
+        for (uint32_t e = 0; e < lst->count && e < ci->nparam; e++) {
+            const isa_operand_t *a = &cf->opds[lst->u.first + e];
+            uint32_t ssz = (uint32_t)isa_var_size(&cf->vars[a->u.sym]);
+            uint32_t dv = ci->nret + e;
+            uint32_t dsz = (uint32_t)isa_var_size(&ci->vars[dv]);
+            uint32_t n = ssz < dsz ? ssz : dsz;
+            for (uint32_t m = mask; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                memcpy(fr + callee->var_slot[dv] + l * dsz, cx->frame + cx->fn->var_slot[a->u.sym] + l * ssz, n);
+            }
+        }
+    }
+    w->local_top += callee->local_size;
+    ex_ctx_t *nx = &w->ctx[w->depth++];
+    memset(nx, 0, sizeof *nx);
+    nx->fn = callee;
+    nx->frame = fr;
+    nx->members = mask;
+    nx->ret_pc = next_pc;
+    nx->caller_members = mask;
+    nx->call = x;
+    nx->local_base = local_base;
+    return W_RUNNABLE;
+}
+
+/* Leave the top activation once all its lanes have returned: copy return values into
+ * the caller's .param areas and resume the callers after the call. */
+static void pop_ctx(ex_warp_t *w)
+{
+    ex_ctx_t *cx = ex_top(w);
+    ex_ctx_t *caller = &w->ctx[w->depth - 2];
+    const ex_insn_t *x = cx->call;
+    const isa_instr_t *in = x->ir;
+    const isa_func_t *cf = caller->fn->ir, *ci = cx->fn->ir;
+    const isa_operand_t *o = &cf->opds[in->opd];
+    uint32_t back = cx->caller_members & w->alive;
+    if (in->nopd > 0 && o[0].kind == OPD_LIST && o[1].kind == OPD_FUNC) {
+        for (uint32_t e = 0; e < o[0].count && e < ci->nret; e++) {
+            const isa_operand_t *r = &cf->opds[o[0].u.first + e];
+            uint32_t dsz = (uint32_t)isa_var_size(&cf->vars[r->u.sym]);
+            uint32_t ssz = (uint32_t)isa_var_size(&ci->vars[e]);
+            uint32_t n = ssz < dsz ? ssz : dsz;
+            for (uint32_t m = back; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                memcpy(caller->frame + caller->fn->var_slot[r->u.sym] + l * dsz,
+                       cx->frame + cx->fn->var_slot[e] + l * ssz, n);
+            }
+        }
+    }
+    for (uint32_t m = back; m; m &= m - 1)
+        caller->pc[__builtin_ctz(m)] = cx->ret_pc;
+    caller->members &= ~(cx->caller_members & ~w->alive);
+    w->local_top = cx->local_base;
+    free(cx->frame);
+    w->depth--;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Barriers
+ *====================================================================*/
+/* Release the barrier when every live thread of the CTA has arrived. */
+static void barrier_check(ex_cta_t *c)
+{
+    if (c->bar_arrived == 0 || c->bar_arrived < c->nthreads - c->exited)
+        return;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        ex_warp_t *w = &c->warps[i];
+        if (!w->waiting)
+            continue;
+        w->waiting = 0;
+    }
+    c->bar_arrived = 0;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * The warp loop
+ *====================================================================*/
+static inline uint32_t guard_mask(const uint8_t *f, const ex_insn_t *x, uint32_t g)
+{
+    if (x->guard == ISA_NONE)
+        return g;
+    uint32_t p = *(const uint32_t *)(const void *)(f + x->guard);
+    return g & (x->guard_neg ? ~p : p);
+}
+
+/* Run warp w for up to budget instructions. */
+static int warp_run(ex_warp_t *w, uint64_t budget)
+{
+    while (budget) {
+        if (w->depth == 0)
+            return W_DONE;
+        ex_ctx_t *cx = ex_top(w);
+        uint32_t ready = cx->members & ~w->waiting & w->alive;
+        if (cx->members == 0 || (cx->members & w->alive) == 0) {
+            if (w->depth == 1) {
+                w->depth = 0;
+                return W_DONE;
+            }
+            pop_ctx(w);
+            continue;
+        }
+        if (!ready)
+            return W_BLOCKED;
+        /* The group with the lowest program counter (round robin past a spinning one). */
+        uint32_t pc = UINT32_MAX, after = UINT32_MAX;
+        for (uint32_t m = ready; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if (cx->pc[l] < pc)
+                pc = cx->pc[l];
+            if (w->backjumps >= EX_SPIN_LIMIT && cx->pc[l] > w->bar_pc && cx->pc[l] < after)
+                after = cx->pc[l];
+        }
+        if (w->backjumps >= EX_SPIN_LIMIT) {
+            if (after != UINT32_MAX)
+                pc = after;
+            w->backjumps = 0;
+        }
+        uint32_t g = 0;
+        for (uint32_t m = ready; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if (cx->pc[l] == pc)
+                g |= 1u << l;
+        }
+        w->bar_pc = pc;
+        uint8_t *f = cx->frame;
+        const ex_insn_t *code = cx->fn->code;
+        bool others = g != ready;
+        uint32_t g0 = g;
+        uint64_t run = 0;
+        /* Straight-line execution of group g. */
+        for (;;) {
+            const ex_insn_t *x = &code[pc];
+            uint32_t mask = guard_mask(f, x, g);
+            if (!x->fn)
+                return set_fault(w, x, g, "instruction without semantics");
+            int st = ISA_X_NEXT;
+            if (g != g0) {
+                w->nlane_instr += run * (uint64_t)__builtin_popcount(g0);
+                w->ninstr += run;
+                run = 0;
+                g0 = g;
+            }
+            run++;
+            budget--;
+            if (mask || x->desc == NULL)
+                st = x->fn(w, f, x, mask);
+            else if (x->fn == code[cx->fn->ncode - 1].fn && pc == cx->fn->ncode - 1)
+                st = x->fn(w, f, x, g);
+            if (st == ISA_X_NEXT) {
+                pc++;
+                if (budget)
+                    continue;
+                break;
+            }
+            if (st == ISA_X_BRANCH) {
+                if (mask == g) {
+                    if (x->target <= pc && (others || w->depth > 1 || 1))
+                        w->backjumps++;
+                    pc = x->target;
+                    if (budget && !(others && w->backjumps >= EX_SPIN_LIMIT))
+                        continue;
+                    break;
+                }
+                if (mask == 0) {
+                    pc++;
+                    if (budget)
+                        continue;
+                    break;
+                }
+                /* Divergence: the taken lanes go to the target, the others fall through. */
+                for (uint32_t m = mask; m; m &= m - 1)
+                    cx->pc[__builtin_ctz(m)] = x->target;
+                g &= ~mask;
+                pc++;
+                break;
+            }
+            if (st == ISA_X_FAULT)
+                return W_FAULT;
+            if (st == ISA_X_TRAP)
+                return set_fault(w, x, mask, "trap instruction executed");
+            if (st == ISA_X_EXIT || (st == ISA_X_RET && w->depth == 1)) {
+                w->alive &= ~mask;
+                cx->members &= ~mask;
+                w->cta->exited += (uint32_t)__builtin_popcount(mask);
+                barrier_check(w->cta);
+                g &= ~mask;
+                if (!g)
+                    break;
+                pc++;
+                continue;
+            }
+            if (st == ISA_X_RET) {
+                cx->members &= ~mask;
+                g &= ~mask;
+                if (!g)
+                    break;
+                pc++;
+                continue;
+            }
+            if (st == ISA_X_CALL) {
+                for (uint32_t m = g; m; m &= m - 1)
+                    cx->pc[__builtin_ctz(m)] = pc + 1;
+                if (do_call(w, x, mask, pc + 1) == W_FAULT)
+                    return W_FAULT;
+                g = 0;
+                break;
+            }
+            if (st == ISA_X_BARRIER) {
+                w->waiting |= mask;
+                for (uint32_t m = g; m; m &= m - 1)
+                    cx->pc[__builtin_ctz(m)] = pc + 1;
+                w->cta->bar_arrived += (uint32_t)__builtin_popcount(mask);
+                barrier_check(w->cta);
+                g = 0;
+                break;
+            }
+            if (st == ISA_X_WARPSYNC) {
+                /* bar.warp.sync: every named live lane must be in this group. */
+                uint32_t want = *(const uint32_t *)(const void *)(f + x->o[0]) & w->valid;
+                if (want & w->alive & ~g & cx->members) {
+                    /* Others still have to arrive: let them run first. */
+                    bool behind = false;
+                    for (uint32_t m = want & w->alive & ~g & cx->members; m; m &= m - 1)
+                        if (cx->pc[__builtin_ctz(m)] < pc)
+                            behind = true;
+                    if (!behind)
+                        return set_fault(w, x, g, "bar.warp.sync: lanes of the mask never arrive");
+                    break;
+                }
+                pc++;
+                continue;
+            }
+            return set_fault(w, x, mask, "unexpected handler status");
+        }
+        w->nlane_instr += run * (uint64_t)__builtin_popcount(g0);
+        w->ninstr += run;
+        for (uint32_t m = g; m; m &= m - 1)
+            cx->pc[__builtin_ctz(m)] = pc;
+    }
+    return W_RUNNABLE;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * CTAs and the launch
+ *====================================================================*/
+typedef struct {
+    ex_program_t      *p;
+    uint32_t           entry;
+    const ex_launch_t *l;
+    const uint8_t     *params;
+    size_t             params_size;
+    FILE              *diag;
+    atomic_uint_fast64_t next;
+    atomic_int         failed;
+    uint64_t           total;
+    atomic_uint_fast64_t thread_instrs, warp_instrs;
+    pthread_mutex_t    diag_lock;
+} launch_t;
+
+static bool needs_local(ex_program_t *p)
+{
+    for (uint32_t i = 0; i < p->m->nfunc; i++)
+        if (p->funcs[i].local_size)
+            return true;
+    return false;
+}
+
+/* Run CTA number id to completion; false on a fault (reported). */
+static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
+{
+    const ex_launch_t *l = L->l;
+    c->ctaid[0] = (uint32_t)(id % l->grid[0]);
+    c->ctaid[1] = (uint32_t)((id / l->grid[0]) % l->grid[1]);
+    c->ctaid[2] = (uint32_t)(id / ((uint64_t)l->grid[0] * l->grid[1]));
+    c->bar_arrived = 0;
+    c->exited = 0;
+    memset(c->shared, 0, c->shared_size);
+    ex_func_t *ef = &L->p->funcs[L->entry];
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        ex_warp_t *w = &c->warps[i];
+        w->cta = c;
+        w->valid = w->waiting = w->bar_pc = 0;
+        w->fault_addr = 0;
+        w->fault_what = NULL;
+        w->fault_insn = NULL;
+        w->id = i;
+        /* Thread indices, x fastest, counted up without divisions. */
+        uint32_t t0 = i * ISA_LANES;
+        uint32_t tx = t0 % l->block[0], ty = (t0 / l->block[0]) % l->block[1];
+        uint32_t tz = t0 / (l->block[0] * l->block[1]);
+        for (unsigned ln = 0; ln < ISA_LANES && t0 + ln < c->nthreads; ln++) {
+            w->valid |= 1u << ln;
+            w->tid[0][ln] = tx;
+            w->tid[1][ln] = ty;
+            w->tid[2][ln] = tz;
+            if (++tx == l->block[0]) {
+                tx = 0;
+                if (++ty == l->block[1]) {
+                    ty = 0;
+                    tz++;
+                }
+            }
+        }
+        w->alive = w->valid;
+        w->fault_lane = -1;
+        w->ninstr = 0;
+        w->nlane_instr = 0;
+        w->backjumps = 0;
+        w->depth = 1;
+        w->local_top = ef->local_size;
+        ex_ctx_t *cx = &w->ctx[0];
+        memset(cx, 0, sizeof *cx);
+        cx->fn = ef;
+        if (!w->frame0)
+            w->frame0 = malloc(ef->frame_size + 64);
+        cx->frame = frame_new(w, ef, 0, w->frame0);
+        cx->members = w->valid;
+        if (!cx->frame)
+            return false;
+    }
+    uint32_t live = c->nwarps;
+    bool ok = true;
+    while (live && ok) {
+        bool progress = false;
+        live = 0;
+        for (uint32_t i = 0; i < c->nwarps && ok; i++) {
+            ex_warp_t *w = &c->warps[i];
+            if (w->depth == 0)
+                continue;
+            uint64_t before = w->ninstr;
+            uint32_t wait_before = w->waiting;
+            int st = warp_run(w, EX_QUANTUM);
+            if (w->ninstr != before || w->waiting != wait_before)
+                progress = true;
+            if (st == W_FAULT) {
+                if (atomic_exchange(&L->failed, 1) == 0) {
+                    pthread_mutex_lock(&L->diag_lock);
+                    report_fault(w, L->diag, L->p->m->funcs[L->entry].name);
+                    pthread_mutex_unlock(&L->diag_lock);
+                }
+                ok = false;
+            } else if (st != W_DONE) {
+                live++;
+            }
+        }
+        if (ok && live && !progress) {
+            if (atomic_exchange(&L->failed, 1) == 0) {
+                ex_warp_t *w = &c->warps[0];
+                for (uint32_t i = 0; i < c->nwarps; i++)
+                    if (c->warps[i].depth)
+                        w = &c->warps[i];
+                w->fault_what = "deadlock: every remaining thread waits at a barrier that cannot complete";
+                w->fault_lane = w->waiting ? __builtin_ctz(w->waiting) : 0;
+                ex_ctx_t *cx = ex_top(w);
+                w->fault_insn = &cx->fn->code[cx->pc[w->fault_lane] ? cx->pc[w->fault_lane] - 1 : 0];
+                pthread_mutex_lock(&L->diag_lock);
+                report_fault(w, L->diag, L->p->m->funcs[L->entry].name);
+                pthread_mutex_unlock(&L->diag_lock);
+            }
+            ok = false;
+        }
+        if (atomic_load(&L->failed))
+            ok = false;
+    }
+    uint64_t ti = 0, wi = 0;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        ex_warp_t *w = &c->warps[i];
+        ti += w->nlane_instr;
+        wi += w->ninstr;
+        while (w->depth > 1)
+            free(w->ctx[--w->depth].frame);
+        w->depth = 0;
+    }
+    atomic_fetch_add(&L->thread_instrs, ti);
+    atomic_fetch_add(&L->warp_instrs, wi);
+    return ok;
+}
+
+static void *worker(void *arg)
+{
+    launch_t *L = arg;
+    const ex_launch_t *l = L->l;
+    ex_cta_t c;
+    memset(&c, 0, sizeof c);
+    c.p = L->p;
+    c.l = l;
+    c.params = L->params;
+    c.params_size = L->params_size;
+    c.nthreads = l->block[0] * l->block[1] * l->block[2];
+    c.nwarps = (c.nthreads + ISA_LANES - 1) / ISA_LANES;
+    c.warps = calloc(c.nwarps, sizeof *c.warps);
+    c.shared_size = ((L->p->shared_static + 15) & ~15u) + l->shared_bytes;
+    c.shared = calloc(1, c.shared_size + 16);
+    bool local = needs_local(L->p);
+    for (uint32_t i = 0; c.warps && local && i < c.nwarps; i++) {
+        c.warps[i].local_bytes = EX_LOCAL_BYTES;
+        c.warps[i].local = calloc(ISA_LANES, EX_LOCAL_BYTES);
+    }
+    if (!c.warps || !c.shared) {
+        atomic_store(&L->failed, 1);
+    } else {
+        for (;;) {
+            uint64_t id = atomic_fetch_add(&L->next, 1);
+            if (id >= L->total || atomic_load(&L->failed))
+                break;
+            if (!cta_run(L, &c, id))
+                break;
+        }
+    }
+    for (uint32_t i = 0; c.warps && i < c.nwarps; i++) {
+        free(c.warps[i].local);
+        free(c.warps[i].frame0);
+    }
+    free(c.warps);
+    free(c.shared);
+    return NULL;
+}
+
+isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, const void *params,
+                       size_t params_size, FILE *diag, ex_stats_t *out_stats)
+{
+    launch_t L;
+    memset(&L, 0, sizeof L);
+    L.p = p;
+    L.entry = entry;
+    L.l = l;
+    L.params = params;
+    L.params_size = params_size;
+    L.diag = diag ? diag : stderr;
+    L.total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    pthread_mutex_init(&L.diag_lock, NULL);
+    if (p->funcs[entry].unsupported) {
+        ex_program_check_entry(p, entry, L.diag);
+        return ISA_ST_UNSUPPORTED;
+    }
+    unsigned n = l->workers;
+    if (n == 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        n = c > 0 ? (unsigned)c : 1;
+    }
+    if (n > L.total)
+        n = (unsigned)L.total;
+    if (n <= 1) {
+        worker(&L);
+    } else {
+        pthread_t *th = calloc(n, sizeof *th);
+        unsigned started = 0;
+        for (unsigned i = 0; i < n; i++)
+            if (pthread_create(&th[i], NULL, worker, &L) == 0)
+                started++;
+            else
+                break;
+        if (started == 0)
+            worker(&L);
+        for (unsigned i = 0; i < started; i++)
+            pthread_join(th[i], NULL);
+        free(th);
+    }
+    pthread_mutex_destroy(&L.diag_lock);
+    if (out_stats) {
+        out_stats->thread_instrs = atomic_load(&L.thread_instrs);
+        out_stats->warp_instrs = atomic_load(&L.warp_instrs);
+    }
+    return atomic_load(&L.failed) ? ISA_ST_FAULT : ISA_ST_OK;
+}
+/*}=====================================================================*/

@@ -1,0 +1,376 @@
+/* ld_st.c: loads, stores and address conversion (ld, st, cvta) in every state space,
+ * scalar and .v2/.v4, with registers wider than the access (sign- or zero-extended
+ * per the type).  Addresses are translated and checked per lane by mem.c; a warp whose
+ * global addresses fall in one registered range takes the unchecked fast path. */
+#include "exec/internal.h"
+
+#include <string.h>
+
+/* x->aux layout: access bytes per element (bits 0-7), vector count (8-15), space (16-23),
+ * signed (24), per-element register widths (32-63, 4 bits each). */
+#define LS_BYTES(a)  ((unsigned)((a) & 0xff))
+#define LS_VEC(a)    ((unsigned)(((a) >> 8) & 0xff))
+#define LS_SPACE(a)  ((isa_space_t)(((a) >> 16) & 0xff))
+#define LS_SIGNED(a) ((unsigned)(((a) >> 24) & 1))
+#define LS_RW(a, k)  ((unsigned)(((a) >> (32 + 4 * (k))) & 0xf))
+#define LS_PSYM      0x40   /* x->flags: per-lane parameter area at x->o[4], offset imm */
+#define LS_BASE32    0x20   /* x->flags: the address register is 32 bits */
+
+static inline uint64_t lane_addr(const uint8_t *f, const ex_insn_t *x, unsigned l)
+{
+    if (x->o[4] == ISA_NONE)
+        return (uint64_t)x->imm;
+    if (x->flags & LS_BASE32)
+        return ISA_SLOT(const uint32_t, f, x->o[4])[l] + (uint64_t)x->imm;
+    return ISA_SLOT(const uint64_t, f, x->o[4])[l] + (uint64_t)x->imm;
+}
+
+static inline void reg_store(uint8_t *f, uint32_t slot, unsigned rw, unsigned l, uint64_t v)
+{
+    switch (rw) {
+    case 1: ISA_SLOT(uint8_t, f, slot)[l] = (uint8_t)v; break;
+    case 2: ISA_SLOT(uint16_t, f, slot)[l] = (uint16_t)v; break;
+    case 4: ISA_SLOT(uint32_t, f, slot)[l] = (uint32_t)v; break;
+    default: ISA_SLOT(uint64_t, f, slot)[l] = v; break;
+    }
+}
+
+static inline uint64_t reg_load(const uint8_t *f, uint32_t slot, unsigned rw, unsigned l)
+{
+    switch (rw) {
+    case 1: return ISA_SLOT(const uint8_t, f, slot)[l];
+    case 2: return ISA_SLOT(const uint16_t, f, slot)[l];
+    case 4: return ISA_SLOT(const uint32_t, f, slot)[l];
+    default: return ISA_SLOT(const uint64_t, f, slot)[l];
+    }
+}
+
+static inline uint64_t extend(uint64_t v, unsigned bytes, unsigned sgn)
+{
+    if (bytes >= 8)
+        return v;
+    unsigned bits = bytes * 8;
+    v &= (1ull << bits) - 1;
+    if (sgn && (v >> (bits - 1)) & 1)
+        v |= ~0ull << bits;
+    return v;
+}
+
+/* Host address of lane l's element k, or NULL (fault recorded). */
+static inline uint8_t *lane_host(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, unsigned l, unsigned k)
+{
+    unsigned bytes = LS_BYTES(x->aux);
+    if (x->flags & LS_PSYM)
+        return f + x->o[5] + l * x->target + (uint64_t)x->imm + k * bytes;
+    uint64_t a = lane_addr(f, x, l);
+    unsigned vb = bytes * LS_VEC(x->aux);
+    if (vb & (vb - 1))
+        vb = bytes;                       /* .v3 does not exist; keep element alignment */
+    if (a % vb) {
+        w->fault_lane = (int)l;
+        w->fault_addr = a;
+        w->fault_what = "misaligned address";
+        w->fault_insn = x;
+        return NULL;
+    }
+    return ex_mem(w, l, LS_SPACE(x->aux), a + k * bytes, bytes, x);
+}
+
+static int ld_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux), sgn = LS_SIGNED(x->aux);
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        for (unsigned k = 0; k < vec; k++) {
+            uint8_t *h = lane_host(w, f, x, l, k);
+            if (!h)
+                return ISA_X_FAULT;
+            if (x->o[k] == ISA_NONE)
+                continue;
+            uint64_t v = 0;
+            memcpy(&v, h, bytes);
+            reg_store(f, x->o[k], LS_RW(x->aux, k), l, extend(v, bytes, sgn));
+        }
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t ld_d[1] = { { ld_f, { 0 } } };
+
+static inline bool warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, unsigned bytes);
+
+/* The common case: ld.global of 4 or 8 bytes into a register of that width, every
+ * address of the warp in one registered range and aligned. */
+static int ld_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    unsigned bytes = LS_BYTES(x->aux);
+    if (!warp_global_ok(wv, f, x, mask, bytes))
+        return ld_f(wv, f, x, mask);
+    if (bytes == 4) {
+        uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy(&d[l], (const void *)(uintptr_t)lane_addr(f, x, l), 4); });
+    } else {
+        uint64_t *d = ISA_SLOT(uint64_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy(&d[l], (const void *)(uintptr_t)lane_addr(f, x, l), 8); });
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t ld_global_fast_d[1] = { { ld_global_fast_f, { 0 } } };
+
+/* Whether lanes' addresses span one registered global range, aligned to bytes. */
+static inline bool warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, unsigned bytes)
+{
+    uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t a = lane_addr(f, x, l);
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+        bits |= a;
+    }
+    if (bits & (bytes - 1))
+        return false;
+    if (lo >= w->gcache_lo && hi + bytes <= w->gcache_hi)
+        return true;
+    if (!ex_global_range(w->cta->p, (uintptr_t)lo, &w->gcache_lo, &w->gcache_hi))
+        return false;
+    return hi + bytes <= w->gcache_hi;
+}
+
+/* st.global of a 4- or 8-byte register, the warp's addresses in one range. */
+static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask);
+
+static int st_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux);
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        for (unsigned k = 0; k < vec; k++) {
+            uint8_t *h = lane_host(w, f, x, l, k);
+            if (!h)
+                return ISA_X_FAULT;
+            uint64_t v = reg_load(f, x->o[k], LS_RW(x->aux, k), l);
+            memcpy(h, &v, bytes);
+        }
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t st_d[1] = { { st_f, { 0 } } };
+
+static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    unsigned bytes = LS_BYTES(x->aux);
+    if (!warp_global_ok(wv, f, x, mask, bytes))
+        return st_f(wv, f, x, mask);
+    if (bytes == 4) {
+        const uint32_t *s = ISA_SLOT(const uint32_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy((void *)(uintptr_t)lane_addr(f, x, l), &s[l], 4); });
+    } else {
+        const uint64_t *s = ISA_SLOT(const uint64_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy((void *)(uintptr_t)lane_addr(f, x, l), &s[l], 8); });
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t st_global_fast_d[1] = { { st_global_fast_f, { 0 } } };
+
+/* ld.param of a kernel parameter at a constant offset: one value for every lane. */
+static int ld_kparam_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    ex_cta_t *c = w->cta;
+    unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux), sgn = LS_SIGNED(x->aux);
+    uint64_t off = *ISA_SLOT(const uint64_t, f, x->o[4]) + (uint64_t)x->imm;
+    if (off > c->params_size || (uint64_t)bytes * vec > c->params_size - off) {
+        w->fault_lane = mask ? __builtin_ctz(mask) : 0;
+        w->fault_addr = off;
+        w->fault_what = "parameter address outside the kernel's parameters";
+        w->fault_insn = x;
+        return ISA_X_FAULT;
+    }
+    for (unsigned k = 0; k < vec; k++) {
+        if (x->o[k] == ISA_NONE)
+            continue;
+        uint64_t v = 0;
+        memcpy(&v, c->params + off + k * bytes, bytes);
+        v = extend(v, bytes, sgn);
+        unsigned rw = LS_RW(x->aux, k);
+        ISA_LANE_LOOP(mask, { reg_store(f, x->o[k], rw, l, v); });
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t ld_kparam_d[1] = { { ld_kparam_f, { 0 } } };
+
+/* cvta: between a space's own addresses and generic ones (window base + offset);
+ * global addresses are generic already.  aux: window base; flags 1: to the space. */
+static int cvta_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)wv;
+    unsigned dw = x->width, sw = x->vec;
+    if (x->aux == 0 && dw == 8 && sw == 8) {      /* global: generic addresses are the same */
+        uint64_t *d = ISA_SLOT(uint64_t, f, x->o[0]);
+        const uint64_t *a = ISA_SLOT(const uint64_t, f, x->o[1]);
+        ISA_LANE_LOOP(mask, { d[l] = a[l]; });
+        return ISA_X_NEXT;
+    }
+    ISA_LANE_LOOP(mask, {
+        uint64_t a = reg_load(f, x->o[1], sw, l);
+        uint64_t r = x->flags & 1 ? a - x->aux : a + x->aux;
+        if ((x->flags & 1) && x->aux && (a & EX_WIN_MASK) != x->aux)
+            r = a;                       /* not in this window: passed through */
+        reg_store(f, x->o[0], dw, l, r);
+    });
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t cvta_d[1] = { { cvta_f, { 0 } } };
+
+static uint64_t window_of(isa_space_t sp)
+{
+    switch (isa_spaces[sp].window) {
+    case ISA_SP_SHARED: return EX_WIN_SHARED;
+    case ISA_SP_LOCAL:  return EX_WIN_LOCAL;
+    case ISA_SP_PARAM:  return EX_WIN_PARAM;
+    case ISA_SP_CONST:  return EX_WIN_CONST;
+    default:            return 0;
+    }
+}
+
+static unsigned opd_width(ex_func_t *f, const isa_operand_t *o, unsigned dflt)
+{
+    return o->kind == OPD_REG ? f->reg_width[o->u.reg] : dflt;
+}
+
+static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x, bool load)
+{
+    const isa_func_t *fn = f->ir;
+    if (in->ntypes != 1 || in->nopd != 2)
+        return false;
+    isa_type_t t = (isa_type_t)in->types[0];
+    unsigned bytes = isa_types[t].bits / 8;
+    if (bytes == 0 || bytes > 8)
+        return false;
+    int vm = isa_instr_mod(in, ISA_G_VEC);
+    unsigned vec = vm == ISA_M_V2 ? 2 : vm == ISA_M_V4 ? 4 : vm < 0 ? 1 : 0;
+    if (vec == 0)
+        return false;
+    int spi = isa_instr_space(in, 0);
+    isa_space_t sp = spi < 0 ? ISA_SP_NONE : (isa_space_t)spi;
+    const isa_operand_t *data = &fn->opds[in->opd + (load ? 0 : 1)];
+    const isa_operand_t *addr = &fn->opds[in->opd + (load ? 1 : 0)];
+    if (addr->kind != OPD_ADDR || (addr->flags & OPDF_ADDRLIST))
+        return false;
+    /* Data operands: one register per element. */
+    const isa_operand_t *elems = data;
+    unsigned n = 1;
+    if (data->kind == OPD_VEC) {
+        elems = &fn->opds[data->u.first];
+        n = data->count;
+    }
+    if (n != vec)
+        return false;
+    uint64_t aux = bytes | (uint64_t)vec << 8 | (uint64_t)(isa_types[t].cls == TC_SINT) << 24;
+    for (unsigned k = 0; k < vec; k++) {
+        const isa_operand_t *e = &elems[k];
+        if (load && e->kind == OPD_SINK) {
+            x->o[k] = ISA_NONE;
+            continue;
+        }
+        if (load && e->kind != OPD_REG)
+            return false;
+        unsigned rw = opd_width(f, e, bytes);
+        if (rw == 0 || rw == 0xfe || rw < bytes || (e->kind == OPD_REG && e->sel))
+            return false;
+        x->o[k] = ex_pd_operand(pd, e, rw);
+        if (x->o[k] == ISA_NONE)
+            return false;
+        aux |= (uint64_t)rw << (32 + 4 * k);
+    }
+    /* Address: register or symbol base, plus an offset. */
+    x->imm = addr->imm;
+    x->o[4] = ISA_NONE;
+    if (addr->base == OPD_REG) {
+        unsigned bw = f->reg_width[addr->u.reg];
+        if (bw != 4 && bw != 8)
+            return false;
+        x->o[4] = f->reg_slot[addr->u.reg];
+        if (bw == 4)
+            x->flags |= LS_BASE32;
+    } else if (addr->base == OPD_SYM) {
+        if (!(addr->flags & OPDF_MODSYM)) {
+            const isa_var_t *v = &fn->vars[addr->u.sym];
+            if (isa_spaces[v->space].window == ISA_SP_PARAM && f->var_slot[addr->u.sym] != ISA_NONE) {
+                /* A per-lane parameter area of this frame. */
+                x->flags |= LS_PSYM;
+                x->o[5] = f->var_slot[addr->u.sym];
+                x->target = (uint32_t)isa_var_size(v);
+                if ((uint64_t)addr->imm + (uint64_t)bytes * vec > x->target)
+                    return false;
+                goto done;
+            }
+        }
+        isa_operand_t s = *addr;
+        s.kind = OPD_SYM;
+        s.imm = 0;
+        x->o[4] = ex_pd_operand(pd, &s, 8);
+        if (x->o[4] == ISA_NONE)
+            return false;
+        if (load && !(addr->flags & OPDF_MODSYM) && fn->is_entry && addr->u.sym < fn->nparam &&
+            (sp == ISA_SP_PARAM || sp == ISA_SP_PARAM_ENTRY)) {
+            x->aux = aux | (uint64_t)ISA_SP_PARAM << 16;
+            x->desc = ld_kparam_d;
+            return true;
+        }
+        if (sp == ISA_SP_NONE) {
+            /* A generic access to a named variable is an access in the variable's space. */
+            const isa_var_t *v = (addr->flags & OPDF_MODSYM) ? &f->mod->vars[addr->u.sym]
+                                                              : &fn->vars[addr->u.sym];
+            sp = isa_spaces[v->space].window;
+        }
+    } else if (addr->base != OPD_IMM) {
+        return false;
+    }
+done:
+    aux |= (uint64_t)(sp == ISA_SP_NONE ? 0xff : (unsigned)sp) << 16;
+    x->aux = aux;
+    x->desc = load ? ld_d : st_d;
+    if (load && sp == ISA_SP_GLOBAL && vec == 1 && !(x->flags & (LS_PSYM | LS_BASE32)) &&
+        (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE)
+        x->desc = ld_global_fast_d;
+    if (!load && sp == ISA_SP_GLOBAL && vec == 1 && !(x->flags & (LS_PSYM | LS_BASE32)) &&
+        (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes)
+        x->desc = st_global_fast_d;
+    return true;
+}
+
+bool ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    switch ((isa_op_t)in->op) {
+    case ISA_OP_LD:
+        return select_ldst(pd, f, in, x, true);
+    case ISA_OP_ST:
+        return select_ldst(pd, f, in, x, false);
+    case ISA_OP_CVTA: {
+        const isa_operand_t *o = &f->ir->opds[in->opd];
+        if (in->nopd != 2 || o[0].kind != OPD_REG || in->ntypes != 1)
+            return false;
+        int sp = isa_instr_space(in, 0);
+        if (sp < 0)
+            return false;
+        unsigned tw = isa_types[in->types[0]].bits / 8;
+        x->width = (uint8_t)f->reg_width[o[0].u.reg];
+        x->vec = (uint8_t)opd_width(f, &o[1], tw);
+        if (x->width != tw || (x->vec != 4 && x->vec != 8))
+            return false;
+        x->o[0] = f->reg_slot[o[0].u.reg];
+        x->o[1] = ex_pd_operand(pd, &o[1], x->vec);
+        if (x->o[1] == ISA_NONE)
+            return false;
+        x->aux = window_of((isa_space_t)sp);
+        x->flags = isa_instr_has(in, ISA_M_TOMOD) ? 1 : 0;
+        x->desc = cvta_d;
+        return true;
+    }
+    default:
+        return false;
+    }
+}

@@ -1,0 +1,86 @@
+/* mem.c: the memory spaces: translate an address of a space (or a generic address,
+ * through the windows) to host memory, checking that the whole access lies in memory
+ * the thread may use.  A failed check records the fault in the warp. */
+#include "exec/internal.h"
+
+#include <stdlib.h>
+
+bool ex_global_ok(ex_program_t *p, uintptr_t a, size_t bytes)
+{
+    uint32_t lo = 0, hi = p->nrange;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (p->ranges[mid].end <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->nrange && p->ranges[lo].base <= a && a + bytes <= p->ranges[lo].end && a + bytes >= a;
+}
+
+bool ex_global_range(ex_program_t *p, uintptr_t a, uint64_t *out_lo, uint64_t *out_hi)
+{
+    uint32_t lo = 0, hi = p->nrange;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (p->ranges[mid].end <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < p->nrange && p->ranges[lo].base <= a) {
+        *out_lo = p->ranges[lo].base;
+        *out_hi = p->ranges[lo].end;
+        return true;
+    }
+    return false;
+}
+
+static void *fault(ex_warp_t *w, unsigned lane, uint64_t addr, const char *what, const ex_insn_t *in)
+{
+    w->fault_lane = (int)lane;
+    w->fault_addr = addr;
+    w->fault_what = what;
+    w->fault_insn = in;
+    return NULL;
+}
+
+void *ex_mem(ex_warp_t *w, unsigned lane, isa_space_t sp, uint64_t addr, unsigned bytes, const ex_insn_t *in)
+{
+    ex_cta_t *c = w->cta;
+    if (sp == ISA_SP_NONE || sp == 0xff) {
+        /* Generic: the window decides the space. */
+        switch (addr & EX_WIN_MASK) {
+        case EX_WIN_SHARED: sp = ISA_SP_SHARED; addr -= EX_WIN_SHARED; break;
+        case EX_WIN_LOCAL:  sp = ISA_SP_LOCAL;  addr -= EX_WIN_LOCAL; break;
+        case EX_WIN_PARAM:  sp = ISA_SP_PARAM;  addr -= EX_WIN_PARAM; break;
+        case EX_WIN_CONST:  sp = ISA_SP_CONST;  addr -= EX_WIN_CONST; break;
+        default:            sp = ISA_SP_GLOBAL; break;
+        }
+    }
+    switch (isa_spaces[sp].window) {
+    case ISA_SP_GLOBAL:
+        if (!ex_global_ok(c->p, (uintptr_t)addr, bytes))
+            return fault(w, lane, addr, "global address outside every allocation", in);
+        return (void *)(uintptr_t)addr;
+    case ISA_SP_SHARED:
+        if (addr > c->shared_size || bytes > c->shared_size - addr)
+            return fault(w, lane, addr, "shared address outside the CTA's shared memory", in);
+        return c->shared + addr;
+    case ISA_SP_LOCAL:
+        if (addr < EX_LOCAL_BASE || addr - EX_LOCAL_BASE > w->local_bytes ||
+            bytes > w->local_bytes - (addr - EX_LOCAL_BASE))
+            return fault(w, lane, addr, "local address outside the thread's local memory", in);
+        return w->local + (size_t)lane * w->local_bytes + (addr - EX_LOCAL_BASE);
+    case ISA_SP_CONST:
+        if (addr > c->p->consts_size || bytes > c->p->consts_size - addr)
+            return fault(w, lane, addr, "constant address outside the constant bank", in);
+        return c->p->consts + addr;
+    case ISA_SP_PARAM:
+        if (addr > c->params_size || bytes > c->params_size - addr)
+            return fault(w, lane, addr, "parameter address outside the kernel's parameters", in);
+        return (void *)(c->params + addr);
+    default:
+        return fault(w, lane, addr, "access to an unsupported state space", in);
+    }
+}

@@ -1,0 +1,187 @@
+/* mov.c: data movement between registers: copies (registers, immediates, addresses of
+ * variables and functions), special registers, and vector pack/unpack
+ * (mov.b64 {lo, hi}, x and mov.b32 x, {lo, hi}). */
+#include "exec/internal.h"
+
+#include <string.h>
+
+/* A whole-slot copy of w bytes per lane. */
+static int copy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)wv;
+    unsigned w = x->width;
+    uint8_t *d = f + x->o[0];
+    const uint8_t *s = f + x->o[1];
+    if (w == 4) {
+        uint32_t *dd = (uint32_t *)(void *)d;
+        const uint32_t *ss = (const uint32_t *)(const void *)s;
+        ISA_LANE_LOOP(mask, { dd[l] = ss[l]; });
+    } else if (w == 8) {
+        uint64_t *dd = (uint64_t *)(void *)d;
+        const uint64_t *ss = (const uint64_t *)(const void *)s;
+        ISA_LANE_LOOP(mask, { dd[l] = ss[l]; });
+    } else {
+        ISA_LANE_LOOP(mask, { memcpy(d + l * w, s + l * w, w); });
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t copy_d[1] = { { copy_f, { 0 } } };
+
+static int copy_pred_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)wv;
+    uint32_t a = *ISA_SLOT(uint32_t, f, x->o[1]);
+    uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+    *d = (*d & ~mask) | (a & mask);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t copy_pred_d[1] = { { copy_pred_f, { 0 } } };
+
+/* Special registers, read per lane from the warp and its CTA. */
+static inline void sreg_store(uint8_t *f, const isa_xinsn_t *x, unsigned l, uint64_t v)
+{
+    if (x->width == 8)
+        ISA_SLOT(uint64_t, f, x->o[0])[l] = v;
+    else if (x->width == 2)
+        ISA_SLOT(uint16_t, f, x->o[0])[l] = (uint16_t)v;
+    else
+        ISA_SLOT(uint32_t, f, x->o[0])[l] = (uint32_t)v;
+}
+
+static int sreg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    ex_cta_t *c = w->cta;
+    const ex_launch_t *L = c->l;
+    unsigned comp = (unsigned)(x->aux >> 16);
+    isa_sreg_t id = (isa_sreg_t)(x->aux & 0xffff);
+    uint64_t v = 0;
+    switch (id) {
+    case ISA_SR_TID:
+        if (x->width == 4) {
+            uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+            const uint32_t *t = w->tid[comp];
+            ISA_LANE_LOOP(mask, { d[l] = t[l]; });
+            return ISA_X_NEXT;
+        }
+        ISA_LANE_LOOP(mask, { sreg_store(f, x, l, w->tid[comp][l]); });
+        return ISA_X_NEXT;
+    case ISA_SR_LANEID:      ISA_LANE_LOOP(mask, { sreg_store(f, x, l, l); }); return ISA_X_NEXT;
+    case ISA_SR_LANEMASK_EQ: ISA_LANE_LOOP(mask, { sreg_store(f, x, l, 1u << l); }); return ISA_X_NEXT;
+    case ISA_SR_LANEMASK_LT: ISA_LANE_LOOP(mask, { sreg_store(f, x, l, (1u << l) - 1); }); return ISA_X_NEXT;
+    case ISA_SR_LANEMASK_LE: ISA_LANE_LOOP(mask, { sreg_store(f, x, l, (uint32_t)((2ull << l) - 1)); }); return ISA_X_NEXT;
+    case ISA_SR_LANEMASK_GT: ISA_LANE_LOOP(mask, { sreg_store(f, x, l, ~(uint32_t)((2ull << l) - 1)); }); return ISA_X_NEXT;
+    case ISA_SR_LANEMASK_GE: ISA_LANE_LOOP(mask, { sreg_store(f, x, l, ~((1u << l) - 1)); }); return ISA_X_NEXT;
+    case ISA_SR_NTID:   v = L->block[comp]; break;
+    case ISA_SR_CTAID:  v = c->ctaid[comp]; break;
+    case ISA_SR_NCTAID: v = L->grid[comp]; break;
+    case ISA_SR_WARPID: v = w->id; break;
+    case ISA_SR_NWARPID: v = c->nwarps; break;
+    case ISA_SR_DYNAMIC_SMEM_SIZE: v = L->shared_bytes; break;
+    case ISA_SR_TOTAL_SMEM_SIZE: v = c->shared_size; break;
+    case ISA_SR_SMID: v = 0; break;
+    case ISA_SR_NSMID: v = 1; break;
+    case ISA_SR_GRIDID: v = 1; break;
+    case ISA_SR_CLOCK: v = (uint32_t)(w->ninstr * 4); break;
+    case ISA_SR_CLOCK64: v = w->ninstr * 4; break;
+    default: v = 0; break;
+    }
+    ISA_LANE_LOOP(mask, { sreg_store(f, x, l, v); });
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t sreg_d[1] = { { sreg_f, { 0 } } };
+
+/* Pack (aux 0) or unpack (aux 1) x->vec elements of x->width bytes. */
+static int pack_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)wv;
+    unsigned n = x->vec, ew = x->width, tw = n * ew;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint8_t whole[16];
+        if (x->aux == 0) {
+            for (unsigned k = 0; k < n; k++)
+                memcpy(whole + k * ew, f + x->o[1 + k] + l * ew, ew);
+            memcpy(f + x->o[0] + l * tw, whole, tw);
+        } else {
+            memcpy(whole, f + x->o[n] + l * tw, tw);
+            for (unsigned k = 0; k < n; k++)
+                if (x->o[k] != ISA_NONE)
+                    memcpy(f + x->o[k] + l * ew, whole + k * ew, ew);
+        }
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t pack_d[1] = { { pack_f, { 0 } } };
+
+static unsigned width_of(ex_func_t *f, const isa_operand_t *o)
+{
+    return o->kind == OPD_REG && !o->sel ? f->reg_width[o->u.reg] : 0xff;
+}
+
+bool ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    if (in->op != ISA_OP_MOV || in->ntypes != 1 || in->nopd != 2)
+        return false;
+    const isa_operand_t *d = &f->ir->opds[in->opd], *a = d + 1;
+    isa_type_t t = (isa_type_t)in->types[0];
+    unsigned tw = isa_types[t].bits / 8;
+    if (t == ISA_T_PRED) {
+        if (width_of(f, d) != 0)
+            return false;
+        x->o[0] = f->reg_slot[d->u.reg];
+        if (a->kind == OPD_IMM) {
+            x->o[1] = ex_pd_operand(pd, a, 4);
+            /* A predicate constant is a lane mask: all ones for true. */
+            if (a->imm)
+                x->o[1] = ex_pd_operand(pd, &(isa_operand_t){ .kind = OPD_IMM, .imm = -1 }, 4);
+        } else if (width_of(f, a) == 0) {
+            x->o[1] = f->reg_slot[a->u.reg];
+        } else {
+            return false;
+        }
+        x->desc = copy_pred_d;
+        return x->o[1] != ISA_NONE;
+    }
+    if (d->kind == OPD_VEC || a->kind == OPD_VEC) {
+        const isa_operand_t *v = d->kind == OPD_VEC ? d : a, *s = d->kind == OPD_VEC ? a : d;
+        unsigned n = v->count;
+        if (n < 2 || n > 4 || tw % n || width_of(f, s) != tw)
+            return false;
+        unsigned ew = tw / n;
+        x->vec = (uint8_t)n;
+        x->width = (uint8_t)ew;
+        x->aux = d->kind == OPD_VEC;
+        for (unsigned k = 0; k < n; k++) {
+            const isa_operand_t *e = &f->ir->opds[v->u.first + k];
+            uint32_t slot;
+            if (e->kind == OPD_SINK && x->aux) {
+                slot = ISA_NONE;
+            } else {
+                if (e->kind == OPD_REG && width_of(f, e) != ew)
+                    return false;
+                slot = ex_pd_operand(pd, e, ew);
+                if (slot == ISA_NONE)
+                    return false;
+            }
+            x->o[x->aux ? k : 1 + k] = slot;
+        }
+        x->o[x->aux ? n : 0] = f->reg_slot[s->u.reg];
+        x->desc = pack_d;
+        return true;
+    }
+    if (width_of(f, d) != tw)
+        return false;
+    x->o[0] = f->reg_slot[d->u.reg];
+    x->width = (uint8_t)tw;
+    if (a->kind == OPD_SREG) {
+        x->aux = a->u.sreg.id | (uint64_t)a->u.sreg.comp << 16;
+        x->desc = sreg_d;
+        return tw == 2 || tw == 4 || tw == 8;
+    }
+    if (a->kind == OPD_REG && width_of(f, a) != tw)
+        return false;
+    x->o[1] = ex_pd_operand(pd, a, tw);
+    x->desc = copy_d;
+    return x->o[1] != ISA_NONE;
+}

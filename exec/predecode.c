@@ -1,0 +1,351 @@
+/* predecode.c: turn a function's IR into executable records, once: every register gets
+ * a frame slot (32 lanes of its width; a predicate is one 32-bit lane mask), every
+ * immediate a constant slot, every parameter area its place, and every instruction a
+ * handler chosen for its exact types and modifiers. */
+#include "exec/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SLOT_ALIGN 64
+
+typedef struct {
+    ex_program_t *p;
+    ex_func_t    *f;
+    uint32_t      size;          /* frame bytes so far */
+    uint8_t      *consts;        /* constant bytes, relative to const_begin */
+    uint32_t      nconst, capconst;
+    ex_fixup_t   *fix;
+    uint32_t      nfix, capfix;
+} pd_t;
+
+static uint32_t slot_new(pd_t *d, uint32_t bytes)
+{
+    uint32_t off = (d->size + SLOT_ALIGN - 1) & ~(uint32_t)(SLOT_ALIGN - 1);
+    d->size = off + bytes;
+    return off;
+}
+
+/* Bytes per lane of a register type (predicates are handled as masks). */
+static unsigned type_width(isa_type_t t)
+{
+    unsigned b = isa_types[t].bits;
+    return b <= 8 ? 1 : b <= 16 ? 2 : b <= 32 ? 4 : b <= 64 ? 8 : 16;
+}
+
+/* A constant slot: the value broadcast to 32 lanes, kept in the frame template. */
+static uint32_t const_slot(pd_t *d, uint64_t v, unsigned w)
+{
+    uint32_t bytes = w * ISA_LANES;
+    uint32_t off = (d->nconst + SLOT_ALIGN - 1) & ~(uint32_t)(SLOT_ALIGN - 1);
+    if (off + bytes > d->capconst) {
+        d->capconst = (off + bytes) * 2 + 1024;
+        d->consts = realloc(d->consts, d->capconst);
+    }
+    for (unsigned l = 0; l < ISA_LANES; l++)
+        memcpy(d->consts + off + l * w, &v, w);
+    d->nconst = off + bytes;
+    return off | 0x80000000u;          /* relocated past the registers at the end */
+}
+
+static uint32_t fixup_slot(pd_t *d, ex_fixkind_t kind, uint64_t value, unsigned w)
+{
+    uint32_t slot = slot_new(d, w * ISA_LANES);
+    if (d->nfix == d->capfix) {
+        d->capfix = d->capfix ? d->capfix * 2 : 16;
+        d->fix = realloc(d->fix, d->capfix * sizeof *d->fix);
+    }
+    ex_fixup_t *x = &d->fix[d->nfix++];
+    x->slot = slot;
+    x->kind = (uint8_t)kind;
+    x->bytes = (uint8_t)w;
+    x->value = value;
+    return slot;
+}
+
+/* The address (in its own space) of a variable, as a fixup kind and offset. */
+static bool var_address(pd_t *d, const isa_operand_t *o, ex_fixkind_t *kind, uint64_t *off)
+{
+    ex_program_t *p = d->p;
+    if (o->flags & OPDF_MODSYM) {
+        const isa_var_t *v = &p->m->vars[o->u.sym];
+        switch (isa_spaces[v->space].window) {
+        case ISA_SP_GLOBAL: *kind = FX_GLOBAL; break;
+        case ISA_SP_CONST:  *kind = FX_CONST; break;
+        case ISA_SP_SHARED: *kind = FX_SHARED; break;
+        default: return false;
+        }
+        *off = p->global_addr[o->u.sym];
+        return true;
+    }
+    const isa_func_t *fn = d->f->ir;
+    const isa_var_t *v = &fn->vars[o->u.sym];
+    switch (isa_spaces[v->space].window) {
+    case ISA_SP_LOCAL:
+        *kind = FX_LOCAL;
+        *off = d->f->var_local[o->u.sym];
+        return true;
+    case ISA_SP_SHARED:
+        *kind = FX_SHARED;
+        *off = d->f->var_local[o->u.sym];
+        return true;
+    case ISA_SP_PARAM:
+        if (fn->is_entry && o->u.sym < fn->nparam) {
+            *kind = FX_KPARAM;
+            *off = d->f->var_local[o->u.sym];
+            return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* The frame slot of a source operand that is a register or a constant; ISA_NONE when
+ * the operand has another form.  w: bytes per lane wanted for constants. */
+uint32_t ex_pd_operand(void *pdv, const isa_operand_t *o, unsigned w)
+{
+    pd_t *d = pdv;
+    switch (o->kind) {
+    case OPD_REG:
+        if (o->sel)
+            return ISA_NONE;
+        return d->f->reg_slot[o->u.reg];
+    case OPD_IMM:
+        return const_slot(d, (uint64_t)o->imm, w ? w : 4);
+    case OPD_F32:
+        if (w == 8) {             /* an f32 literal used as f64 */
+            double x;
+            float f;
+            uint32_t b = (uint32_t)o->imm;
+            memcpy(&f, &b, 4);
+            x = f;
+            uint64_t u;
+            memcpy(&u, &x, 8);
+            return const_slot(d, u, 8);
+        }
+        return const_slot(d, (uint64_t)o->imm, 4);
+    case OPD_F64:
+        if (w == 4) {             /* a double literal used as f32: rounded to nearest */
+            double x;
+            uint64_t b = (uint64_t)o->imm;
+            memcpy(&x, &b, 8);
+            float f = (float)x;
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            return const_slot(d, u, 4);
+        }
+        return const_slot(d, (uint64_t)o->imm, 8);
+    case OPD_SYM: {
+        ex_fixkind_t k;
+        uint64_t off;
+        if (!var_address(d, o, &k, &off))
+            return ISA_NONE;
+        return fixup_slot(d, k, off + (uint64_t)o->imm, w == 4 ? 4 : 8);
+    }
+    case OPD_FUNC:
+        return fixup_slot(d, FX_FUNC, o->u.func, 8);
+    default:
+        return ISA_NONE;
+    }
+}
+
+/* Width a handler's operand slot has for operand i, given its descriptor. */
+static bool widths_ok(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_func_t *fn = d->f->ir;
+    for (unsigned i = 0; i < in->nopd && i < 6; i++) {
+        const isa_operand_t *o = &fn->opds[in->opd + i];
+        unsigned want = x->desc->w[i];
+        if (o->kind == OPD_DUAL && i == 0)
+            continue;                 /* p|q: checked below */
+        if (o->kind == OPD_SINK)
+            continue;
+        if (want == ISA_W_ANY) {
+            if (o->kind == OPD_REG && o->sel)
+                return false;
+            continue;
+        }
+        if (o->kind == OPD_REG) {
+            if (o->sel)
+                return false;
+            unsigned have = d->f->reg_width[o->u.reg];
+            if (want == ISA_W_PRED ? have != 0 : have != want)
+                return false;
+        } else if (want == ISA_W_PRED) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Pure register instructions: slots for every operand, then width checks. */
+static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
+{
+    if (!isa_sem_select(in, x))
+        return false;
+    const isa_func_t *fn = d->f->ir;
+    for (unsigned i = 0; i < 6; i++)
+        x->o[i] = ISA_NONE;
+    for (unsigned i = 0; i < in->nopd && i < 6; i++) {
+        const isa_operand_t *o = &fn->opds[in->opd + i];
+        unsigned w = x->desc->w[i];
+        if (w == ISA_W_PRED)
+            w = 4;
+        if (w == ISA_W_ANY && in->ntypes > 0)
+            w = type_width((isa_type_t)in->types[i == 0 ? 0 : in->ntypes - 1]);
+        if (o->kind == OPD_SINK && i == 0) {
+            x->o[0] = ISA_NONE;
+            continue;
+        }
+        if (o->kind == OPD_DUAL && i == 0) {
+            const isa_operand_t *pp = &fn->opds[o->u.first], *qq = pp + 1;
+            if ((pp->kind != OPD_REG && pp->kind != OPD_SINK) || (qq->kind != OPD_REG && qq->kind != OPD_SINK))
+                return false;
+            x->o[0] = pp->kind == OPD_REG ? d->f->reg_slot[pp->u.reg] : ISA_NONE;
+            x->o[4] = qq->kind == OPD_REG ? d->f->reg_slot[qq->u.reg] : ISA_NONE;
+            if ((pp->kind == OPD_REG && d->f->reg_width[pp->u.reg] != 0) ||
+                (qq->kind == OPD_REG && d->f->reg_width[qq->u.reg] != 0))
+                return false;
+            continue;
+        }
+        if (o->kind == OPD_IMM && w == 4 && x->desc->w[i] == ISA_W_PRED) {
+            x->o[i] = const_slot(d, o->imm ? ISA_FULL : 0, 4);   /* a constant predicate */
+            continue;
+        }
+        x->o[i] = ex_pd_operand(d, o, w);
+        if (x->o[i] == ISA_NONE)
+            return false;
+        if (o->flags & OPDF_NEG)
+            x->flags |= (uint8_t)(i == 3 ? 1 : 1 << (i == 1 ? 1 : 2));
+    }
+    /* lop3's lookup table is an immediate. */
+    if (in->op == ISA_OP_LOP3) {
+        const isa_operand_t *lut = &fn->opds[in->opd + 4];
+        if (lut->kind != OPD_IMM)
+            return false;
+        x->aux = (uint64_t)lut->imm & 0xff;
+    }
+    /* cvt adapts to its registers' widths. */
+    if (in->op == ISA_OP_CVT) {
+        for (unsigned i = 0; i < 2; i++) {
+            const isa_operand_t *o = &fn->opds[in->opd + i];
+            unsigned w = o->kind == OPD_REG ? d->f->reg_width[o->u.reg]
+                                            : type_width((isa_type_t)in->types[i]);
+            if (w == 0 || w > 8 || w < type_width((isa_type_t)in->types[i]) ||
+                ((isa_types[in->types[i]].cls == TC_FLOAT) && w != type_width((isa_type_t)in->types[i])))
+                return false;
+            x->aux |= (uint64_t)w << (i == 0 ? 4 : 0);
+        }
+    }
+    return widths_ok(d, in, x);
+}
+
+/* Lay out the function: register slots, parameter areas, local and shared variables. */
+static void layout(pd_t *d)
+{
+    ex_func_t *f = d->f;
+    const isa_func_t *fn = f->ir;
+    f->reg_slot = calloc(fn->nreg + 1, sizeof *f->reg_slot);
+    f->reg_width = calloc(fn->nreg + 1, 1);
+    for (uint32_t r = 0; r < fn->nreg; r++) {
+        const isa_reg_t *reg = &fn->regs[r];
+        unsigned w = reg->type == ISA_T_PRED ? 0 : type_width(reg->type);
+        f->reg_width[r] = (uint8_t)(reg->vec > 1 ? 0xfe : w);
+        f->reg_slot[r] = slot_new(d, w ? w * ISA_LANES * (reg->vec ? reg->vec : 1) : 4);
+    }
+    f->var_slot = calloc(fn->nvar + 1, sizeof *f->var_slot);
+    f->var_local = calloc(fn->nvar + 1, sizeof *f->var_local);
+    uint32_t local = 0;
+    uint32_t kparam = 0;
+    for (uint32_t v = 0; v < fn->nvar; v++) {
+        const isa_var_t *var = &fn->vars[v];
+        uint64_t size = isa_var_size(var);
+        uint32_t align = isa_var_align(var);
+        if (!align)
+            align = 1;
+        f->var_slot[v] = ISA_NONE;
+        f->var_local[v] = ISA_NONE;
+        switch (isa_spaces[var->space].window) {
+        case ISA_SP_PARAM:
+            if (fn->is_entry && v < fn->nparam) {
+                kparam = (kparam + align - 1) & ~(align - 1);
+                f->var_local[v] = kparam;
+                kparam += (uint32_t)size;
+            } else {
+                /* A per-lane parameter area in the frame: lane l at slot + l * size. */
+                f->var_slot[v] = slot_new(d, (uint32_t)size * ISA_LANES);
+            }
+            break;
+        case ISA_SP_LOCAL:
+            local = (local + align - 1) & ~(align - 1);
+            f->var_local[v] = local;
+            local += (uint32_t)size;
+            break;
+        case ISA_SP_SHARED:
+            /* Function-scope shared variables get program-wide offsets. */
+            pthread_mutex_lock(&d->p->lock);
+            d->p->shared_static = (d->p->shared_static + align - 1) & ~(align - 1);
+            f->var_local[v] = d->p->shared_static;
+            d->p->shared_static += (uint32_t)size;
+            pthread_mutex_unlock(&d->p->lock);
+            break;
+        default:
+            break;
+        }
+    }
+    f->local_size = (local + 15) & ~15u;
+}
+
+bool ex_predecode(ex_program_t *p, uint32_t fi)
+{
+    ex_func_t *f = &p->funcs[fi];
+    const isa_func_t *fn = &p->m->funcs[fi];
+    pd_t d = { 0 };
+    d.p = p;
+    d.f = f;
+    f->ir = fn;
+    f->mod = p->m;
+    layout(&d);
+    f->ncode = fn->ninstr + 1;
+    f->code = calloc(f->ncode, sizeof *f->code);
+    for (uint32_t i = 0; i < fn->ninstr; i++) {
+        const isa_instr_t *in = &fn->instrs[i];
+        ex_insn_t *x = &f->code[i];
+        x->ir = in;
+        x->guard = in->guard == ISA_NONE ? ISA_NONE : f->reg_slot[in->guard];
+        x->guard_neg = in->guard_neg;
+        for (unsigned k = 0; k < 6; k++)
+            x->o[k] = ISA_NONE;
+        bool ok = ex_select_ctrl(&d, f, in, x) || ex_select_mem(&d, f, in, x) ||
+                  ex_select_mov(&d, f, in, x) || select_alu(&d, in, x);
+        if (!ok || !x->desc) {
+            x->desc = NULL;
+            x->fn = NULL;
+            f->unsupported++;
+        } else {
+            x->fn = x->desc->fn;
+        }
+    }
+    /* Falling off the end of a body ends the thread as ret would. */
+    ex_select_ctrl(&d, f, NULL, &f->code[fn->ninstr]);
+    f->code[fn->ninstr].fn = f->code[fn->ninstr].desc->fn;
+    f->code[fn->ninstr].guard = ISA_NONE;
+    /* Constants go after the registers; relocate the marked slot offsets. */
+    f->const_begin = (d.size + SLOT_ALIGN - 1) & ~(uint32_t)(SLOT_ALIGN - 1);
+    f->frame_size = f->const_begin + d.nconst;
+    for (uint32_t i = 0; i < fn->ninstr; i++)
+        for (unsigned k = 0; k < 6; k++)
+            if (f->code[i].o[k] != ISA_NONE && (f->code[i].o[k] & 0x80000000u))
+                f->code[i].o[k] = f->const_begin + (f->code[i].o[k] & 0x7fffffffu);
+    for (uint32_t i = 0; i < fn->ninstr; i++)
+        if (f->code[i].guard != ISA_NONE && (f->code[i].guard & 0x80000000u))
+            f->code[i].guard = f->const_begin + (f->code[i].guard & 0x7fffffffu);
+    f->frame_init = calloc(1, f->frame_size + 64);
+    if (d.nconst)
+        memcpy(f->frame_init + f->const_begin, d.consts, d.nconst);
+    free(d.consts);
+    f->fixups = d.fix;
+    f->nfixup = d.nfix;
+    return true;
+}

@@ -1,0 +1,225 @@
+/* program.c: a loaded program: the module's memory (globals with their initializers and
+ * relocations, the constant bank, module-scope shared variables), the registered global
+ * ranges, pre-decoded functions, and the check that an entry can run. */
+#include "exec/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t align_up(uint64_t x, uint64_t a) { return a ? (x + a - 1) / a * a : x; }
+
+void ex_program_add_global(ex_program_t *p, void *base, size_t bytes)
+{
+    pthread_mutex_lock(&p->lock);
+    if (p->nrange == p->caprange) {
+        p->caprange = p->caprange ? p->caprange * 2 : 16;
+        p->ranges = realloc(p->ranges, p->caprange * sizeof *p->ranges);
+    }
+    uintptr_t b = (uintptr_t)base;
+    uint32_t i = p->nrange;
+    while (i > 0 && p->ranges[i - 1].base > b) {
+        p->ranges[i] = p->ranges[i - 1];
+        i--;
+    }
+    p->ranges[i].base = b;
+    p->ranges[i].end = b + bytes;
+    p->nrange++;
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* Bytes of one initializer element for a variable of type t. */
+static void init_store(ex_program_t *p, uint8_t *dst, const isa_var_t *v, const isa_init_t *e)
+{
+    unsigned bytes = v->type == ISA_T_NONE ? 8 : (isa_types[v->type].bits + 7) / 8;
+    uint64_t val = (uint64_t)e->value;
+    switch ((isa_initkind_t)e->kind) {
+    case INIT_INT:
+    case INIT_F64:
+        if (e->kind == INIT_F64 && bytes == 4) {
+            double d;
+            memcpy(&d, &val, 8);
+            float f = (float)d;
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            val = u;
+        }
+        break;
+    case INIT_F32:
+        if (bytes == 8) {
+            uint32_t u = (uint32_t)val;
+            float f;
+            memcpy(&f, &u, 4);
+            double d = f;
+            memcpy(&val, &d, 8);
+        }
+        break;
+    case INIT_SYM:
+    case INIT_GENERIC:
+        if (e->modsym) {
+            const isa_var_t *t = &p->m->vars[e->sym];
+            uint64_t a = p->global_addr[e->sym];
+            if (e->kind == INIT_GENERIC) {
+                switch (isa_spaces[t->space].window) {
+                case ISA_SP_SHARED: a += EX_WIN_SHARED; break;
+                case ISA_SP_CONST:  a += EX_WIN_CONST; break;
+                default: break;
+                }
+            }
+            val = a + (uint64_t)e->value;
+        } else {
+            val = EX_WIN_FUNC + e->sym;
+        }
+        break;
+    default:
+        val = 0;
+        break;
+    }
+    memcpy(dst, &val, bytes > 8 ? 8 : bytes);
+}
+
+/* Lay out module variables: .global in one host block (registered as global memory),
+ * .const in the constant bank, .shared at CTA offsets (extern unsized ones at the
+ * dynamic area, marked UINT64_MAX until a launch knows where it is). */
+static bool layout_module(ex_program_t *p)
+{
+    const isa_module_t *m = p->m;
+    p->global_addr = calloc(m->nvar + 1, sizeof *p->global_addr);
+    uint64_t gsize = 0, csize = 0, ssize = 0;
+    for (uint32_t i = 0; i < m->nvar; i++) {
+        const isa_var_t *v = &m->vars[i];
+        uint64_t a = isa_var_align(v), sz = v->size;
+        switch (isa_spaces[v->space].window) {
+        case ISA_SP_GLOBAL: gsize = align_up(gsize, a); p->global_addr[i] = gsize; gsize += sz; break;
+        case ISA_SP_CONST:  csize = align_up(csize, a); p->global_addr[i] = csize; csize += sz; break;
+        case ISA_SP_SHARED:
+            if (v->flags & VARF_UNSIZED) {
+                p->global_addr[i] = UINT64_MAX;
+            } else {
+                ssize = align_up(ssize, a);
+                p->global_addr[i] = ssize;
+                ssize += sz;
+            }
+            break;
+        default: break;
+        }
+    }
+    p->globals = calloc(1, gsize + 16);
+    p->consts = calloc(1, csize + 16);
+    p->consts_size = (uint32_t)csize;
+    p->shared_static = (uint32_t)ssize;
+    if (!p->globals || !p->consts)
+        return false;
+    for (uint32_t i = 0; i < m->nvar; i++)
+        if (isa_spaces[m->vars[i].space].window == ISA_SP_GLOBAL)
+            p->global_addr[i] += (uint64_t)(uintptr_t)p->globals;
+    ex_program_add_global(p, p->globals, gsize);
+    for (uint32_t i = 0; i < m->nvar; i++) {
+        const isa_var_t *v = &m->vars[i];
+        uint8_t *base = isa_spaces[v->space].window == ISA_SP_GLOBAL ? (uint8_t *)(uintptr_t)p->global_addr[i]
+                      : isa_spaces[v->space].window == ISA_SP_CONST  ? p->consts + p->global_addr[i]
+                      : NULL;
+        if (!base || v->opaque)
+            continue;
+        unsigned eb = (isa_types[v->type].bits + 7) / 8;
+        for (uint32_t k = 0; k < v->ninit; k++)
+            init_store(p, base + (uint64_t)k * eb, v, &v->init[k]);
+    }
+    return true;
+}
+
+ex_program_t *ex_program_new(const isa_module_t *m)
+{
+    ex_program_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->m = m;
+    pthread_mutex_init(&p->lock, NULL);
+    p->funcs = calloc(m->nfunc + 1, sizeof *p->funcs);
+    if (!p->funcs || !layout_module(p)) {
+        ex_program_free(p);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < m->nfunc; i++)
+        if (m->funcs[i].has_body)
+            ex_predecode(p, i);
+    /* Bake the addresses known now into the frame templates (local addresses as for a
+     * frame at the bottom of the stack; frame_new moves them for deeper frames). */
+    uint64_t dyn = (p->shared_static + 15u) & ~15u;
+    for (uint32_t i = 0; i < m->nfunc; i++) {
+        ex_func_t *f = &p->funcs[i];
+        for (uint32_t k = 0; k < f->nfixup; k++) {
+            const ex_fixup_t *x = &f->fixups[k];
+            uint64_t v = x->value;
+            if (x->kind == FX_LOCAL)
+                v += EX_LOCAL_BASE;
+            else if (x->kind == FX_SHARED && v == UINT64_MAX)
+                v = dyn;
+            else if (x->kind == FX_FUNC)
+                v += EX_WIN_FUNC;
+            for (unsigned l = 0; l < ISA_LANES; l++)
+                memcpy(f->frame_init + x->slot + l * x->bytes, &v, x->bytes);
+        }
+    }
+    return p;
+}
+
+void ex_program_free(ex_program_t *p)
+{
+    if (!p)
+        return;
+    for (uint32_t i = 0; p->funcs && i < p->m->nfunc; i++) {
+        ex_func_t *f = &p->funcs[i];
+        free(f->code);
+        free(f->frame_init);
+        free(f->reg_slot);
+        free(f->reg_width);
+        free(f->var_slot);
+        free(f->var_local);
+        free(f->fixups);
+    }
+    free(p->funcs);
+    free(p->globals);
+    free(p->consts);
+    free(p->global_addr);
+    free(p->ranges);
+    pthread_mutex_destroy(&p->lock);
+    free(p);
+}
+
+/* Report the instructions without semantics in fi and, once each, in the functions it
+ * calls directly. */
+static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *diag)
+{
+    if (seen[fi])
+        return 0;
+    seen[fi] = 1;
+    const isa_module_t *m = p->m;
+    const ex_func_t *f = &p->funcs[fi];
+    const isa_func_t *fn = &m->funcs[fi];
+    unsigned n = 0;
+    for (uint32_t i = 0; i < fn->ninstr; i++) {
+        const isa_instr_t *in = &fn->instrs[i];
+        if (!f->code || !f->code[i].fn) {
+            char name[256];
+            isa_instr_name(m, in, name, sizeof name);
+            if (diag)
+                isa_diag_print(diag, &m->srcs[in->mloc.file], in->mloc.begin, in->mloc.end, "error",
+                               "%s is not supported yet", name);
+            n++;
+        }
+        for (uint32_t k = 0; k < in->nopd; k++) {
+            const isa_operand_t *o = &fn->opds[in->opd + k];
+            if (o->kind == OPD_FUNC && m->funcs[o->u.func].has_body)
+                n += check_func(p, o->u.func, seen, diag);
+        }
+    }
+    return n;
+}
+
+unsigned ex_program_check_entry(ex_program_t *p, uint32_t entry, FILE *diag)
+{
+    uint8_t *seen = calloc(p->m->nfunc + 1, 1);
+    unsigned n = check_func(p, entry, seen, diag);
+    free(seen);
+    return n;
+}

@@ -1,0 +1,107 @@
+/* fp_arith.c: f32 and f64 arithmetic in round-to-nearest: add, sub, mul, fma/mad, div,
+ * sqrt, rcp, abs, neg, min, max, copysign, with .ftz and .sat.  Directed roundings and
+ * the .approx functions are selected as unsupported until their helpers exist. */
+#include "isa/sem/fp.h"
+#include "isa/sem/lanes.h"
+
+#define FZ(x) f32_ftz(x)
+
+#define F32_SET(SFX, PRE, POST)                                                                  \
+    ISA_H2(add_f32##SFX, float, float, float, POST(f32_canon(PRE(a) + PRE(b))))                  \
+    ISA_H2(sub_f32##SFX, float, float, float, POST(f32_canon(PRE(a) - PRE(b))))                  \
+    ISA_H2(mul_f32##SFX, float, float, float, POST(f32_canon(PRE(a) * PRE(b))))                  \
+    ISA_H3(fma_f32##SFX, float, float, float, float, POST(f32_canon(fmaf(PRE(a), PRE(b), PRE(c)))))
+#define ID(x) (x)
+#define FZSAT(x) f32_sat(f32_ftz(x))
+F32_SET(, ID, ID)
+F32_SET(_ftz, FZ, FZ)
+F32_SET(_sat, ID, f32_sat)
+F32_SET(_ftz_sat, FZ, FZSAT)
+
+ISA_H2(div_f32, float, float, float, f32_canon(a / b))
+ISA_H2(div_f32_ftz, float, float, float, FZ(f32_canon(FZ(a) / FZ(b))))
+ISA_H1(sqrt_f32, float, float, f32_canon(sqrtf(a)))
+ISA_H1(sqrt_f32_ftz, float, float, FZ(f32_canon(sqrtf(FZ(a)))))
+ISA_H1(rcp_f32, float, float, f32_canon(1.0f / a))
+ISA_H1(rcp_f32_ftz, float, float, FZ(f32_canon(1.0f / FZ(a))))
+ISA_H1(abs_f32, uint32_t, uint32_t, a & 0x7fffffffu)
+ISA_H1(neg_f32, uint32_t, uint32_t, a ^ 0x80000000u)
+ISA_H1(abs_f32_ftz, uint32_t, uint32_t, f32_bits(FZ(f32_of(a))) & 0x7fffffffu)
+ISA_H1(neg_f32_ftz, uint32_t, uint32_t, f32_bits(FZ(f32_of(a))) ^ 0x80000000u)
+ISA_H2(min_f32, float, float, float, f32_min(a, b))
+ISA_H2(max_f32, float, float, float, f32_max(a, b))
+ISA_H2(min_f32_ftz, float, float, float, f32_min(FZ(a), FZ(b)))
+ISA_H2(max_f32_ftz, float, float, float, f32_max(FZ(a), FZ(b)))
+ISA_H2(copysign_f32, uint32_t, uint32_t, uint32_t, (b & 0x7fffffffu) | (a & 0x80000000u))
+
+ISA_H2(add_f64, double, double, double, f64_canon(a + b))
+ISA_H2(sub_f64, double, double, double, f64_canon(a - b))
+ISA_H2(mul_f64, double, double, double, f64_canon(a * b))
+ISA_H3(fma_f64, double, double, double, double, f64_canon(fma(a, b, c)))
+ISA_H2(add_f64_sat, double, double, double, f64_sat(a + b))
+ISA_H2(sub_f64_sat, double, double, double, f64_sat(a - b))
+ISA_H2(mul_f64_sat, double, double, double, f64_sat(a * b))
+ISA_H3(fma_f64_sat, double, double, double, double, f64_sat(fma(a, b, c)))
+ISA_H2(div_f64, double, double, double, f64_canon(a / b))
+ISA_H1(sqrt_f64, double, double, f64_canon(sqrt(a)))
+ISA_H1(rcp_f64, double, double, f64_canon(1.0 / a))
+ISA_H1(abs_f64, uint64_t, uint64_t, a & 0x7fffffffffffffffull)
+ISA_H1(neg_f64, uint64_t, uint64_t, a ^ 0x8000000000000000ull)
+ISA_H2(min_f64, double, double, double, f64_min(a, b))
+ISA_H2(max_f64, double, double, double, f64_max(a, b))
+ISA_H2(copysign_f64, uint64_t, uint64_t, uint64_t, (b & 0x7fffffffffffffffull) | (a & 0x8000000000000000ull))
+
+/* Index of a handler by (ftz, sat). */
+#define PICK4(op) (ftz ? (sat ? op##_f32_ftz_sat : op##_f32_ftz) : (sat ? op##_f32_sat : op##_f32))
+
+bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x)
+{
+    if (in->ntypes != 1)
+        return false;
+    isa_type_t t = (isa_type_t)in->types[0];
+    int rnd = isa_instr_mod(in, ISA_G_ROUND);
+    bool ftz = isa_instr_mod(in, ISA_G_FTZ) >= 0, sat = isa_instr_mod(in, ISA_G_SAT) >= 0;
+    /* Every suffix must be understood: type, .rn, .ftz, .sat. */
+    unsigned known = 1 + (rnd >= 0) + ftz + sat;
+    if (in->nsfx != known || (rnd >= 0 && rnd != ISA_M_RN))
+        return false;
+    if (isa_instr_mod(in, ISA_G_PREC) >= 0)
+        return false;
+    x->desc = NULL;
+    if (t == ISA_T_F32) {
+        switch ((isa_op_t)in->op) {
+        case ISA_OP_ADD: x->desc = PICK4(add); break;
+        case ISA_OP_SUB: x->desc = PICK4(sub); break;
+        case ISA_OP_MUL: x->desc = PICK4(mul); break;
+        case ISA_OP_FMA:
+        case ISA_OP_MAD: x->desc = rnd == ISA_M_RN ? PICK4(fma) : NULL; break;
+        case ISA_OP_DIV: x->desc = rnd == ISA_M_RN && !sat ? (ftz ? div_f32_ftz : div_f32) : NULL; break;
+        case ISA_OP_SQRT: x->desc = rnd == ISA_M_RN && !sat ? (ftz ? sqrt_f32_ftz : sqrt_f32) : NULL; break;
+        case ISA_OP_RCP: x->desc = rnd == ISA_M_RN && !sat ? (ftz ? rcp_f32_ftz : rcp_f32) : NULL; break;
+        case ISA_OP_ABS: x->desc = !sat ? (ftz ? abs_f32_ftz : abs_f32) : NULL; break;
+        case ISA_OP_NEG: x->desc = !sat ? (ftz ? neg_f32_ftz : neg_f32) : NULL; break;
+        case ISA_OP_MIN: x->desc = !sat && in->nopd == 3 ? (ftz ? min_f32_ftz : min_f32) : NULL; break;
+        case ISA_OP_MAX: x->desc = !sat && in->nopd == 3 ? (ftz ? max_f32_ftz : max_f32) : NULL; break;
+        case ISA_OP_COPYSIGN: x->desc = copysign_f32; break;
+        default: break;
+        }
+    } else if (t == ISA_T_F64 && !ftz) {
+        switch ((isa_op_t)in->op) {
+        case ISA_OP_ADD: x->desc = sat ? add_f64_sat : add_f64; break;
+        case ISA_OP_SUB: x->desc = sat ? sub_f64_sat : sub_f64; break;
+        case ISA_OP_MUL: x->desc = sat ? mul_f64_sat : mul_f64; break;
+        case ISA_OP_FMA:
+        case ISA_OP_MAD: x->desc = rnd == ISA_M_RN ? (sat ? fma_f64_sat : fma_f64) : NULL; break;
+        case ISA_OP_DIV: x->desc = rnd == ISA_M_RN && !sat ? div_f64 : NULL; break;
+        case ISA_OP_SQRT: x->desc = rnd == ISA_M_RN && !sat ? sqrt_f64 : NULL; break;
+        case ISA_OP_RCP: x->desc = rnd == ISA_M_RN && !sat ? rcp_f64 : NULL; break;
+        case ISA_OP_ABS: x->desc = !sat ? abs_f64 : NULL; break;
+        case ISA_OP_NEG: x->desc = !sat ? neg_f64 : NULL; break;
+        case ISA_OP_MIN: x->desc = !sat && in->nopd == 3 ? min_f64 : NULL; break;
+        case ISA_OP_MAX: x->desc = !sat && in->nopd == 3 ? max_f64 : NULL; break;
+        case ISA_OP_COPYSIGN: x->desc = copysign_f64; break;
+        default: break;
+        }
+    }
+    return x->desc != NULL;
+}

@@ -1,0 +1,66 @@
+/* sem.h: the executable form of an instruction and the lane semantics' interface.
+ * A handler applies one instruction to the lanes of a warp named by a mask, over a
+ * structure-of-arrays register frame: a register is a slot of 32 lanes at a byte
+ * offset in the frame (predicates: one 32-bit lane mask).  exec/ fills these records
+ * at pre-decode time and owns the warp; the pure ALU handlers live in isa/sem/. */
+#ifndef PTXEMU_ISA_SEM_H
+#define PTXEMU_ISA_SEM_H
+
+#include <stdint.h>
+#include <string.h>
+#include "isa/isa.h"
+
+#define ISA_LANES 32
+#define ISA_FULL  0xffffffffu
+
+typedef struct isa_xinsn isa_xinsn_t;
+
+/* Handler result: ISA_X_NEXT continues with the next instruction; the others stop the
+ * straight-line run and let the interpreter act (branch, barrier, fault...). */
+enum { ISA_X_NEXT = 0, ISA_X_BRANCH, ISA_X_FAULT, ISA_X_EXIT, ISA_X_RET, ISA_X_CALL, ISA_X_BARRIER,
+       ISA_X_WARPSYNC, ISA_X_TRAP };
+
+typedef int (*isa_xfn_t)(void *warp, uint8_t *frame, const isa_xinsn_t *in, uint32_t mask);
+
+/* A handler and the width its operands' slots must have: bytes per lane, ISA_W_PRED for a
+ * predicate mask, ISA_W_ANY when the handler adapts (pre-decoding checks the others). */
+#define ISA_W_ANY  0
+#define ISA_W_PRED 0xff
+typedef struct { isa_xfn_t fn; uint8_t w[6]; } isa_xdesc_t;
+
+struct isa_xinsn {
+    isa_xfn_t          fn;
+    const isa_xdesc_t *desc;        /* set by selection; fn is desc->fn */
+    uint32_t           o[6];        /* operand slot offsets: d, a, b, c, ... */
+    uint32_t           guard;       /* predicate slot offset, or ISA_NONE */
+    uint8_t            guard_neg;
+    uint8_t            width;       /* access width in bytes (memory), vector count, ... */
+    uint8_t            vec;
+    uint8_t            flags;
+    uint32_t           target;      /* branch target (instruction index) */
+    int64_t            imm;         /* address offset or constant */
+    uint64_t           aux;         /* handler-specific */
+    const isa_instr_t *ir;          /* for diagnostics */
+};
+
+/* Apply F to every lane in mask; a full mask is a straight loop the compiler vectorises. */
+#define ISA_LANE_LOOP(mask, BODY)                                   \
+    do {                                                            \
+        if ((mask) == ISA_FULL) {                                   \
+            for (unsigned l = 0; l < ISA_LANES; l++) { BODY; }      \
+        } else {                                                    \
+            for (uint32_t m_ = (mask); m_; m_ &= m_ - 1) {          \
+                unsigned l = (unsigned)__builtin_ctz(m_);           \
+                BODY;                                               \
+            }                                                       \
+        }                                                           \
+    } while (0)
+
+#define ISA_SLOT(T, frame, off) ((T *)(void *)((frame) + (off)))
+
+/* Selection: set out->desc (and aux) for an arithmetic, logic, comparison or conversion
+ * instruction whose operands have their instruction types' widths.  Returns false when
+ * the instruction has no semantics yet. */
+bool isa_sem_select(const isa_instr_t *in, isa_xinsn_t *out);
+
+#endif

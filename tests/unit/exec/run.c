@@ -1,0 +1,14 @@
+/* run.c: the exec unit-test runner. */
+#include <check.h>
+#include <stdlib.h>
+
+Suite *make_interp_suite(void);
+
+int main(void)
+{
+    SRunner *sr = srunner_create(make_interp_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
