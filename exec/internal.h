@@ -33,6 +33,7 @@ typedef struct {
     uint8_t          *frame_init;    /* constant part of the frame: immediates */
     uint32_t          const_begin;   /* constants occupy [const_begin, frame_size) */
     uint32_t          local_size;    /* bytes of .local variables per thread (the depot) */
+    uint32_t          cc_slot;       /* the carry flag (32 lanes of u32) of .cc / addc / subc */
     uint32_t         *var_slot;      /* per IR variable: frame offset of its storage (param areas) */
     uint32_t         *var_local;     /* per IR variable: offset in the local frame, or ISA_NONE */
     uint32_t         *reg_slot;      /* per IR register: frame offset */

@@ -174,6 +174,70 @@ static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
 }
 static const isa_xdesc_t st_global_fast_d[1] = { { st_global_fast_f, { 0 } } };
 
+/* ld/st.shared of a 4- or 8-byte register with a 32-bit address register: the warp's
+ * addresses are computed once, checked together, then used. */
+static inline bool shared_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
+                                unsigned bytes, uint32_t *addr)
+{
+    const uint32_t *b = ISA_SLOT(const uint32_t, f, x->o[4]);
+    uint32_t imm = (uint32_t)x->imm, hi = 0, bits = 0;
+    if (mask == ISA_FULL) {
+        for (unsigned l = 0; l < ISA_LANES; l++) {
+            uint32_t a = b[l] + imm;
+            addr[l] = a;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
+    } else {
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint32_t a = b[l] + imm;
+            addr[l] = a;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
+    }
+    return !(bits & (bytes - 1)) && (uint64_t)hi + bytes <= w->cta->shared_size;
+}
+
+static int ld_shared_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    unsigned bytes = LS_BYTES(x->aux);
+    uint32_t addr[ISA_LANES];
+    if (!shared_addrs(w, f, x, mask, bytes, addr))
+        return ld_f(wv, f, x, mask);
+    const uint8_t *sh = w->cta->shared;
+    if (bytes == 4) {
+        uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy(&d[l], sh + addr[l], 4); });
+    } else {
+        uint64_t *d = ISA_SLOT(uint64_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy(&d[l], sh + addr[l], 8); });
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t ld_shared_fast_d[1] = { { ld_shared_fast_f, { 0 } } };
+
+static int st_shared_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    unsigned bytes = LS_BYTES(x->aux);
+    uint32_t addr[ISA_LANES];
+    if (!shared_addrs(w, f, x, mask, bytes, addr))
+        return st_f(wv, f, x, mask);
+    uint8_t *sh = w->cta->shared;
+    if (bytes == 4) {
+        const uint32_t *s = ISA_SLOT(const uint32_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy(sh + addr[l], &s[l], 4); });
+    } else {
+        const uint64_t *s = ISA_SLOT(const uint64_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy(sh + addr[l], &s[l], 8); });
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t st_shared_fast_d[1] = { { st_shared_fast_f, { 0 } } };
+
 /* ld.param of a kernel parameter at a constant offset: one value for every lane. */
 static int ld_kparam_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
@@ -339,6 +403,10 @@ done:
     if (!load && sp == ISA_SP_GLOBAL && vec == 1 && !(x->flags & (LS_PSYM | LS_BASE32)) &&
         (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes)
         x->desc = st_global_fast_d;
+    if (isa_spaces[sp == ISA_SP_NONE ? ISA_SP_GLOBAL : sp].window == ISA_SP_SHARED && vec == 1 &&
+        (x->flags & LS_BASE32) && x->o[4] != ISA_NONE && (bytes == 4 || bytes == 8) &&
+        LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE)
+        x->desc = load ? ld_shared_fast_d : st_shared_fast_d;
     return true;
 }
 

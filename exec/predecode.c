@@ -219,6 +219,11 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
         if (o->flags & OPDF_NEG)
             x->flags |= (uint8_t)(i == 3 ? 1 : 1 << (i == 1 ? 1 : 2));
     }
+    /* The carry flag lives in a frame slot: the handlers of .cc, addc, subc and madc find
+     * it in o[5]. */
+    if (isa_instr_mod(in, ISA_G_CC) >= 0 || in->op == ISA_OP_ADDC || in->op == ISA_OP_SUBC ||
+        in->op == ISA_OP_MADC)
+        x->o[5] = d->f->cc_slot;
     /* lop3's lookup table is an immediate. */
     if (in->op == ISA_OP_LOP3) {
         const isa_operand_t *lut = &fn->opds[in->opd + 4];
@@ -254,6 +259,7 @@ static void layout(pd_t *d)
         f->reg_width[r] = (uint8_t)(reg->vec > 1 ? 0xfe : w);
         f->reg_slot[r] = slot_new(d, w ? w * ISA_LANES * (reg->vec ? reg->vec : 1) : 4);
     }
+    f->cc_slot = slot_new(d, 4 * ISA_LANES);
     f->var_slot = calloc(fn->nvar + 1, sizeof *f->var_slot);
     f->var_local = calloc(fn->nvar + 1, sizeof *f->var_local);
     uint32_t local = 0;

@@ -1,11 +1,16 @@
-/* ptxbench.c: the benchmarks behind `make bench`.  Today: frontend throughput (parse,
- * lower and validate) in MB/s over the PTX corpus, each file loaded repeatedly. */
+/* ptxbench.c: the benchmarks behind `make bench`: frontend throughput (parse, lower and
+ * validate) in MB/s over the PTX corpus, and interpreter throughput in thread-instructions
+ * per second on three kernels (vector add, shared-memory reduction, tiled matrix multiply)
+ * at 1 and 2 worker threads, next to the same computation as serial C. */
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <math.h>
+
+#include "exec/exec.h"
 #include "frontend/fe.h"
 
 static double now(void)
@@ -68,6 +73,131 @@ static double bench_frontend(glob_t *g, int rounds, double *out_mb, double *out_
     return *out_mb / dt;
 }
 
+/*{=====================================================================
+ * Interpreter benchmarks
+ *====================================================================*/
+typedef struct {
+    const char *name;
+    ex_launch_t l;
+    void       *params;
+    size_t      params_size;
+} job_t;
+
+static void *buf(ex_program_t *p, size_t bytes)
+{
+    void *b = aligned_alloc(256, (bytes + 255) / 256 * 256);
+    memset(b, 0, bytes);
+    ex_program_add_global(p, b, bytes);
+    return b;
+}
+
+static void report(const char *what, unsigned j, const ex_stats_t *st, double s)
+{
+    printf("  %-14s -j%u: %12llu thread-instrs %10llu warp-instrs %8.4f s %8.1f M thread-instrs/s\n",
+           what, j, (unsigned long long)st->thread_instrs, (unsigned long long)st->warp_instrs, s,
+           (double)st->thread_instrs / s / 1e6);
+}
+
+static int run_job(ex_program_t *p, const isa_module_t *m, job_t *jb, unsigned j, ex_stats_t *st, double *s)
+{
+    uint32_t e = isa_module_find_func(m, jb->name);
+    jb->l.workers = j;
+    double t0 = now();
+    isa_status_t rc = ex_launch(p, e, &jb->l, jb->params, jb->params_size, stderr, st);
+    *s = now() - t0;
+    return rc == ISA_ST_OK ? 0 : 1;
+}
+
+static int bench_exec(void)
+{
+    isa_module_t *m = NULL;
+    fe_options_t o = { 0 };
+    if (fe_load_file("tools/bench/kernels.ptx", &o, &m) != ISA_ST_OK)
+        return 1;
+    ex_program_t *p = ex_program_new(m);
+    int bad = 0;
+    ex_stats_t st;
+    double s;
+
+    /* vectorAdd over 1M floats. */
+    enum { N = 1 << 20 };
+    float *a = buf(p, N * 4), *b = buf(p, N * 4), *c = buf(p, N * 4);
+    for (int i = 0; i < N; i++) {
+        a[i] = (float)i * 0.5f;
+        b[i] = (float)(N - i);
+    }
+    struct { float *a, *b, *c; int n; } va = { a, b, c, N };
+    job_t jv = { "vector_add", { { N / 256, 1, 1 }, { 256, 1, 1 }, 0, 1 }, &va, 28 };
+    printf("vector_add, %d floats\n", N);
+    for (unsigned j = 1; j <= 2; j++) {
+        bad |= run_job(p, m, &jv, j, &st, &s);
+        report("emulator", j, &st, s);
+    }
+    double t0 = now();
+    float *cc = malloc(N * 4);
+    for (int i = 0; i < N; i++)
+        cc[i] = a[i] + b[i];
+    printf("  %-14s      %8.4f s\n", "serial C", now() - t0);
+    for (int i = 0; i < N; i++)
+        if (memcmp(&cc[i], &c[i], 4)) { bad = 1; break; }
+    free(cc);
+
+    /* Reduction of 1M ints: 2048 blocks of 256 threads, 512 elements each. */
+    int *in = buf(p, N * 4), *part = buf(p, (N / 512) * 4);
+    for (int i = 0; i < N; i++)
+        in[i] = (int)((unsigned)i * 7919u % 1000u) - 500;
+    struct { int *in, *part; int n; } rv = { in, part, N };
+    job_t jr = { "reduce_sum", { { N / 512, 1, 1 }, { 256, 1, 1 }, 256 * 4, 1 }, &rv, 20 };
+    printf("reduce_sum, %d ints\n", N);
+    for (unsigned j = 1; j <= 2; j++) {
+        bad |= run_job(p, m, &jr, j, &st, &s);
+        report("emulator", j, &st, s);
+    }
+    t0 = now();
+    long long total = 0, want = 0;
+    for (int i = 0; i < N; i++)
+        want += in[i];
+    printf("  %-14s      %8.4f s\n", "serial C", now() - t0);
+    for (int i = 0; i < N / 512; i++)
+        total += part[i];
+    if (total != want)
+        bad = 1;
+
+    /* 256 x 256 tiled matrix multiply. */
+    enum { M = 256 };
+    float *A = buf(p, M * M * 4), *B = buf(p, M * M * 4), *C = buf(p, M * M * 4);
+    for (int i = 0; i < M * M; i++) {
+        A[i] = (float)((i * 13) % 17) - 8.0f;
+        B[i] = (float)((i * 7) % 11) * 0.25f;
+    }
+    struct { float *A, *B, *C; int n; } mv = { A, B, C, M };
+    job_t jm = { "matmul_tiled", { { M / 16, M / 16, 1 }, { 16, 16, 1 }, 0, 1 }, &mv, 28 };
+    printf("matmul_tiled, %dx%d\n", M, M);
+    for (unsigned j = 1; j <= 2; j++) {
+        bad |= run_job(p, m, &jm, j, &st, &s);
+        report("emulator", j, &st, s);
+    }
+    t0 = now();
+    float *CC = malloc(M * M * 4);
+    for (int r = 0; r < M; r++)
+        for (int q = 0; q < M; q++) {
+            float acc = 0.0f;
+            for (int k = 0; k < M; k++)
+                acc = fmaf(A[r * M + k], B[k * M + q], acc);
+            CC[r * M + q] = acc;
+        }
+    printf("  %-14s      %8.4f s\n", "serial C", now() - t0);
+    for (int i = 0; i < M * M; i++)
+        if (memcmp(&CC[i], &C[i], 4)) { bad = 1; break; }
+    free(CC);
+    if (bad)
+        fprintf(stderr, "ptxbench: a kernel gave a wrong result\n");
+    ex_program_free(p);
+    isa_module_free(m);
+    return bad;
+}
+/*}=====================================================================*/
+
 int main(int argc, char **argv)
 {
     int rounds = argc > 1 ? atoi(argv[1]) : 5;
@@ -82,9 +212,9 @@ int main(int argc, char **argv)
     double mb, s;
     double rate = bench_frontend(&g, rounds, &mb, &s);
     if (rate < 0)
-        return 1;
+        return 1 | bench_exec();
     printf("frontend: %zu files x %d rounds, %.1f MB in %.3f s: %.1f MB/s (parse + lower + check)\n",
            g.gl_pathc, rounds, mb, s, rate);
     globfree(&g);
-    return 0;
+    return bench_exec();
 }

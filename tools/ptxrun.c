@@ -7,6 +7,7 @@
 
 #include "frontend/fe.h"
 #include "isa/isa.h"
+#include "runtime/rt.h"
 
 enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_USAGE = 2 };
 
@@ -71,21 +72,83 @@ static void list_module(const isa_module_t *m)
 }
 /*}=====================================================================*/
 
-/* Before a launch: the first instruction reachable from the entry that the interpreter
- * cannot execute is reported with its location, and nothing runs. */
-static bool check_supported(const isa_module_t *m, const isa_func_t *entry)
+/*{=====================================================================
+ * Running
+ *====================================================================*/
+
+/* "X[,Y[,Z]]" into dim[3]; each at least 1. */
+static bool parse_dim3(const char *opt, const char *s, uint32_t dim[3])
 {
-    bool ok = true;
-    uint32_t fi = (uint32_t)(entry - m->funcs);
-    for (uint32_t i = 0; i < m->funcs[fi].ninstr && ok; i++) {
-        const isa_instr_t *in = &m->funcs[fi].instrs[i];
-        char name[256];
-        isa_instr_name(m, in, name, sizeof name);
-        fe_diag_print(stderr, m, in->mloc, "error", "%s is not supported yet", name);
-        ok = false;
+    dim[0] = dim[1] = dim[2] = 1;
+    const char *p = s;
+    for (unsigned i = 0; i < 3; i++) {
+        char *end;
+        unsigned long v = strtoul(p, &end, 10);
+        if (end == p || v == 0 || v > UINT32_MAX || *p == '-' || *p == '+') {
+            fprintf(stderr, "ptxrun: error: %s '%s': expected X[,Y[,Z]] of positive integers\n", opt, s);
+            return false;
+        }
+        dim[i] = (uint32_t)v;
+        if (!*end)
+            return true;
+        if (*end != ',' || i == 2)
+            break;
+        p = end + 1;
     }
-    return ok;
+    fprintf(stderr, "ptxrun: error: %s '%s': expected X[,Y[,Z]] of positive integers\n", opt, s);
+    return false;
 }
+
+static bool parse_uint(const char *opt, const char *s, uint32_t *out)
+{
+    char *end;
+    unsigned long v = strtoul(s, &end, 0);
+    if (end == s || *end || *s == '-' || v > UINT32_MAX) {
+        fprintf(stderr, "ptxrun: error: %s '%s': expected a non-negative integer\n", opt, s);
+        return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+static int exit_for(isa_status_t st)
+{
+    return st == ISA_ST_OK ? EXIT_OK : st == ISA_ST_FAULT ? EXIT_FAULT : EXIT_USAGE;
+}
+
+/* Run entry with the command line's arguments on the chosen backend, then print the
+ * :out buffers.  On the emulator, an entry that reaches an instruction without
+ * semantics is refused before anything runs. */
+static int run_entry(const isa_module_t *m, uint32_t entry, const ex_launch_t *l, bool cuda,
+                     rt_outfmt_t fmt, int argc, char **argv)
+{
+    ex_program_t *p = NULL;
+    rt_args_t a;
+    isa_status_t st;
+    if (!cuda) {
+        p = ex_program_new(m);
+        if (!p) {
+            fprintf(stderr, "ptxrun: error: out of memory\n");
+            return EXIT_USAGE;
+        }
+        if (ex_program_check_entry(p, entry, stderr) != 0) {
+            ex_program_free(p);
+            return EXIT_USAGE;
+        }
+    }
+    st = rt_args_parse(&m->funcs[entry], argc, argv, stderr, &a);
+    if (st == ISA_ST_OK) {
+        ex_stats_t stats;
+        st = cuda ? rt_run_cuda(m, entry, l, &a, stderr) : rt_run_emu(p, entry, l, &a, stderr, &stats);
+        if (st == ISA_ST_OK)
+            st = rt_args_print(&a, fmt, stdout, stderr);
+        rt_args_free(&a);
+    }
+    if (p)
+        ex_program_free(p);
+    return exit_for(st);
+}
+/*}=====================================================================*/
 
 int main(int argc, char **argv)
 {
@@ -100,10 +163,71 @@ int main(int argc, char **argv)
     };
     int mode = 0, c;
     const char *kernel = NULL;
-    while ((c = getopt_long(argc, argv, "+k:g:b:s:j:o:h", longopts, NULL)) != -1) {
+    ex_launch_t launch = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 0 };
+    rt_outfmt_t fmt = RT_OUT_TEXT;
+    bool cuda = false;
+    /* Options may come before and after FILE; the first word after FILE that is not an
+     * option starts the kernel arguments (which may be negative numbers, hence no
+     * getopt permutation).  "--" ends the options. */
+    const char *path = NULL;
+    while (optind < argc) {
+        const char *w = argv[optind];
+        if (strcmp(w, "--") == 0) {
+            optind++;
+            if (!path && optind < argc)
+                path = argv[optind++];
+            break;
+        }
+        bool opt = w[0] == '-' && (w[1] == '-' ? w[2] != 0 : w[1] && strchr("kgbsjoh", w[1]));
+        if (!opt) {
+            if (path)
+                break;
+            path = argv[optind++];
+            continue;
+        }
+        if ((c = getopt_long(argc, argv, "+k:g:b:s:j:o:h", longopts, NULL)) == -1)
+            break;
         switch (c) {
         case 'k': kernel = optarg; break;
-        case 'g': case 'b': case 's': case 'j': case 'o': case O_BACKEND: break;
+        case 'g':
+            if (!parse_dim3("--grid", optarg, launch.grid))
+                return EXIT_USAGE;
+            break;
+        case 'b':
+            if (!parse_dim3("--block", optarg, launch.block))
+                return EXIT_USAGE;
+            break;
+        case 's':
+            if (!parse_uint("--shared", optarg, &launch.shared_bytes))
+                return EXIT_USAGE;
+            break;
+        case 'j': {
+            uint32_t n;
+            if (!parse_uint("-j", optarg, &n))
+                return EXIT_USAGE;
+            launch.workers = n;
+            break;
+        }
+        case 'o':
+            if (strcmp(optarg, "text") == 0)
+                fmt = RT_OUT_TEXT;
+            else if (strcmp(optarg, "hex") == 0)
+                fmt = RT_OUT_HEX;
+            else if (strcmp(optarg, "json") == 0)
+                fmt = RT_OUT_JSON;
+            else {
+                fprintf(stderr, "ptxrun: error: --output '%s': expected text, hex or json\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case O_BACKEND:
+            if (strcmp(optarg, "emu") == 0 || strcmp(optarg, "cuda") == 0) {
+                cuda = optarg[0] == 'c';
+            } else {
+                fprintf(stderr, "ptxrun: error: --backend '%s': expected emu or cuda\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
         case O_LIST: case O_DUMP: case O_PRINT: mode = c; break;
         case O_ISATABLE:
             isa_doc_table(stdout);
@@ -112,11 +236,10 @@ int main(int argc, char **argv)
         default: usage(stderr); return EXIT_USAGE;
         }
     }
-    if (optind >= argc) {
+    if (!path) {
         usage(stderr);
         return EXIT_USAGE;
     }
-    const char *path = argv[optind];
     isa_module_t *m = NULL;
     fe_options_t fo = { 0 };
     if (fe_load_file(path, &fo, &m) != ISA_ST_OK)
@@ -140,10 +263,11 @@ int main(int argc, char **argv)
         }
         if (!entry || (!kernel && nentry > 1)) {
             fprintf(stderr, "%s: error: %s\n", path,
-                    kernel ? "no entry with that name" : nentry ? "several entries: choose one with -k" : "no entry");
+                    kernel ? "no entry with the name given to -k" : nentry ? "several entries: choose one with -k" : "no entry");
             rc = EXIT_USAGE;
-        } else if (!check_supported(m, entry)) {
-            rc = EXIT_USAGE;
+        } else {
+            rc = run_entry(m, (uint32_t)(entry - m->funcs), &launch, cuda, fmt, argc - optind,
+                           argv + optind);
         }
     }
     isa_module_free(m);

@@ -1,0 +1,51 @@
+// kernels.cu: the benchmark kernels of `make bench` (kernels.ptx beside it is nvcc's output:
+// nvcc -std=c++17 -ptx -arch=sm_90 kernels.cu -o kernels.ptx).
+extern "C" __global__ void vector_add(const float *a, const float *b, float *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = a[i] + b[i];
+}
+
+// Tree reduction in shared memory: each block sums blockDim.x * 2 elements.
+extern "C" __global__ void reduce_sum(const int *in, int *partial, int n)
+{
+    extern __shared__ int s[];
+    unsigned t = threadIdx.x;
+    unsigned i = blockIdx.x * blockDim.x * 2 + t;
+    int v = 0;
+    if (i < n)
+        v = in[i];
+    if (i + blockDim.x < n)
+        v += in[i + blockDim.x];
+    s[t] = v;
+    __syncthreads();
+    for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+        if (t < stride)
+            s[t] += s[t + stride];
+        __syncthreads();
+    }
+    if (t == 0)
+        partial[blockIdx.x] = s[0];
+}
+
+// C = A * B for n x n matrices, 16 x 16 tiles in shared memory (n a multiple of 16).
+#define TILE 16
+extern "C" __global__ void matmul_tiled(const float *A, const float *B, float *C, int n)
+{
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
+    int row = blockIdx.y * TILE + threadIdx.y;
+    int col = blockIdx.x * TILE + threadIdx.x;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < n; k0 += TILE) {
+        As[threadIdx.y][threadIdx.x] = A[row * n + k0 + threadIdx.x];
+        Bs[threadIdx.y][threadIdx.x] = B[(k0 + threadIdx.y) * n + col];
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < TILE; k++)
+            acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+        __syncthreads();
+    }
+    C[row * n + col] = acc;
+}
