@@ -15,6 +15,15 @@ typedef struct {
 
 #define CERR(K, loc, ...) fe_error((K)->c, fe_span_of(loc), __VA_ARGS__)
 
+/* ops.def and rules.def name targets as SM_<n> / PTX_<nn>. */
+enum {
+#define ISA_SM(id, text, num) id##_ = ISA_##id,
+#define ISA_PTXV(id, maj, min) id##_ = ISA_##id,
+#include "isa/targets.def"
+#undef ISA_SM
+#undef ISA_PTXV
+};
+
 static unsigned ptx_of(isa_ptxv_t v)
 {
     return isa_ptxvs[v].major * 10 + isa_ptxvs[v].minor;
@@ -185,6 +194,220 @@ static void check_data_regs(check_t *K, const isa_instr_t *in)
     }
 }
 
+/*{=====================================================================
+ * Refinements from isa/rules.def
+ *====================================================================*/
+
+/* Space masks for the rules: one bit per spaces.def row, plus SPM_GENERIC for an
+ * instruction that names no space (a generic address). */
+enum {
+#define ISA_SPACE(id, text, bits, win) SPM_##id = 1u << ISA_SP_##id,
+#include "isa/spaces.def"
+#undef ISA_SPACE
+    SPM_GENERIC = 1u << ISA_SP__COUNT
+};
+
+/* Whether the nth type suffix is in a set; an absent suffix matches only TS_ALL
+ * (the rows' "no condition"). */
+static bool type_in(const isa_instr_t *in, unsigned nth, uint64_t types)
+{
+    if (nth >= in->ntypes)
+        return types == TS_ALL || types == TM_NONE;
+    return types >> in->types[nth] & 1;
+}
+
+static bool any_type_in(const isa_instr_t *in, uint64_t types)
+{
+    for (unsigned i = 0; i < in->ntypes; i++)
+        if (types >> in->types[i] & 1)
+            return true;
+    return false;
+}
+
+static uint32_t space_mask(const isa_instr_t *in)
+{
+    uint32_t mask = 0;
+    for (unsigned i = 0; i < in->nsfx; i++)
+        if (in->sfx[i].kind == SFX_SPACE)
+            mask |= 1u << in->sfx[i].id;
+    return mask ? mask : SPM_GENERIC;
+}
+
+/* Whether the instruction carries a modifier of one of the groups (G_ bits). */
+static bool has_groups(const isa_instr_t *in, uint64_t groups)
+{
+    for (unsigned i = 0; i < in->nsfx; i++)
+        if ((in->sfx[i].kind == SFX_MOD || in->sfx[i].kind == SFX_SPACE) && (groups >> in->sfx[i].group & 1))
+            return true;
+    return false;
+}
+
+/* "[legend] or [legend]" for a G_ mask, naming the groups in a diagnostic. */
+static const char *groups_text(uint64_t groups, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (unsigned g = 0; g < ISA_G__COUNT && n < size; g++)
+        if (groups >> g & 1)
+            n += (size_t)snprintf(buf + n, size - n, "%s[%s]", n ? " or " : "", isa_groups[g].legend);
+    return buf;
+}
+
+/* " with type .u32" / " with types .f32.f16" for a diagnostic. */
+static const char *types_text(const isa_instr_t *in, char *buf, size_t size)
+{
+    size_t n = (size_t)snprintf(buf, size, in->ntypes > 1 ? " with types " : in->ntypes ? " with type " : "");
+    for (unsigned i = 0; i < in->ntypes && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, ".%s", isa_types[in->types[i]].text);
+    return buf;
+}
+
+static const char *space_text(const isa_instr_t *in)
+{
+    int sp = isa_instr_space(in, 0);
+    return sp >= 0 ? isa_spaces[sp].text : "generic";
+}
+
+/* Where a modifier's validity depends on the types, the rows for one (opcode, group) or
+ * (opcode, modifier) list the contexts where it is valid, and their union counts: each
+ * suffix records whether some row spoke about it and whether one allowed it. */
+typedef struct {
+    bool grp_seen[ISA_MAX_SFX], grp_ok[ISA_MAX_SFX];
+    bool mod_seen[ISA_MAX_SFX], mod_ok[ISA_MAX_SFX];
+    bool pair_seen, pair_ok;
+} allow_t;
+
+static void allow_group(allow_t *A, const isa_instr_t *in, isa_group_t g, bool ok)
+{
+    for (unsigned i = 0; i < in->nsfx; i++)
+        if ((in->sfx[i].kind == SFX_MOD || in->sfx[i].kind == SFX_SPACE) && in->sfx[i].group == g) {
+            A->grp_seen[i] = true;
+            A->grp_ok[i] |= ok;
+        }
+}
+
+static void allow_mod(allow_t *A, const isa_instr_t *in, isa_mod_t m, bool ok)
+{
+    for (unsigned i = 0; i < in->nsfx; i++)
+        if (in->sfx[i].kind == SFX_MOD && in->sfx[i].id == m) {
+            A->mod_seen[i] = true;
+            A->mod_ok[i] |= ok;
+        }
+}
+
+static const char *sfx_text(const isa_instr_t *in, unsigned i)
+{
+    return in->sfx[i].kind == SFX_SPACE ? isa_spaces[in->sfx[i].id].text : isa_mods[in->sfx[i].id].text;
+}
+
+static void check_rules(check_t *K, const isa_instr_t *in)
+{
+    char name[256], tt[64], gt[512];
+    allow_t A;
+    memset(&A, 0, sizeof A);
+    const uint32_t sp = space_mask(in);
+#define NAME() isa_instr_name(K->m, in, name, sizeof name)
+#define IS(opc) (in->op == ISA_OP_##opc)
+#define ISA_RULE_GROUP(opc, g, types)                                                         \
+    if (IS(opc)) allow_group(&A, in, ISA_G_##g, type_in(in, 0, types));
+#define ISA_RULE_MOD(opc, mod, types)                                                         \
+    if (IS(opc)) allow_mod(&A, in, ISA_M_##mod, type_in(in, 0, types));
+#define ISA_RULE_MOD2(opc, mod, t1, t2)                                                       \
+    if (IS(opc)) allow_mod(&A, in, ISA_M_##mod, type_in(in, 0, t1) && type_in(in, 1, t2));
+#define ISA_RULE_BAN(opc, mod)                                                                \
+    if (IS(opc)) allow_mod(&A, in, ISA_M_##mod, false);
+#define ISA_RULE_PAIR(opc, t1, t2)                                                            \
+    if (IS(opc) && in->ntypes == 2) {                                                         \
+        A.pair_seen = true;                                                                   \
+        A.pair_ok |= type_in(in, 0, t1) && type_in(in, 1, t2);                                \
+    }
+#define ISA_RULE_NEED(opc, groups, types)                                                     \
+    if (IS(opc) && type_in(in, 0, types) && !has_groups(in, groups))                          \
+        CERR(K, in->mloc, "'%s' needs a modifier %s", NAME(), groups_text(groups, gt, sizeof gt));
+#define ISA_RULE_NEED2(opc, groups, t1, t2)                                                   \
+    if (IS(opc) && type_in(in, 0, t1) && type_in(in, 1, t2) && !has_groups(in, groups))      \
+        CERR(K, in->mloc, "'%s' needs a modifier %s", NAME(), groups_text(groups, gt, sizeof gt));
+#define ISA_RULE_REQUIRES(opc, mod, types, groups)                                            \
+    if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && type_in(in, 0, types) && !has_groups(in, groups)) \
+        CERR(K, in->mloc, "'.%s' in '%s' needs a modifier %s", isa_mods[ISA_M_##mod].text, \
+             NAME(), groups_text(groups, gt, sizeof gt));
+#define ISA_RULE_REQUIRES_MOD(opc, mod, need)                                                 \
+    if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && !isa_instr_has(in, ISA_M_##need))        \
+        CERR(K, in->mloc, "'.%s' in '%s' needs '.%s'", isa_mods[ISA_M_##mod].text, NAME(),     \
+             isa_mods[ISA_M_##need].text);
+#define ISA_RULE_EXCLUSIVE(opc, mod, other)                                                   \
+    if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && isa_instr_has(in, ISA_M_##other))        \
+        CERR(K, in->mloc, "'.%s' cannot be combined with '.%s' in '%s'", isa_mods[ISA_M_##mod].text, \
+             isa_mods[ISA_M_##other].text, NAME());
+#define ISA_RULE_EXCLUSIVE_GROUP(opc, mod, g)                                                 \
+    if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && isa_instr_mod(in, ISA_G_##g) >= 0)       \
+        CERR(K, in->mloc, "'.%s' cannot be combined with '.%s' in '%s'", isa_mods[ISA_M_##mod].text, \
+             isa_mods[isa_instr_mod(in, ISA_G_##g)].text, NAME());
+#define ISA_RULE_SPACES(opc, spaces)                                                          \
+    if (IS(opc) && !(sp & (spaces)))                                                          \
+        CERR(K, in->mloc, "'%s' is not valid in the %s state space", NAME(), space_text(in));
+#define ISA_RULE_MOD_SPACE(opc, mod, spaces)                                                  \
+    if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && !(sp & (spaces)))                        \
+        CERR(K, in->mloc, "'.%s' is not valid for '%s' in the %s state space",                \
+             isa_mods[ISA_M_##mod].text, NAME(), space_text(in));
+#define ISA_RULE_GROUP_SPACE(opc, g, spaces)                                                  \
+    if (IS(opc) && isa_instr_mod(in, ISA_G_##g) >= 0 && !(sp & (spaces)))                     \
+        CERR(K, in->mloc, "'.%s' is not valid for '%s' in the %s state space",                \
+             isa_mods[isa_instr_mod(in, ISA_G_##g)].text, NAME(), space_text(in));
+#define ISA_RULE_RETIRED(opc, groups, smv, ptxv)                                             \
+    if (IS(opc) && !has_groups(in, groups) && K->sm_num && K->sm_num / 10 >= isa_sms[smv##_].num / 10 && \
+        K->ptx >= ptx_of((isa_ptxv_t)ptxv##_))                                                \
+        CERR(K, in->mloc, "'%s' without a modifier %s is not valid on .target %s or newer " \
+             "from PTX ISA version %u.%u", NAME(), groups_text(groups, gt, sizeof gt),         \
+             isa_sms[smv##_].text, isa_ptxvs[ptxv##_].major, isa_ptxvs[ptxv##_].minor);
+#define ISA_RULE_TYPE_TARGET(opc, types, sm, ptx)                                             \
+    if (IS(opc) && any_type_in(in, types))                                                    \
+        check_requirement(K, in->mloc, NAME(), (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);
+#define ISA_RULE_PAIR_TARGET(opc, t1, t2, sm, ptx)                                            \
+    if (IS(opc) && type_in(in, 0, t1) && type_in(in, 1, t2))                                  \
+        check_requirement(K, in->mloc, NAME(), (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);
+#define ISA_RULE_MOD_TARGET(opc, mod, sm, ptx)                                                \
+    if (IS(opc) && isa_instr_has(in, ISA_M_##mod))                                            \
+        check_requirement(K, in->mloc, NAME(), (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);
+#define ISA_RULE_MOD_TYPE_TARGET(opc, mod, types, sm, ptx)                                    \
+    if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && type_in(in, 0, types))                   \
+        check_requirement(K, in->mloc, NAME(), (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);
+#define ISA_RULE_SPACE_TARGET(opc, spaces, sm, ptx)                                           \
+    if (IS(opc) && (sp & (spaces)))                                                           \
+        check_requirement(K, in->mloc, NAME(), (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);
+#include "isa/rules.def"
+#undef ISA_RULE_GROUP
+#undef ISA_RULE_MOD
+#undef ISA_RULE_MOD2
+#undef ISA_RULE_BAN
+#undef ISA_RULE_PAIR
+#undef ISA_RULE_NEED
+#undef ISA_RULE_NEED2
+#undef ISA_RULE_REQUIRES
+#undef ISA_RULE_REQUIRES_MOD
+#undef ISA_RULE_EXCLUSIVE
+#undef ISA_RULE_EXCLUSIVE_GROUP
+#undef ISA_RULE_SPACES
+#undef ISA_RULE_MOD_SPACE
+#undef ISA_RULE_GROUP_SPACE
+#undef ISA_RULE_RETIRED
+#undef ISA_RULE_TYPE_TARGET
+#undef ISA_RULE_PAIR_TARGET
+#undef ISA_RULE_MOD_TARGET
+#undef ISA_RULE_MOD_TYPE_TARGET
+#undef ISA_RULE_SPACE_TARGET
+#undef IS
+    for (unsigned i = 0; i < in->nsfx; i++)
+        if ((A.grp_seen[i] && !A.grp_ok[i]) || (A.mod_seen[i] && !A.mod_ok[i]))
+            CERR(K, in->mloc, "'.%s' is not valid for '%s'%s", sfx_text(in, i), NAME(),
+                 types_text(in, tt, sizeof tt));
+    if (A.pair_seen && !A.pair_ok)
+        CERR(K, in->mloc, "'%s': the type .%s is not valid with .%s", NAME(),
+             isa_types[in->types[0]].text, isa_types[in->types[1]].text);
+#undef NAME
+}
+/*}=====================================================================*/
+
 static void check_instr(check_t *K, const isa_instr_t *in)
 {
     const isa_op_info_t *oi = &isa_ops[in->op];
@@ -226,6 +449,7 @@ static void check_instr(check_t *K, const isa_instr_t *in)
         }
     }
     check_data_regs(K, in);
+    check_rules(K, in);
 #undef NAME
 }
 
