@@ -237,24 +237,67 @@ bool rt_elem_parse(const char *s, isa_type_t t, void *out, const char **out_err)
  * Formatting
  *====================================================================*/
 
-/* The shortest %.Ng (N = 1..) that reads back to the same value of type t. */
+/* Whether text reads back to the same value of type t. */
+static bool reads_back(const char *buf, double v, isa_type_t t)
+{
+    double back = strtod(buf, NULL);
+    switch (t) {
+    case ISA_T_F32:  return (float)strtof(buf, NULL) == (float)v;
+    case ISA_T_F16:  return rt_f16_from_f64(back) == rt_f16_from_f64(v);
+    case ISA_T_BF16: return rt_bf16_from_f64(back) == rt_bf16_from_f64(v);
+    default:         return back == v;
+    }
+}
+
+/* The shortest decimal that reads back to the same value of type t: the fewest
+ * significant digits N (1..17) that round-trip, written in plain notation ("30",
+ * "0.001", "65500", "123456.5") unless scientific notation is shorter ("1e+20",
+ * "1.2345e-05", "3.4028235e+38"). */
 static int shortest(char *buf, size_t size, double v, isa_type_t t)
 {
-    int n = 0;
-    for (int prec = 1; prec <= 17; prec++) {
-        n = snprintf(buf, size, "%.*g", prec, v);
-        double back = strtod(buf, NULL);
-        bool same;
-        switch (t) {
-        case ISA_T_F32: same = (float)strtof(buf, NULL) == (float)v; break;
-        case ISA_T_F16: same = rt_f16_from_f64(back) == rt_f16_from_f64(v); break;
-        case ISA_T_BF16: same = rt_bf16_from_f64(back) == rt_bf16_from_f64(v); break;
-        default: same = back == v; break;
-        }
-        if (same)
+    char sci[64];
+    int prec = 1;
+    for (; prec <= 17; prec++) {
+        snprintf(sci, sizeof sci, "%.*e", prec - 1, v);
+        if (reads_back(sci, v, t))
             break;
     }
-    return n;
+    char *e = strchr(sci, 'e');
+    int exp10 = e ? atoi(e + 1) : 0;
+    char g[64];
+    int gl = snprintf(g, sizeof g, "%.*g", prec, v);
+    if (exp10 < -30 || exp10 > 30)
+        return snprintf(buf, size, "%s", g);
+    /* The significant digits, then placed around the decimal point. */
+    char digits[32];
+    int nd = 0;
+    for (const char *p = sci; p < e; p++)
+        if (*p >= '0' && *p <= '9')
+            digits[nd++] = *p;
+    char out[80];
+    int n = 0;
+    if (v < 0 || (v == 0 && signbit(v)))
+        out[n++] = '-';
+    if (exp10 < 0) {
+        out[n++] = '0';
+        out[n++] = '.';
+        for (int i = 0; i < -exp10 - 1; i++)
+            out[n++] = '0';
+        for (int i = 0; i < nd; i++)
+            out[n++] = digits[i];
+    } else {
+        for (int i = 0; i <= exp10; i++)
+            out[n++] = i < nd ? digits[i] : '0';
+        if (nd > exp10 + 1) {
+            out[n++] = '.';
+            for (int i = exp10 + 1; i < nd; i++)
+                out[n++] = digits[i];
+        }
+    }
+    out[n] = 0;
+    if (strchr(g, 'e') && gl < n)
+        return snprintf(buf, size, "%s", g);
+    return snprintf(buf, size, "%s", out);
 }
 
 int rt_elem_format(char *buf, size_t size, isa_type_t t, const void *elem, bool hex)

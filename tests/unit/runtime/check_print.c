@@ -23,7 +23,7 @@ START_TEST(text)
     char *s = rt_test_print(&a, RT_OUT_TEXT);
     ck_assert_str_eq(s, "arg0 f32[6]: 1.5 -0 inf nan -inf 0.1\n"
                         "arg2 s8[2]: -1 2\n"
-                        "arg4 f16[2]: 0.5 6.55e+04\n");
+                        "arg4 f16[2]: 0.5 65500\n");
     free(s);
 }
 END_TEST
@@ -44,7 +44,7 @@ START_TEST(json)
     ck_assert_str_eq(s, "{\n"
                         "  \"arg0\": {\"type\": \"f32\", \"count\": 6, \"values\": [1.5, -0, \"inf\", \"nan\", \"-inf\", 0.1]},\n"
                         "  \"arg2\": {\"type\": \"s8\", \"count\": 2, \"values\": [-1, 2]},\n"
-                        "  \"arg4\": {\"type\": \"f16\", \"count\": 2, \"values\": [0.5, 6.55e+04]}\n"
+                        "  \"arg4\": {\"type\": \"f16\", \"count\": 2, \"values\": [0.5, 65500]}\n"
                         "}\n");
     free(s);
 }
