@@ -97,36 +97,52 @@ static int ld_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 }
 static const isa_xdesc_t ld_d[1] = { { ld_f, { 0 } } };
 
-static inline bool warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, unsigned bytes);
+static inline bool warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
+                                  unsigned bytes, uint64_t *addr);
 
 /* The common case: ld.global of 4 or 8 bytes into a register of that width, every
  * address of the warp in one registered range and aligned. */
 static int ld_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     unsigned bytes = LS_BYTES(x->aux);
-    if (!warp_global_ok(wv, f, x, mask, bytes))
+    uint64_t addr[ISA_LANES];
+    if (!warp_global_ok(wv, f, x, mask, bytes, addr))
         return ld_f(wv, f, x, mask);
     if (bytes == 4) {
         uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
-        ISA_LANE_LOOP(mask, { memcpy(&d[l], (const void *)(uintptr_t)lane_addr(f, x, l), 4); });
+        ISA_LANE_LOOP(mask, { memcpy(&d[l], (const void *)(uintptr_t)addr[l], 4); });
     } else {
         uint64_t *d = ISA_SLOT(uint64_t, f, x->o[0]);
-        ISA_LANE_LOOP(mask, { memcpy(&d[l], (const void *)(uintptr_t)lane_addr(f, x, l), 8); });
+        ISA_LANE_LOOP(mask, { memcpy(&d[l], (const void *)(uintptr_t)addr[l], 8); });
     }
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t ld_global_fast_d[1] = { { ld_global_fast_f, { 0 } } };
 
-/* Whether lanes' addresses span one registered global range, aligned to bytes. */
-static inline bool warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, unsigned bytes)
+/* Whether lanes' addresses span one registered global range, aligned to bytes; the
+ * addresses are left in addr for the access. */
+static inline bool warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
+                                  unsigned bytes, uint64_t *addr)
 {
-    uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        uint64_t a = lane_addr(f, x, l);
-        lo = a < lo ? a : lo;
-        hi = a > hi ? a : hi;
-        bits |= a;
+    const uint64_t *b = ISA_SLOT(const uint64_t, f, x->o[4]);
+    uint64_t imm = (uint64_t)x->imm, lo = UINT64_MAX, hi = 0, bits = 0;
+    if (mask == ISA_FULL) {
+        for (unsigned l = 0; l < ISA_LANES; l++) {
+            uint64_t a = b[l] + imm;
+            addr[l] = a;
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
+    } else {
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint64_t a = b[l] + imm;
+            addr[l] = a;
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
     }
     if (bits & (bytes - 1))
         return false;
@@ -161,14 +177,15 @@ static const isa_xdesc_t st_d[1] = { { st_f, { 0 } } };
 static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     unsigned bytes = LS_BYTES(x->aux);
-    if (!warp_global_ok(wv, f, x, mask, bytes))
+    uint64_t addr[ISA_LANES];
+    if (!warp_global_ok(wv, f, x, mask, bytes, addr))
         return st_f(wv, f, x, mask);
     if (bytes == 4) {
         const uint32_t *s = ISA_SLOT(const uint32_t, f, x->o[0]);
-        ISA_LANE_LOOP(mask, { memcpy((void *)(uintptr_t)lane_addr(f, x, l), &s[l], 4); });
+        ISA_LANE_LOOP(mask, { memcpy((void *)(uintptr_t)addr[l], &s[l], 4); });
     } else {
         const uint64_t *s = ISA_SLOT(const uint64_t, f, x->o[0]);
-        ISA_LANE_LOOP(mask, { memcpy((void *)(uintptr_t)lane_addr(f, x, l), &s[l], 8); });
+        ISA_LANE_LOOP(mask, { memcpy((void *)(uintptr_t)addr[l], &s[l], 8); });
     }
     return ISA_X_NEXT;
 }
@@ -397,10 +414,10 @@ done:
     aux |= (uint64_t)(sp == ISA_SP_NONE ? 0xff : (unsigned)sp) << 16;
     x->aux = aux;
     x->desc = load ? ld_d : st_d;
-    if (load && sp == ISA_SP_GLOBAL && vec == 1 && !(x->flags & (LS_PSYM | LS_BASE32)) &&
+    if (load && sp == ISA_SP_GLOBAL && vec == 1 && !(x->flags & (LS_PSYM | LS_BASE32)) && x->o[4] != ISA_NONE &&
         (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE)
         x->desc = ld_global_fast_d;
-    if (!load && sp == ISA_SP_GLOBAL && vec == 1 && !(x->flags & (LS_PSYM | LS_BASE32)) &&
+    if (!load && sp == ISA_SP_GLOBAL && vec == 1 && !(x->flags & (LS_PSYM | LS_BASE32)) && x->o[4] != ISA_NONE &&
         (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes)
         x->desc = st_global_fast_d;
     if (isa_spaces[sp == ISA_SP_NONE ? ISA_SP_GLOBAL : sp].window == ISA_SP_SHARED && vec == 1 &&

@@ -200,6 +200,8 @@ static int bench_exec(void)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "exec") == 0)
+        return bench_exec();
     int rounds = argc > 1 ? atoi(argv[1]) : 5;
     glob_t g;
     memset(&g, 0, sizeof g);

@@ -3,10 +3,12 @@
 #include <stdlib.h>
 
 Suite *make_interp_suite(void);
+Suite *make_memory_suite(void);
 
 int main(void)
 {
     SRunner *sr = srunner_create(make_interp_suite());
+    srunner_add_suite(sr, make_memory_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

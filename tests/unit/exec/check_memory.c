@@ -1,0 +1,157 @@
+/* check_memory.c: the memory spaces through small kernels: module globals with
+ * initializers and relocations, the constant bank, local frames (%SPL/%SP), generic
+ * addressing through every window, and the faults for misaligned and out-of-range
+ * accesses. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec.h"
+#include "frontend/fe.h"
+
+#define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
+
+typedef struct {
+    isa_module_t *m;
+    ex_program_t *p;
+    uint64_t     *out;
+    char         *diag;
+    isa_status_t  st;
+} run_t;
+
+/* Load text, run entry "k" with one u64 output buffer of n elements on 1 CTA. */
+static run_t run(const char *text, unsigned block, unsigned n)
+{
+    run_t r = { 0 };
+    fe_options_t o = { 0 };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *d = open_memstream(&buf, &len);
+    o.diag = d;
+    fe_load_text("m.ptx", text, strlen(text), &o, &r.m);
+    fclose(d);
+    ck_assert_msg(r.m != NULL, "%s", buf);
+    free(buf);
+    r.p = ex_program_new(r.m);
+    uint32_t e = isa_module_find_func(r.m, "k");
+    ck_assert_uint_eq(ex_program_check_entry(r.p, e, stderr), 0);
+    r.out = aligned_alloc(256, 256 * ((n * 8 + 255) / 256));
+    memset(r.out, 0, n * 8);
+    ex_program_add_global(r.p, r.out, n * 8);
+    uint64_t param = (uint64_t)(uintptr_t)r.out;
+    ex_launch_t l = { { 1, 1, 1 }, { block, 1, 1 }, 16, 1 };
+    len = 0;
+    buf = NULL;
+    d = open_memstream(&buf, &len);
+    r.st = ex_launch(r.p, e, &l, &param, 8, d, NULL);
+    fclose(d);
+    r.diag = buf;
+    return r;
+}
+
+static void done(run_t *r)
+{
+    free(r->out);
+    free(r->diag);
+    ex_program_free(r->p);
+    isa_module_free(r->m);
+}
+
+/* Initialised globals (scalar, short byte array, 2-D array), a generic() relocation
+ * and a function-address table; reading them back through ld.global and generic ld. */
+START_TEST(globals_and_relocations)
+{
+    run_t r = run(HDR
+        ".global .align 4 .u32 g = 77;\n"
+        ".global .align 1 .b8 s[6] = {104, 105};\n"
+        ".global .align 4 .u32 a2[2][2] = {{1}, {3, 4}};\n"
+        ".global .align 8 .u64 gp = generic(g);\n"
+        ".const .align 4 .u32 c[3] = {10, 20, 30};\n"
+        ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<8>; .reg .b64 %rd<8>;\n"
+        "ld.param.u64 %rd1, [out];\n"
+        "ld.global.u32 %r1, [g]; cvt.u64.u32 %rd2, %r1; st.global.u64 [%rd1], %rd2;\n"
+        "ld.global.u8 %r2, [s+1]; cvt.u64.u32 %rd2, %r2; st.global.u64 [%rd1+8], %rd2;\n"
+        "ld.global.u8 %r2, [s+5]; cvt.u64.u32 %rd2, %r2; st.global.u64 [%rd1+16], %rd2;\n"
+        "ld.global.u32 %r3, [a2+4]; cvt.u64.u32 %rd2, %r3; st.global.u64 [%rd1+24], %rd2;\n"
+        "ld.global.u32 %r3, [a2+12]; cvt.u64.u32 %rd2, %r3; st.global.u64 [%rd1+32], %rd2;\n"
+        "ld.global.u64 %rd3, [gp]; ld.u32 %r4, [%rd3]; cvt.u64.u32 %rd2, %r4; st.global.u64 [%rd1+40], %rd2;\n"
+        "mov.u64 %rd4, c; ld.const.u32 %r5, [%rd4+8]; cvt.u64.u32 %rd2, %r5; st.global.u64 [%rd1+48], %rd2;\n"
+        "cvta.const.u64 %rd5, %rd4; ld.u32 %r6, [%rd5+4]; cvt.u64.u32 %rd2, %r6; st.global.u64 [%rd1+56], %rd2;\n"
+        "ret;\n}\n", 1, 8);
+    ck_assert_int_eq(r.st, ISA_ST_OK);
+    static const uint64_t want[8] = { 77, 105, 0, 0, 4, 77, 30, 20 };
+    for (int i = 0; i < 8; i++)
+        ck_assert_uint_eq(r.out[i], want[i]);
+    done(&r);
+}
+END_TEST
+
+/* A local depot addressed through %SPL and, generically, %SP, per thread. */
+START_TEST(local_frames)
+{
+    run_t r = run(HDR ".visible .entry k(.param .u64 out)\n{\n"
+        ".local .align 8 .b8 __local_depot0[64];\n.reg .b64 %SP; .reg .b64 %SPL;\n"
+        ".reg .b32 %r<4>; .reg .b64 %rd<8>;\n"
+        "mov.u64 %SPL, __local_depot0; cvta.local.u64 %SP, %SPL;\n"
+        "ld.param.u64 %rd1, [out]; mov.u32 %r1, %tid.x; cvt.u64.u32 %rd2, %r1;\n"
+        "mul.lo.u64 %rd3, %rd2, 100; st.local.u64 [%SPL+8], %rd3; add.u64 %rd4, %SP, 8;"
+        " ld.u64 %rd5, [%rd4]; add.u64 %rd5, %rd5, 1;\n"
+        "shl.b64 %rd6, %rd2, 3; add.s64 %rd7, %rd1, %rd6; st.global.u64 [%rd7], %rd5;\nret;\n}\n", 32, 32);
+    ck_assert_int_eq(r.st, ISA_ST_OK);
+    for (unsigned i = 0; i < 32; i++)
+        ck_assert_uint_eq(r.out[i], i * 100 + 1);
+    done(&r);
+}
+END_TEST
+
+/* Generic addressing of shared memory (cvta.shared / cvta.to.shared) and dynamic shared. */
+START_TEST(generic_shared)
+{
+    run_t r = run(HDR ".extern .shared .align 16 .b8 dyn[];\n"
+        ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<6>; .reg .b64 %rd<8>;\n"
+        "ld.param.u64 %rd1, [out]; mov.u32 %r1, %tid.x; mov.u32 %r2, dyn; shl.b32 %r3, %r1, 2;"
+        " add.s32 %r4, %r2, %r3; cvt.u64.u32 %rd2, %r4; cvta.shared.u64 %rd3, %rd2;\n"
+        "add.s32 %r5, %r1, 7; st.u32 [%rd3], %r5; cvta.to.shared.u64 %rd4, %rd3; cvt.u32.u64 %r4, %rd4;"
+        " ld.shared.u32 %r5, [%r4];\n"
+        "cvt.u64.u32 %rd5, %r5; cvt.u64.u32 %rd6, %r1; shl.b64 %rd6, %rd6, 3; add.s64 %rd7, %rd1, %rd6;"
+        " st.global.u64 [%rd7], %rd5;\nret;\n}\n", 4, 4);
+    ck_assert_int_eq(r.st, ISA_ST_OK);
+    for (unsigned i = 0; i < 4; i++)
+        ck_assert_uint_eq(r.out[i], i + 7);
+    done(&r);
+}
+END_TEST
+
+START_TEST(misaligned_fault)
+{
+    run_t r = run(HDR ".visible .entry k(.param .u64 out)\n{\n.reg .b64 %rd<3>;\n"
+        "ld.param.u64 %rd1, [out];\nld.global.u64 %rd2, [%rd1+4];\nret;\n}\n", 1, 4);
+    ck_assert_int_eq(r.st, ISA_ST_FAULT);
+    ck_assert_msg(strstr(r.diag, "misaligned address") && strstr(r.diag, "at m.ptx:8:1: ld.global.u64"),
+                  "%s", r.diag);
+    done(&r);
+}
+END_TEST
+
+START_TEST(shared_out_of_range)
+{
+    run_t r = run(HDR ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<3>;\n"
+        "mov.u32 %r1, 64;\nst.shared.u32 [%r1], %r1;\nret;\n}\n", 1, 1);
+    ck_assert_int_eq(r.st, ISA_ST_FAULT);
+    ck_assert_msg(strstr(r.diag, "shared address outside the CTA's shared memory (address 0x40)"), "%s", r.diag);
+    done(&r);
+}
+END_TEST
+
+Suite *make_memory_suite(void)
+{
+    Suite *s = suite_create("memory");
+    TCase *tc = tcase_create("spaces");
+    tcase_add_test(tc, globals_and_relocations);
+    tcase_add_test(tc, local_frames);
+    tcase_add_test(tc, generic_shared);
+    tcase_add_test(tc, misaligned_fault);
+    tcase_add_test(tc, shared_out_of_range);
+    suite_add_tcase(s, tc);
+    return s;
+}
