@@ -5,19 +5,6 @@
 
 #include <stdlib.h>
 
-bool ex_global_ok(ex_program_t *p, uintptr_t a, size_t bytes)
-{
-    uint32_t lo = 0, hi = p->nrange;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (p->ranges[mid].end <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < p->nrange && p->ranges[lo].base <= a && a + bytes <= p->ranges[lo].end && a + bytes >= a;
-}
-
 bool ex_global_range(ex_program_t *p, uintptr_t a, uint64_t *out_lo, uint64_t *out_hi)
 {
     uint32_t lo = 0, hi = p->nrange;
@@ -34,6 +21,12 @@ bool ex_global_range(ex_program_t *p, uintptr_t a, uint64_t *out_lo, uint64_t *o
         return true;
     }
     return false;
+}
+
+bool ex_global_ok(ex_program_t *p, uintptr_t a, size_t bytes)
+{
+    uint64_t lo, hi;
+    return a + bytes >= a && ex_global_range(p, a, &lo, &hi) && a + bytes <= hi;
 }
 
 static void *fault(ex_warp_t *w, unsigned lane, uint64_t addr, const char *what, const ex_insn_t *in)

@@ -1,69 +1,80 @@
-/* cmp.c: comparison and selection semantics: setp with every comparison (ordered and
- * unordered on floats), an optional predicate combine and a p|q pair; selp. */
+/* cmp.c: comparison and selection semantics: setp and set with every comparison
+ * (ordered and unordered on floats), an optional predicate combine and a p|q pair;
+ * selp and slct. */
 #include "isa/sem/fp.h"
 #include "isa/sem/lanes.h"
+
+/* Each comparison gives three handlers, picked by index: [0] setp, [1] set with an
+ * integer destination (0xffffffff when true), [2] set.f32 (1.0f when true). */
+typedef const isa_xdesc_t *const cmp_trio_t[3];
+#define CMPX(NAME, TA, EXPR)                                                               \
+    ISA_HP2(NAME, TA, EXPR)                                                                \
+    ISA_HSET(NAME##_si, NAME, TA, 0xffffffffu)                                             \
+    ISA_HSET(NAME##_sf, NAME, TA, 0x3f800000u)                                             \
+    static cmp_trio_t NAME##_t = { NAME, NAME##_si, NAME##_sf };
 
 /* Integer comparisons: signed forms compare as signed, the unsigned and bit forms
  * (and lo/ls/hi/hs) as unsigned. */
 #define ICMP(W, U, S)                                                                      \
-    ISA_HP2(eq_##W, U, a == b) ISA_HP2(ne_##W, U, a != b)                                   \
-    ISA_HP2(lt_s##W, S, a < b) ISA_HP2(le_s##W, S, a <= b)                                  \
-    ISA_HP2(gt_s##W, S, a > b) ISA_HP2(ge_s##W, S, a >= b)                                  \
-    ISA_HP2(lt_u##W, U, a < b) ISA_HP2(le_u##W, U, a <= b)                                  \
-    ISA_HP2(gt_u##W, U, a > b) ISA_HP2(ge_u##W, U, a >= b)
+    CMPX(eq_##W, U, a == b) CMPX(ne_##W, U, a != b)                                   \
+    CMPX(lt_s##W, S, a < b) CMPX(le_s##W, S, a <= b)                                  \
+    CMPX(gt_s##W, S, a > b) CMPX(ge_s##W, S, a >= b)                                  \
+    CMPX(lt_u##W, U, a < b) CMPX(le_u##W, U, a <= b)                                  \
+    CMPX(gt_u##W, U, a > b) CMPX(ge_u##W, U, a >= b)
 ICMP(16, uint16_t, int16_t)
 ICMP(32, uint32_t, int32_t)
 ICMP(64, uint64_t, int64_t)
 
 /* Float comparisons: ordered ones are false with a NaN; the u forms are true. */
 #define FCMP(W, T)                                                                        \
-    ISA_HP2(feq_##W, T, a == b) ISA_HP2(fne_##W, T, a != b && a == a && b == b)             \
-    ISA_HP2(flt_##W, T, a < b) ISA_HP2(fle_##W, T, a <= b)                                  \
-    ISA_HP2(fgt_##W, T, a > b) ISA_HP2(fge_##W, T, a >= b)                                  \
-    ISA_HP2(fequ_##W, T, !(a < b || a > b)) ISA_HP2(fneu_##W, T, a != b)                    \
-    ISA_HP2(fltu_##W, T, !(a >= b)) ISA_HP2(fleu_##W, T, !(a > b))                          \
-    ISA_HP2(fgtu_##W, T, !(a <= b)) ISA_HP2(fgeu_##W, T, !(a < b))                          \
-    ISA_HP2(fnum_##W, T, a == a && b == b) ISA_HP2(fnan_##W, T, a != a || b != b)
+    CMPX(feq_##W, T, a == b) CMPX(fne_##W, T, a != b && a == a && b == b)             \
+    CMPX(flt_##W, T, a < b) CMPX(fle_##W, T, a <= b)                                  \
+    CMPX(fgt_##W, T, a > b) CMPX(fge_##W, T, a >= b)                                  \
+    CMPX(fequ_##W, T, !(a < b || a > b)) CMPX(fneu_##W, T, a != b)                    \
+    CMPX(fltu_##W, T, !(a >= b)) CMPX(fleu_##W, T, !(a > b))                          \
+    CMPX(fgtu_##W, T, !(a <= b)) CMPX(fgeu_##W, T, !(a < b))                          \
+    CMPX(fnum_##W, T, a == a && b == b) CMPX(fnan_##W, T, a != a || b != b)
 FCMP(32, float)
 FCMP(64, double)
 
 /* f32 comparisons with .ftz flush subnormal inputs first. */
 #define FZ(x) f32_ftz(x)
-ISA_HP2(feq_32z, float, FZ(a) == FZ(b)) ISA_HP2(fne_32z, float, FZ(a) != FZ(b) && a == a && b == b)
-ISA_HP2(flt_32z, float, FZ(a) < FZ(b)) ISA_HP2(fle_32z, float, FZ(a) <= FZ(b))
-ISA_HP2(fgt_32z, float, FZ(a) > FZ(b)) ISA_HP2(fge_32z, float, FZ(a) >= FZ(b))
-ISA_HP2(fequ_32z, float, !(FZ(a) < FZ(b) || FZ(a) > FZ(b))) ISA_HP2(fneu_32z, float, FZ(a) != FZ(b))
-ISA_HP2(fltu_32z, float, !(FZ(a) >= FZ(b))) ISA_HP2(fleu_32z, float, !(FZ(a) > FZ(b)))
-ISA_HP2(fgtu_32z, float, !(FZ(a) <= FZ(b))) ISA_HP2(fgeu_32z, float, !(FZ(a) < FZ(b)))
+CMPX(feq_32z, float, FZ(a) == FZ(b)) CMPX(fne_32z, float, FZ(a) != FZ(b) && a == a && b == b)
+CMPX(flt_32z, float, FZ(a) < FZ(b)) CMPX(fle_32z, float, FZ(a) <= FZ(b))
+CMPX(fgt_32z, float, FZ(a) > FZ(b)) CMPX(fge_32z, float, FZ(a) >= FZ(b))
+CMPX(fequ_32z, float, !(FZ(a) < FZ(b) || FZ(a) > FZ(b))) CMPX(fneu_32z, float, FZ(a) != FZ(b))
+CMPX(fltu_32z, float, !(FZ(a) >= FZ(b))) CMPX(fleu_32z, float, !(FZ(a) > FZ(b)))
+CMPX(fgtu_32z, float, !(FZ(a) <= FZ(b))) CMPX(fgeu_32z, float, !(FZ(a) < FZ(b)))
 
-typedef struct { isa_mod_t cmp; const isa_xdesc_t *s16, *s32, *s64, *u16, *u32, *u64; } icmp_row_t;
+typedef struct { isa_mod_t cmp; const cmp_trio_t *s16, *s32, *s64, *u16, *u32, *u64; } icmp_row_t;
 static const icmp_row_t icmp_rows[] = {
-    { ISA_M_EQ, eq_16, eq_32, eq_64, eq_16, eq_32, eq_64 },
-    { ISA_M_NE, ne_16, ne_32, ne_64, ne_16, ne_32, ne_64 },
-    { ISA_M_LT, lt_s16, lt_s32, lt_s64, lt_u16, lt_u32, lt_u64 },
-    { ISA_M_LE, le_s16, le_s32, le_s64, le_u16, le_u32, le_u64 },
-    { ISA_M_GT, gt_s16, gt_s32, gt_s64, gt_u16, gt_u32, gt_u64 },
-    { ISA_M_GE, ge_s16, ge_s32, ge_s64, ge_u16, ge_u32, ge_u64 },
-    { ISA_M_LO, lt_u16, lt_u32, lt_u64, lt_u16, lt_u32, lt_u64 },
-    { ISA_M_LS, le_u16, le_u32, le_u64, le_u16, le_u32, le_u64 },
-    { ISA_M_HI, gt_u16, gt_u32, gt_u64, gt_u16, gt_u32, gt_u64 },
-    { ISA_M_HS, ge_u16, ge_u32, ge_u64, ge_u16, ge_u32, ge_u64 },
+    { ISA_M_EQ, &eq_16_t, &eq_32_t, &eq_64_t, &eq_16_t, &eq_32_t, &eq_64_t },
+    { ISA_M_NE, &ne_16_t, &ne_32_t, &ne_64_t, &ne_16_t, &ne_32_t, &ne_64_t },
+    { ISA_M_LT, &lt_s16_t, &lt_s32_t, &lt_s64_t, &lt_u16_t, &lt_u32_t, &lt_u64_t },
+    { ISA_M_LE, &le_s16_t, &le_s32_t, &le_s64_t, &le_u16_t, &le_u32_t, &le_u64_t },
+    { ISA_M_GT, &gt_s16_t, &gt_s32_t, &gt_s64_t, &gt_u16_t, &gt_u32_t, &gt_u64_t },
+    { ISA_M_GE, &ge_s16_t, &ge_s32_t, &ge_s64_t, &ge_u16_t, &ge_u32_t, &ge_u64_t },
+    { ISA_M_LO, &lt_u16_t, &lt_u32_t, &lt_u64_t, &lt_u16_t, &lt_u32_t, &lt_u64_t },
+    { ISA_M_LS, &le_u16_t, &le_u32_t, &le_u64_t, &le_u16_t, &le_u32_t, &le_u64_t },
+    { ISA_M_HI, &gt_u16_t, &gt_u32_t, &gt_u64_t, &gt_u16_t, &gt_u32_t, &gt_u64_t },
+    { ISA_M_HS, &ge_u16_t, &ge_u32_t, &ge_u64_t, &ge_u16_t, &ge_u32_t, &ge_u64_t },
 };
 
-typedef struct { isa_mod_t cmp; const isa_xdesc_t *f32, *f32z, *f64; } fcmp_row_t;
+typedef struct { isa_mod_t cmp; const cmp_trio_t *f32, *f32z, *f64; } fcmp_row_t;
 static const fcmp_row_t fcmp_rows[] = {
-    { ISA_M_EQ, feq_32, feq_32z, feq_64 },    { ISA_M_NE, fne_32, fne_32z, fne_64 },
-    { ISA_M_LT, flt_32, flt_32z, flt_64 },    { ISA_M_LE, fle_32, fle_32z, fle_64 },
-    { ISA_M_GT, fgt_32, fgt_32z, fgt_64 },    { ISA_M_GE, fge_32, fge_32z, fge_64 },
-    { ISA_M_EQU, fequ_32, fequ_32z, fequ_64 }, { ISA_M_NEU, fneu_32, fneu_32z, fneu_64 },
-    { ISA_M_LTU, fltu_32, fltu_32z, fltu_64 }, { ISA_M_LEU, fleu_32, fleu_32z, fleu_64 },
-    { ISA_M_GTU, fgtu_32, fgtu_32z, fgtu_64 }, { ISA_M_GEU, fgeu_32, fgeu_32z, fgeu_64 },
-    { ISA_M_NUM, fnum_32, fnum_32, fnum_64 },  { ISA_M_NAN, fnan_32, fnan_32, fnan_64 },
+    { ISA_M_EQ, &feq_32_t, &feq_32z_t, &feq_64_t },    { ISA_M_NE, &fne_32_t, &fne_32z_t, &fne_64_t },
+    { ISA_M_LT, &flt_32_t, &flt_32z_t, &flt_64_t },    { ISA_M_LE, &fle_32_t, &fle_32z_t, &fle_64_t },
+    { ISA_M_GT, &fgt_32_t, &fgt_32z_t, &fgt_64_t },    { ISA_M_GE, &fge_32_t, &fge_32z_t, &fge_64_t },
+    { ISA_M_EQU, &fequ_32_t, &fequ_32z_t, &fequ_64_t }, { ISA_M_NEU, &fneu_32_t, &fneu_32z_t, &fneu_64_t },
+    { ISA_M_LTU, &fltu_32_t, &fltu_32z_t, &fltu_64_t }, { ISA_M_LEU, &fleu_32_t, &fleu_32z_t, &fleu_64_t },
+    { ISA_M_GTU, &fgtu_32_t, &fgtu_32z_t, &fgtu_64_t }, { ISA_M_GEU, &fgeu_32_t, &fgeu_32z_t, &fgeu_64_t },
+    { ISA_M_NUM, &fnum_32_t, &fnum_32_t, &fnum_64_t },  { ISA_M_NAN, &fnan_32_t, &fnan_32_t, &fnan_64_t },
 };
 
-static const isa_xdesc_t *setp_select(const isa_instr_t *in)
+/* The comparison handlers for setp.type or set.dtype.stype (the last type suffix). */
+static const cmp_trio_t *cmp_select(const isa_instr_t *in)
 {
-    isa_type_t t = (isa_type_t)in->types[0];
+    isa_type_t t = (isa_type_t)in->types[in->ntypes - 1];
     int cmp = isa_instr_mod(in, ISA_G_CMP);
     bool ftz = isa_instr_mod(in, ISA_G_FTZ) >= 0;
     if (t == ISA_T_F32 || t == ISA_T_F64) {
@@ -111,26 +122,62 @@ SELP(16, uint16_t)
 SELP(32, uint32_t)
 SELP(64, uint64_t)
 
+/* slct: d = c >= 0 ? a : b, c an s32 or an f32 (a NaN c selects b; -0 selects a; .ftz
+ * flushes a subnormal c to a zero of its sign first). */
+static inline bool slct_f32(uint32_t c, bool ftz)
+{
+    if ((c & 0x7fffffffu) > 0x7f800000u)
+        return false;
+    if (ftz && (c & 0x7f800000u) == 0)
+        return true;
+    return !(c >> 31) || (c & 0x7fffffffu) == 0;
+}
+#define SLCT(W, T)                                                                       \
+    ISA_H3(slct_s_##W, T, T, T, int32_t, c >= 0 ? a : b)                                 \
+    ISA_H3(slct_f_##W, T, T, T, uint32_t, slct_f32(c, false) ? a : b)                    \
+    ISA_H3(slct_fz_##W, T, T, T, uint32_t, slct_f32(c, true) ? a : b)
+SLCT(16, uint16_t)
+SLCT(32, uint32_t)
+SLCT(64, uint64_t)
+
 bool isa_sem_cmp(const isa_instr_t *in, isa_xinsn_t *x)
 {
-    if (in->ntypes != 1)
-        return false;
     isa_type_t t = (isa_type_t)in->types[0];
+    int bop = isa_instr_mod(in, ISA_G_BOOLOP);
+    bool ftz = isa_instr_mod(in, ISA_G_FTZ) >= 0;
+    x->desc = NULL;
     switch ((isa_op_t)in->op) {
-    case ISA_OP_SETP: {
-        unsigned known = 2 + (isa_instr_mod(in, ISA_G_BOOLOP) >= 0) + (isa_instr_mod(in, ISA_G_FTZ) >= 0);
-        if (in->nsfx != known)
+    case ISA_OP_SETP:
+    case ISA_OP_SET: {
+        bool set = in->op == ISA_OP_SET;
+        if (in->ntypes != 1u + set || in->nsfx != in->ntypes + 1u + (bop >= 0) + ftz)
             return false;
-        x->desc = setp_select(in);
-        int bop = isa_instr_mod(in, ISA_G_BOOLOP);
+        if (set && t != ISA_T_U32 && t != ISA_T_S32 && t != ISA_T_F32)
+            return false;
+        const cmp_trio_t *trio = cmp_select(in);
+        if (!trio)
+            return false;
+        x->desc = (*trio)[!set ? 0 : t == ISA_T_F32 ? 2 : 1];
         x->aux = bop == ISA_M_AND ? 1 : bop == ISA_M_OR ? 2 : bop == ISA_M_XOR ? 3 : 0;
         break;
     }
     case ISA_OP_SELP: {
         unsigned bits = isa_types[t].bits;
-        if (in->nsfx != 1 || isa_types[t].cls == TC_PACKED)
+        if (in->ntypes != 1 || in->nsfx != 1 || isa_types[t].cls == TC_PACKED)
             return false;
         x->desc = bits == 16 ? selp_16 : bits == 32 ? selp_32 : bits == 64 ? selp_64 : NULL;
+        break;
+    }
+    case ISA_OP_SLCT: {
+        if (in->ntypes != 2 || in->nsfx != 2u + ftz || isa_types[t].cls == TC_PACKED)
+            return false;
+        unsigned bits = isa_types[t].bits;
+        isa_type_t ct = (isa_type_t)in->types[1];
+        if (ct == ISA_T_S32 && !ftz)
+            x->desc = bits == 16 ? slct_s_16 : bits == 32 ? slct_s_32 : bits == 64 ? slct_s_64 : NULL;
+        else if (ct == ISA_T_F32)
+            x->desc = bits == 16 ? (ftz ? slct_fz_16 : slct_f_16) : bits == 32 ? (ftz ? slct_fz_32 : slct_f_32)
+                    : bits == 64 ? (ftz ? slct_fz_64 : slct_f_64) : NULL;
         break;
     }
     default:

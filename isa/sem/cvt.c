@@ -1,6 +1,7 @@
 /* cvt.c: conversion semantics between the integer types and f32/f64.  Integer-to-integer
  * conversions read and write registers of any width (PTX lets cvt's registers be wider
- * than its types); float-to-integer conversions saturate, and NaN becomes 0. */
+ * than its types); float results take every rounding mode (.rn .rz .rm .rp), computed
+ * exactly without the host's rounding mode; float-to-integer conversions saturate. */
 #include "isa/sem/fp.h"
 #include "isa/sem/lanes.h"
 
@@ -70,41 +71,132 @@ static int cvt_int_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 }
 ISA_DESC(cvt_int, ISA_W_ANY, ISA_W_ANY)
 
-/* Integer to float, round to nearest: the host's conversion rounds to nearest even. */
+/* Rounding modes of the float results and of the integer roundings, as aux keeps them
+ * (bits 40-47); bit 56 is .ftz. */
+enum { RND_N, RND_Z, RND_M, RND_P };
+#define CV_RND(a) ((int)(((a) >> 40) & 0xff))
+#define CV_FTZ(a) ((unsigned)(((a) >> 56) & 1))
+
+/* The magnitude m (negative when neg) rounded to a float of p significand bits, exactly:
+ * the kept high bits q and the dropped remainder decide by mode, and q * 2^shift is then
+ * representable, so the final scaling is exact.  No host rounding mode is involved. */
+static inline double round_mag(uint64_t m, bool neg, unsigned p, int mode)
+{
+    if (m == 0)
+        return 0.0;
+    unsigned n = 64u - (unsigned)__builtin_clzll(m);
+    if (n <= p)
+        return neg ? -(double)m : (double)m;
+    unsigned shift = n - p;
+    uint64_t q = m >> shift, rem = m & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+    bool up;
+    switch (mode) {
+    case RND_N: up = rem > half || (rem == half && (q & 1)); break;
+    case RND_Z: up = false; break;
+    case RND_M: up = neg && rem != 0; break;
+    default:    up = !neg && rem != 0; break;
+    }
+    q += up;
+    double r = ldexp((double)q, (int)shift);     /* q <= 2^p: exact */
+    return neg ? -r : r;
+}
+
+/* Integer to f32/f64 with a rounding mode; .sat clamps the result to [0, 1]. */
 static int cvt_i2f_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     uint64_t a = in->aux;
     uint8_t *d = f + in->o[0];
     const uint8_t *s = f + in->o[1];
-    unsigned sb = CV_SB(a), ss = CV_SS(a);
+    unsigned sb = CV_SB(a), ss = CV_SS(a), sat = CV_SAT(a);
     bool f64 = CV_DB(a) == 64;
+    int mode = CV_RND(a);
     ISA_LANE_LOOP(mask, {
-        uint64_t raw = slot_read(s, CV_SW(a), l);
-        int64_t v = ext(raw, sb, ss);
+        int64_t v = ext(slot_read(s, CV_SW(a), l), sb, ss);
+        bool neg = ss && v < 0;
+        uint64_t m = neg ? 0 - (uint64_t)v : (uint64_t)v;
         if (f64) {
-            double r = ss ? (double)v : (double)(uint64_t)ext(raw, sb, 0);
-            ((double *)(void *)d)[l] = r;
+            double r = round_mag(m, neg, 53, mode);
+            ((double *)(void *)d)[l] = sat ? f64_sat(r) : r;
         } else {
-            float r = ss ? (float)v : (float)(uint64_t)ext(raw, sb, 0);
-            ((float *)(void *)d)[l] = r;
+            float r = (float)round_mag(m, neg, 24, mode);      /* exact: 24 bits */
+            ((float *)(void *)d)[l] = sat ? f32_sat(r) : r;
         }
     });
     return ISA_X_NEXT;
 }
 ISA_DESC(cvt_i2f, ISA_W_ANY, ISA_W_ANY)
 
-/* Float to integer with an integer rounding; saturating, NaN to 0. */
-static inline double round_int(double x, int mode)
+/* f64 to f32 with a rounding mode: the host's conversion rounds to nearest (it is
+ * correctly rounded); a directed mode steps one f32 ulp when that went the wrong way,
+ * which also turns an overflow to infinity into the largest finite value for .rz and
+ * the mode away from the infinity.  A NaN keeps its sign and the top 22 bits of its
+ * payload, quieted (hardware-recorded: 0x7ff8... and 0x7ff0...01 both give 0x7fc00000). */
+static inline float f64_to_f32(double x, int mode)
 {
+    if (x != x) {
+        uint64_t u = f64_bits(x);
+        return f32_of((uint32_t)(u >> 32 & 0x80000000u) | 0x7fc00000u | (uint32_t)(u >> 29 & 0x3fffffu));
+    }
+    float r = (float)x;
+    if ((double)r == x || mode == RND_N)
+        return r;
     switch (mode) {
-    case ISA_M_RNI: return nearbyint(x);     /* host default: to nearest even */
-    case ISA_M_RZI: return trunc(x);
-    case ISA_M_RMI: return floor(x);
-    default:        return ceil(x);
+    case RND_Z: return fabs((double)r) > fabs(x) ? nextafterf(r, 0.0f) : r;
+    case RND_M: return (double)r > x ? nextafterf(r, -INFINITY) : r;
+    default:    return (double)r < x ? nextafterf(r, INFINITY) : r;
     }
 }
 
+static int cvt_d2f_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+{
+    (void)w_;
+    uint64_t a = in->aux;
+    float *d = ISA_SLOT(float, f, in->o[0]);
+    const double *s = ISA_SLOT(const double, f, in->o[1]);
+    int mode = CV_RND(a);
+    bool ftz = CV_FTZ(a), sat = CV_SAT(a);
+    ISA_LANE_LOOP(mask, {
+        float r = f64_to_f32(s[l], mode);
+        if (ftz)
+            r = f32_ftz(r);
+        d[l] = sat ? f32_sat(r) : r;
+    });
+    return ISA_X_NEXT;
+}
+ISA_DESC(cvt_d2f, 4, 8)
+
+/* Integer roundings of a float, exact and independent of the host's rounding mode:
+ * remainder(x, 1) is exact and leaves x - n with n the nearest integer, ties to even.
+ * The result keeps x's sign (-0.4 rounds to -0). */
+static inline double rint_mode(double x, int mode)
+{
+    double r;
+    switch (mode) {
+    case RND_N: r = x - remainder(x, 1.0); break;
+    case RND_Z: r = trunc(x); break;
+    case RND_M: r = floor(x); break;
+    default:    r = ceil(x); break;
+    }
+    return isfinite(x) ? copysign(r, x) : x;
+}
+static inline float rintf_mode(float x, int mode)
+{
+    float r;
+    switch (mode) {
+    case RND_N: r = x - remainderf(x, 1.0f); break;
+    case RND_Z: r = truncf(x); break;
+    case RND_M: r = floorf(x); break;
+    default:    r = ceilf(x); break;
+    }
+    return isfinite(x) ? copysignf(r, x) : x;
+}
+
+/* Float to integer with an integer rounding, always saturating.  A NaN gives the bit
+ * pattern 1 << (bits - 1) of the destination type (its most negative value when signed,
+ * sign-extended into a wider register) for every f64 source and for a 64-bit
+ * destination; an f32 NaN to a destination of 32 bits or fewer gives 0
+ * (hardware-recorded). */
 static int cvt_f2i_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
@@ -112,8 +204,8 @@ static int cvt_f2i_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     uint8_t *d = f + in->o[0];
     const uint8_t *s = f + in->o[1];
     unsigned db = CV_DB(a), ds = CV_DS(a);
-    int mode = (int)(a >> 40) & 0xffff;
-    bool src64 = CV_SB(a) == 64, ftz = (a >> 56) & 1;
+    int mode = CV_RND(a);
+    bool src64 = CV_SB(a) == 64, ftz = CV_FTZ(a);
     double lo = ds ? -ldexp(1.0, (int)db - 1) : 0.0;
     double hi = ds ? ldexp(1.0, (int)db - 1) - 1.0 : ldexp(1.0, (int)db) - 1.0;
     ISA_LANE_LOOP(mask, {
@@ -122,9 +214,9 @@ static int cvt_f2i_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
                                         : ((const float *)(const void *)s)[l]);
         uint64_t r;
         if (x != x) {
-            r = 0;
+            r = db == 64 || src64 ? (ds ? (uint64_t)(int64_t)lo : 1ull << (db - 1)) : 0;
         } else {
-            double y = round_int(x, mode);
+            double y = rint_mode(x, mode);
             if (y <= lo)
                 r = ds ? (uint64_t)(int64_t)lo : 0;
             else if (y >= hi)
@@ -138,24 +230,60 @@ static int cvt_f2i_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 }
 ISA_DESC(cvt_f2i, ISA_W_ANY, ISA_W_ANY)
 
-ISA_H1(cvt_f32_f64, double, float, f64_canon((double)a))
-ISA_H1(cvt_f32_f64_ftz, double, float, f64_canon((double)f32_ftz(a)))
-ISA_H1(cvt_f64_f32, float, double, f32_canon((float)a))
-ISA_H1(cvt_f64_f32_ftz, float, double, f32_ftz(f32_canon((float)a)))
-ISA_H1(cvt_f32_f32_sat, float, float, f32_sat(a))
-ISA_H1(cvt_f32_f32_ftz_sat, float, float, f32_sat(f32_ftz(a)))
-ISA_H1(rni_f32, float, float, f32_canon(nearbyintf(a)))
-ISA_H1(rzi_f32, float, float, f32_canon(truncf(a)))
-ISA_H1(rmi_f32, float, float, f32_canon(floorf(a)))
-ISA_H1(rpi_f32, float, float, f32_canon(ceilf(a)))
-ISA_H1(rni_f32_ftz, float, float, f32_canon(nearbyintf(f32_ftz(a))))
-ISA_H1(rzi_f32_ftz, float, float, f32_canon(truncf(f32_ftz(a))))
-ISA_H1(rmi_f32_ftz, float, float, f32_canon(floorf(f32_ftz(a))))
-ISA_H1(rpi_f32_ftz, float, float, f32_canon(ceilf(f32_ftz(a))))
-ISA_H1(rni_f64, double, double, f64_canon(nearbyint(a)))
-ISA_H1(rzi_f64, double, double, f64_canon(trunc(a)))
-ISA_H1(rmi_f64, double, double, f64_canon(floor(a)))
-ISA_H1(rpi_f64, double, double, f64_canon(ceil(a)))
+/* f32 to f64 is exact; a NaN keeps its sign and payload, quieted, except with .ftz,
+ * which gives the canonical f32 NaN widened, 0x7fffffffe0000000 (hardware-recorded). */
+static inline double f32_to_f64(float x) { return x != x ? f64_quiet((double)x) : (double)x; }
+static inline double f32_to_f64_ftz(float x) { return (double)f32_canon(f32_ftz(x)); }
+ISA_H1(cvt_f32_f64, double, float, f32_to_f64(a))
+ISA_H1(cvt_f32_f64_ftz, double, float, f32_to_f64_ftz(a))
+ISA_H1(cvt_f32_f64_sat, double, float, f64_sat(f32_to_f64(a)))
+ISA_H1(cvt_f32_f64_ftz_sat, double, float, f64_sat(f32_to_f64_ftz(a)))
+/* Same-size conversions: .ftz flushes, .sat clamps, an integer rounding rounds; a NaN
+ * becomes the canonical NaN of f32, and keeps its payload (quieted) in f64. */
+static inline float f32_same(float x, int mode, bool ftz, bool sat)
+{
+    if (x != x)
+        return sat ? 0.0f : f32_of(0x7fffffffu);
+    if (ftz)
+        x = f32_ftz(x);
+    if (mode >= 0)
+        x = rintf_mode(x, mode);
+    if (ftz)
+        x = f32_ftz(x);
+    return sat ? f32_sat(x) : x;
+}
+static inline double f64_same(double x, int mode, bool sat)
+{
+    if (x != x)
+        return sat ? 0.0 : f64_quiet(x);
+    if (mode >= 0)
+        x = rint_mode(x, mode);
+    return sat ? f64_sat(x) : x;
+}
+static int cvt_ff32_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+{
+    (void)w_;
+    uint64_t a = in->aux;
+    float *d = ISA_SLOT(float, f, in->o[0]);
+    const float *s = ISA_SLOT(const float, f, in->o[1]);
+    int mode = (int)(int8_t)CV_RND(a);
+    bool ftz = CV_FTZ(a), sat = CV_SAT(a);
+    ISA_LANE_LOOP(mask, { d[l] = f32_same(s[l], mode, ftz, sat); });
+    return ISA_X_NEXT;
+}
+ISA_DESC(cvt_ff32, 4, 4)
+static int cvt_ff64_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+{
+    (void)w_;
+    uint64_t a = in->aux;
+    double *d = ISA_SLOT(double, f, in->o[0]);
+    const double *s = ISA_SLOT(const double, f, in->o[1]);
+    int mode = (int)(int8_t)CV_RND(a);
+    bool sat = CV_SAT(a);
+    ISA_LANE_LOOP(mask, { d[l] = f64_same(s[l], mode, sat); });
+    return ISA_X_NEXT;
+}
+ISA_DESC(cvt_ff64, 8, 8)
 
 static bool is_int(isa_type_t t)
 {
@@ -163,57 +291,76 @@ static bool is_int(isa_type_t t)
     return (c == TC_UINT || c == TC_SINT || c == TC_BIT) && isa_types[t].bits >= 8 && isa_types[t].bits <= 64;
 }
 
+/* The rounding modifier as RND_*: float roundings (.rn .rz .rm .rp) when irnd is false,
+ * integer roundings (.rni .rzi .rmi .rpi) when it is true; -1 for none, -2 for the
+ * other kind. */
+static int rnd_of(int m, bool irnd)
+{
+    if (m < 0)
+        return -1;
+    switch (m) {
+    case ISA_M_RN:  return irnd ? -2 : RND_N;
+    case ISA_M_RZ:  return irnd ? -2 : RND_Z;
+    case ISA_M_RM:  return irnd ? -2 : RND_M;
+    case ISA_M_RP:  return irnd ? -2 : RND_P;
+    case ISA_M_RNI: return irnd ? RND_N : -2;
+    case ISA_M_RZI: return irnd ? RND_Z : -2;
+    case ISA_M_RMI: return irnd ? RND_M : -2;
+    case ISA_M_RPI: return irnd ? RND_P : -2;
+    default:        return -2;
+    }
+}
+
 /* Register widths are filled in by pre-decoding (aux bits 0-7) before the handler runs:
- * isa_sem_cvt leaves them 0 and marks the descriptor as adapting (ISA_W_ANY). */
+ * isa_sem_cvt leaves them 0 and marks the descriptor as adapting (ISA_W_ANY).  Which
+ * rounding each pair needs: integer to float and f64 to f32 a float rounding (.rn
+ * .rz .rm .rp, required); float to integer an integer one (.rni .rzi .rmi .rpi,
+ * required); float to float of one size an optional integer one; f32 to f64 none. */
 bool isa_sem_cvt(const isa_instr_t *in, isa_xinsn_t *x)
 {
-    if (in->op != ISA_OP_CVT || in->ntypes != 2)
+    if (in->op != ISA_OP_CVT || in->ntypes != 2 || in->nopd != 2)
         return false;
     isa_type_t dt = (isa_type_t)in->types[0], st = (isa_type_t)in->types[1];
-    int rnd = isa_instr_mod(in, ISA_G_ROUND);
+    int m = isa_instr_mod(in, ISA_G_ROUND);
     bool ftz = isa_instr_mod(in, ISA_G_FTZ) >= 0, sat = isa_instr_mod(in, ISA_G_SAT) >= 0;
-    if (in->nsfx != 2u + (rnd >= 0) + ftz + sat || isa_instr_mod(in, ISA_G_RELU) >= 0)
+    if (in->nsfx != 2u + (m >= 0) + ftz + sat || isa_instr_mod(in, ISA_G_RELU) >= 0)
         return false;
+    bool dflt = dt == ISA_T_F32 || dt == ISA_T_F64, sflt = st == ISA_T_F32 || st == ISA_T_F64;
     uint64_t aux = (uint64_t)isa_types[st].bits << 8 | (uint64_t)(isa_types[st].cls == TC_SINT) << 16 |
                    (uint64_t)isa_types[dt].bits << 24 | (uint64_t)(isa_types[dt].cls == TC_SINT) << 32 |
-                   (uint64_t)sat << 33;
+                   (uint64_t)sat << 33 | (uint64_t)ftz << 56;
+    int r;
     if (is_int(dt) && is_int(st)) {
-        if (rnd >= 0 || ftz)
+        if (m >= 0 || ftz)
             return false;
         x->desc = cvt_int;
-    } else if ((dt == ISA_T_F32 || dt == ISA_T_F64) && is_int(st)) {
-        if (rnd != ISA_M_RN || ftz || sat)
+    } else if (dflt && is_int(st)) {
+        if ((r = rnd_of(m, false)) < 0 || ftz)
             return false;
         x->desc = cvt_i2f;
-    } else if (is_int(dt) && (st == ISA_T_F32 || st == ISA_T_F64)) {
-        if (rnd != ISA_M_RNI && rnd != ISA_M_RZI && rnd != ISA_M_RMI && rnd != ISA_M_RPI)
+        aux |= (uint64_t)r << 40;
+    } else if (is_int(dt) && sflt) {
+        if ((r = rnd_of(m, true)) < 0 || (ftz && st != ISA_T_F32))
             return false;
-        if (ftz && st != ISA_T_F32)
-            return false;
-        aux |= (uint64_t)rnd << 40 | (uint64_t)ftz << 56;
         x->desc = cvt_f2i;
+        aux |= (uint64_t)r << 40;
     } else if (dt == ISA_T_F64 && st == ISA_T_F32) {
-        if (rnd >= 0 || sat)
+        if (m >= 0)
             return false;
-        x->desc = ftz ? cvt_f32_f64_ftz : cvt_f32_f64;
+        x->desc = ftz ? (sat ? cvt_f32_f64_ftz_sat : cvt_f32_f64_ftz) : (sat ? cvt_f32_f64_sat : cvt_f32_f64);
     } else if (dt == ISA_T_F32 && st == ISA_T_F64) {
-        if (rnd != ISA_M_RN || sat)
+        if ((r = rnd_of(m, false)) < 0)
             return false;
-        x->desc = ftz ? cvt_f64_f32_ftz : cvt_f64_f32;
-    } else if (dt == ISA_T_F32 && st == ISA_T_F32) {
-        if (sat && rnd < 0)
-            x->desc = ftz ? cvt_f32_f32_ftz_sat : cvt_f32_f32_sat;
-        else if (!sat && rnd == ISA_M_RNI) x->desc = ftz ? rni_f32_ftz : rni_f32;
-        else if (!sat && rnd == ISA_M_RZI) x->desc = ftz ? rzi_f32_ftz : rzi_f32;
-        else if (!sat && rnd == ISA_M_RMI) x->desc = ftz ? rmi_f32_ftz : rmi_f32;
-        else if (!sat && rnd == ISA_M_RPI) x->desc = ftz ? rpi_f32_ftz : rpi_f32;
-        else return false;
-    } else if (dt == ISA_T_F64 && st == ISA_T_F64 && !ftz && !sat) {
-        x->desc = rnd == ISA_M_RNI ? rni_f64 : rnd == ISA_M_RZI ? rzi_f64 : rnd == ISA_M_RMI ? rmi_f64
-                : rnd == ISA_M_RPI ? rpi_f64 : NULL;
+        x->desc = cvt_d2f;
+        aux |= (uint64_t)r << 40;
+    } else if (dt == st && dflt) {
+        if ((r = rnd_of(m, true)) == -2 || (ftz && dt != ISA_T_F32))
+            return false;
+        x->desc = dt == ISA_T_F32 ? cvt_ff32 : cvt_ff64;
+        aux |= (uint64_t)(uint8_t)(int8_t)r << 40;
     } else {
         return false;
     }
     x->aux = aux;
-    return x->desc != NULL;
+    return true;
 }

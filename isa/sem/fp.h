@@ -13,9 +13,32 @@ static inline float f32_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline uint64_t f64_bits(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
 static inline double f64_of(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
 
-/* A NaN produced by an f32 operation is the canonical 0x7fffffff. */
+/* A NaN produced by an f32 operation is the canonical 0x7fffffff (hardware-recorded).
+ * f64 operations propagate a NaN operand's payload, quieted (sign kept, also by sub),
+ * and produce 0xfff8000000000000 for an invalid operation (0/0, inf - inf, ...).  When
+ * several operands are NaNs, the hardware-recorded choice is b's for add, sub, mul, min
+ * and max, a's for div, and for fma/mad b's, then c's, then a's.  (Between fma's two
+ * factors the choice follows the order ptxas gives them, which can differ from the PTX
+ * order: fma(c, b, a) with c and b NaN was recorded giving c's.) */
+#define F64_DEFAULT_NAN 0xfff8000000000000ull
 static inline float f32_canon(float r) { return r != r ? f32_of(0x7fffffffu) : r; }
-static inline double f64_canon(double r) { return r != r ? f64_of(0x7fffffffffffffffull) : r; }
+static inline double f64_canon(double r) { return r != r ? f64_of(F64_DEFAULT_NAN) : r; }
+static inline double f64_quiet(double x) { return f64_of(f64_bits(x) | 0x0008000000000000ull); }
+/* The result r of op(a, b) with b's NaN first, then a's, then the default NaN. */
+static inline double f64_nan_ba(double a, double b, double r)
+{
+    return b != b ? f64_quiet(b) : a != a ? f64_quiet(a) : f64_canon(r);
+}
+/* The result r of op(a, b) with a's NaN first (div). */
+static inline double f64_nan_ab(double a, double b, double r)
+{
+    return a != a ? f64_quiet(a) : b != b ? f64_quiet(b) : f64_canon(r);
+}
+/* The result r of fma(a, b, c): b's NaN, then c's, then a's. */
+static inline double f64_nan_bca(double a, double b, double c, double r)
+{
+    return b != b ? f64_quiet(b) : c != c ? f64_quiet(c) : a != a ? f64_quiet(a) : f64_canon(r);
+}
 
 /* Subnormal to sign-preserving zero (.ftz inputs and results). */
 static inline float f32_ftz(float x)
@@ -24,9 +47,9 @@ static inline float f32_ftz(float x)
     return (u & 0x7f800000u) == 0 ? f32_of(u & 0x80000000u) : x;
 }
 
-/* .sat: clamp to [0, 1]; NaN becomes 0. */
-static inline float f32_sat(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
-static inline double f64_sat(double x) { return x != x ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
+/* .sat: clamp to [+0, 1]; NaN and -0 become +0 (hardware-recorded). */
+static inline float f32_sat(float x) { return x != x ? 0.0f : x <= 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+static inline double f64_sat(double x) { return x != x ? 0.0 : x <= 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
 
 /* min/max: a NaN operand yields the other operand; -0 is below +0. */
 static inline float f32_min(float a, float b)
@@ -43,16 +66,17 @@ static inline float f32_max(float a, float b)
     if (a == b) return f32_of(f32_bits(a) & f32_bits(b));
     return a > b ? a : b;
 }
+/* f64 min/max of two NaNs: b's NaN, quieted. */
 static inline double f64_min(double a, double b)
 {
-    if (a != a) return b != b ? f64_of(0x7fffffffffffffffull) : b;
+    if (a != a) return b != b ? f64_quiet(b) : b;
     if (b != b) return a;
     if (a == b) return f64_of(f64_bits(a) | f64_bits(b));
     return a < b ? a : b;
 }
 static inline double f64_max(double a, double b)
 {
-    if (a != a) return b != b ? f64_of(0x7fffffffffffffffull) : b;
+    if (a != a) return b != b ? f64_quiet(b) : b;
     if (b != b) return a;
     if (a == b) return f64_of(f64_bits(a) & f64_bits(b));
     return a > b ? a : b;

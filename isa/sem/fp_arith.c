@@ -1,6 +1,6 @@
 /* fp_arith.c: f32 and f64 arithmetic in round-to-nearest: add, sub, mul, fma/mad, div,
- * sqrt, rcp, abs, neg, min, max, copysign, with .ftz and .sat.  Directed roundings and
- * the .approx functions are selected as unsupported until their helpers exist. */
+ * sqrt, rcp, abs, neg, min, max, copysign, with .ftz and .sat; testp.  Directed roundings
+ * and the .approx functions are selected as unsupported until their helpers exist. */
 #include "isa/sem/fp.h"
 #include "isa/sem/lanes.h"
 
@@ -24,32 +24,74 @@ ISA_H1(sqrt_f32, float, float, f32_canon(sqrtf(a)))
 ISA_H1(sqrt_f32_ftz, float, float, FZ(f32_canon(sqrtf(FZ(a)))))
 ISA_H1(rcp_f32, float, float, f32_canon(1.0f / a))
 ISA_H1(rcp_f32_ftz, float, float, FZ(f32_canon(1.0f / FZ(a))))
-ISA_H1(abs_f32, uint32_t, uint32_t, a & 0x7fffffffu)
-ISA_H1(neg_f32, uint32_t, uint32_t, a ^ 0x80000000u)
-ISA_H1(abs_f32_ftz, uint32_t, uint32_t, f32_bits(FZ(f32_of(a))) & 0x7fffffffu)
-ISA_H1(neg_f32_ftz, uint32_t, uint32_t, f32_bits(FZ(f32_of(a))) ^ 0x80000000u)
+/* abs and neg of a NaN give the canonical NaN. */
+#define F32_NAN(u) (((u) & 0x7fffffffu) > 0x7f800000u)
+ISA_H1(abs_f32, uint32_t, uint32_t, F32_NAN(a) ? 0x7fffffffu : a & 0x7fffffffu)
+ISA_H1(neg_f32, uint32_t, uint32_t, F32_NAN(a) ? 0x7fffffffu : a ^ 0x80000000u)
+ISA_H1(abs_f32_ftz, uint32_t, uint32_t, F32_NAN(a) ? 0x7fffffffu : f32_bits(FZ(f32_of(a))) & 0x7fffffffu)
+ISA_H1(neg_f32_ftz, uint32_t, uint32_t, F32_NAN(a) ? 0x7fffffffu : f32_bits(FZ(f32_of(a))) ^ 0x80000000u)
 ISA_H2(min_f32, float, float, float, f32_min(a, b))
 ISA_H2(max_f32, float, float, float, f32_max(a, b))
 ISA_H2(min_f32_ftz, float, float, float, f32_min(FZ(a), FZ(b)))
 ISA_H2(max_f32_ftz, float, float, float, f32_max(FZ(a), FZ(b)))
 ISA_H2(copysign_f32, uint32_t, uint32_t, uint32_t, (b & 0x7fffffffu) | (a & 0x80000000u))
 
-ISA_H2(add_f64, double, double, double, f64_canon(a + b))
-ISA_H2(sub_f64, double, double, double, f64_canon(a - b))
-ISA_H2(mul_f64, double, double, double, f64_canon(a * b))
-ISA_H3(fma_f64, double, double, double, double, f64_canon(fma(a, b, c)))
+ISA_H2(add_f64, double, double, double, f64_nan_ba(a, b, a + b))
+ISA_H2(sub_f64, double, double, double, f64_nan_ba(a, b, a - b))
+ISA_H2(mul_f64, double, double, double, f64_nan_ba(a, b, a * b))
+ISA_H3(fma_f64, double, double, double, double, f64_nan_bca(a, b, c, fma(a, b, c)))
 ISA_H2(add_f64_sat, double, double, double, f64_sat(a + b))
 ISA_H2(sub_f64_sat, double, double, double, f64_sat(a - b))
 ISA_H2(mul_f64_sat, double, double, double, f64_sat(a * b))
 ISA_H3(fma_f64_sat, double, double, double, double, f64_sat(fma(a, b, c)))
-ISA_H2(div_f64, double, double, double, f64_canon(a / b))
-ISA_H1(sqrt_f64, double, double, f64_canon(sqrt(a)))
-ISA_H1(rcp_f64, double, double, f64_canon(1.0 / a))
-ISA_H1(abs_f64, uint64_t, uint64_t, a & 0x7fffffffffffffffull)
-ISA_H1(neg_f64, uint64_t, uint64_t, a ^ 0x8000000000000000ull)
+ISA_H2(div_f64, double, double, double, f64_nan_ab(a, b, a / b))
+ISA_H1(sqrt_f64, double, double, a != a ? f64_quiet(a) : f64_canon(sqrt(a)))
+ISA_H1(rcp_f64, double, double, a != a ? f64_quiet(a) : f64_canon(1.0 / a))
+/* abs and neg of an f64 NaN quiet it and keep its sign and payload. */
+#define F64_NAN(u) (((u) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)
+ISA_H1(abs_f64, uint64_t, uint64_t, F64_NAN(a) ? a | 0x0008000000000000ull : a & 0x7fffffffffffffffull)
+ISA_H1(neg_f64, uint64_t, uint64_t, F64_NAN(a) ? a | 0x0008000000000000ull : a ^ 0x8000000000000000ull)
 ISA_H2(min_f64, double, double, double, f64_min(a, b))
 ISA_H2(max_f64, double, double, double, f64_max(a, b))
 ISA_H2(copysign_f64, uint64_t, uint64_t, uint64_t, (b & 0x7fffffffffffffffull) | (a & 0x8000000000000000ull))
+
+/* testp: a predicate per lane from the operand's class, on its bits (no flushing).
+ * .normal is true for zeros too (hardware-recorded): finite and not subnormal. */
+#define TESTP(NAME, U, EXPR)                                                                     \
+    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)              \
+    {                                                                                            \
+        (void)w_;                                                                                \
+        const U *pa = ISA_SLOT(const U, f, in->o[1]);                                            \
+        uint32_t bits = 0;                                                                       \
+        for (unsigned l = 0; l < ISA_LANES; l++) {                                               \
+            U a = pa[l];                                                                         \
+            bits |= (uint32_t)(EXPR) << l;                                                       \
+        }                                                                                        \
+        return isa_pred_write(f, in, bits, mask);                                                \
+    }                                                                                            \
+    ISA_DESC(NAME, ISA_W_PRED, sizeof(U))
+#define TESTP_SET(W, U, EXPMASK, SIGN)                                                           \
+    TESTP(testp_finite_##W, U, (a & EXPMASK) != EXPMASK)                                         \
+    TESTP(testp_infinite_##W, U, (a & ~SIGN) == EXPMASK)                                         \
+    TESTP(testp_number_##W, U, (a & ~SIGN) <= EXPMASK)                                           \
+    TESTP(testp_notanumber_##W, U, (a & ~SIGN) > EXPMASK)                                        \
+    TESTP(testp_normal_##W, U, (a & EXPMASK) != EXPMASK && ((a & EXPMASK) != 0 || (a & ~SIGN) == 0))                   \
+    TESTP(testp_subnormal_##W, U, (a & EXPMASK) == 0 && (a & ~SIGN) != 0)
+TESTP_SET(32, uint32_t, 0x7f800000u, 0x80000000u)
+TESTP_SET(64, uint64_t, 0x7ff0000000000000ull, 0x8000000000000000ull)
+
+static const isa_xdesc_t *testp_select(const isa_instr_t *in, bool f64)
+{
+    switch (isa_instr_mod(in, ISA_G_MODE)) {
+    case ISA_M_FINITE:     return f64 ? testp_finite_64 : testp_finite_32;
+    case ISA_M_INFINITE:   return f64 ? testp_infinite_64 : testp_infinite_32;
+    case ISA_M_NUMBER:     return f64 ? testp_number_64 : testp_number_32;
+    case ISA_M_NOTANUMBER: return f64 ? testp_notanumber_64 : testp_notanumber_32;
+    case ISA_M_NORMAL:     return f64 ? testp_normal_64 : testp_normal_32;
+    case ISA_M_SUBNORMAL:  return f64 ? testp_subnormal_64 : testp_subnormal_32;
+    default:               return NULL;
+    }
+}
 
 /* Index of a handler by (ftz, sat). */
 #define PICK4(op) (ftz ? (sat ? op##_f32_ftz_sat : op##_f32_ftz) : (sat ? op##_f32_sat : op##_f32))
@@ -61,6 +103,12 @@ bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x)
     isa_type_t t = (isa_type_t)in->types[0];
     int rnd = isa_instr_mod(in, ISA_G_ROUND);
     bool ftz = isa_instr_mod(in, ISA_G_FTZ) >= 0, sat = isa_instr_mod(in, ISA_G_SAT) >= 0;
+    if (in->op == ISA_OP_TESTP) {
+        if (in->nsfx != 2 || (t != ISA_T_F32 && t != ISA_T_F64))
+            return false;
+        x->desc = testp_select(in, t == ISA_T_F64);
+        return x->desc != NULL;
+    }
     /* Every suffix must be understood: type, .rn, .ftz, .sat. */
     unsigned known = 1 + (rnd >= 0) + ftz + sat;
     if (in->nsfx != known || (rnd >= 0 && rnd != ISA_M_RN))

@@ -49,11 +49,11 @@
 /* Define a descriptor for a hand-written handler NAME##_f. */
 #define ISA_DESC(NAME, ...) static const isa_xdesc_t NAME[1] = { { NAME##_f, { __VA_ARGS__ } } };
 
-/* Predicate destination: bit l of the mask slot = EXPR(a, b) for lanes in mask. */
+/* Comparisons: NAME##_bits gives bit l = EXPR(a, b) for all 32 lanes; NAME is the
+ * setp handler (predicate destination, optional combine with c and the p|q pair). */
 #define ISA_HP2(NAME, TA, EXPR)                                                      \
-    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
+    static inline uint32_t NAME##_bits(const uint8_t *f, const isa_xinsn_t *in)      \
     {                                                                                \
-        (void)w_;                                                                    \
         const TA *pa = ISA_SLOT(const TA, f, in->o[1]);                              \
         const TA *pb = ISA_SLOT(const TA, f, in->o[2]);                              \
         uint32_t bits = 0;                                                           \
@@ -61,34 +61,56 @@
             TA a = pa[l], b = pb[l];                                                 \
             bits |= (uint32_t)(EXPR) << l;                                           \
         }                                                                            \
-        return isa_pred_write(f, in, bits, mask);                                    \
+        return bits;                                                                 \
+    }                                                                                \
+    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
+    {                                                                                \
+        (void)w_;                                                                    \
+        return isa_pred_write(f, in, NAME##_bits(f, in), mask);                      \
     }                                                                                \
     static const isa_xdesc_t NAME[1] = {                                             \
         { NAME##_f, { ISA_W_PRED, sizeof(TA), sizeof(TA), ISA_W_PRED, ISA_W_PRED } } };
 
+/* set: the comparison NAME##_bits combined with the optional predicate c, written as
+ * ONE or 0 into a 32-bit destination (0xffffffff for u32/s32, 1.0f for f32). */
+#define ISA_HSET(NAME, CMP, TA, ONE)                                                 \
+    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
+    {                                                                                \
+        (void)w_;                                                                    \
+        uint32_t bits = isa_pred_combine(f, in, CMP##_bits(f, in));                  \
+        uint32_t *d = ISA_SLOT(uint32_t, f, in->o[0]);                               \
+        ISA_LANE_LOOP(mask, { d[l] = (bits >> l & 1) ? (ONE) : 0u; });              \
+        return ISA_X_NEXT;                                                           \
+    }                                                                                \
+    static const isa_xdesc_t NAME[1] = {                                             \
+        { NAME##_f, { 4, sizeof(TA), sizeof(TA), ISA_W_PRED } } };
+
+/* setp/set's BoolOp (aux 1 and, 2 or, 3 xor) with the optional predicate c (o[3],
+ * negated when flags bit 0 is set). */
+static inline uint32_t isa_pred_combine(const uint8_t *f, const isa_xinsn_t *in, uint32_t bits)
+{
+    if (in->o[3] == ISA_NONE)
+        return bits;
+    uint32_t c = *ISA_SLOT(const uint32_t, f, in->o[3]);
+    if (in->flags & 1)
+        c = ~c;
+    switch (in->aux) {
+    case 1: return bits & c;
+    case 2: return bits | c;
+    case 3: return bits ^ c;
+    default: return bits;
+    }
+}
+
 /* Write a predicate result, combined with an optional predicate c (setp's BoolOp) and
- * mirrored into the optional second destination q (p|q: q = !p). */
+ * mirrored into the optional second destination q (p|q: q = BoolOp(!t, c)). */
 static inline int isa_pred_write(uint8_t *f, const isa_xinsn_t *in, uint32_t bits, uint32_t mask)
 {
-    if (in->o[3] != ISA_NONE) {
-        uint32_t c = *ISA_SLOT(uint32_t, f, in->o[3]);
-        if (in->flags & 1)
-            c = ~c;
-        uint32_t q = ~bits;
-        switch (in->aux) {
-        case 1: bits &= c; q &= c; break;
-        case 2: bits |= c; q |= c; break;
-        case 3: bits ^= c; q ^= c; break;
-        default: break;
-        }
-        if (in->o[4] != ISA_NONE) {
-            uint32_t *pq = ISA_SLOT(uint32_t, f, in->o[4]);
-            *pq = (*pq & ~mask) | (q & mask);
-        }
-    } else if (in->o[4] != ISA_NONE) {
+    if (in->o[4] != ISA_NONE) {
         uint32_t *pq = ISA_SLOT(uint32_t, f, in->o[4]);
-        *pq = (*pq & ~mask) | (~bits & mask);
+        *pq = (*pq & ~mask) | (isa_pred_combine(f, in, ~bits) & mask);
     }
+    bits = isa_pred_combine(f, in, bits);
     if (in->o[0] != ISA_NONE) {
         uint32_t *pd = ISA_SLOT(uint32_t, f, in->o[0]);
         *pd = (*pd & ~mask) | (bits & mask);

@@ -1,6 +1,6 @@
 /* logic.c: logic, shift and bit-manipulation semantics: and, or, xor, not, cnot (also on
- * predicates), shl, shr (shift amounts clamp at the width), popc, clz, brev, bfind,
- * bfe, bfi, lop3 and prmt (default mode). */
+ * predicates), shl, shr (shift amounts clamp at the width), shf, popc, clz, brev, bfind,
+ * bfe, bfi, bmsk, szext, fns, lop3 and prmt (every mode). */
 #include "isa/sem/lanes.h"
 
 #define LOGIC_SET(W, U)                                                                   \
@@ -180,6 +180,112 @@ static inline uint32_t prmt(uint32_t a, uint32_t b, uint32_t c)
 }
 ISA_H3(prmt_32, uint32_t, uint32_t, uint32_t, uint32_t, prmt(a, b, c))
 
+/* The other prmt modes take c's two low bits and pick, for result bytes 3..0, the
+ * bytes of {b, a} given by a fixed table (one nibble per result byte, as the manual
+ * lists them):
+ * f4e forward 4 extract, b4e backward, rc8 replicate a byte, ecl and ecr edge clamps
+ * left and right, rc16 replicate a half-word. */
+static const uint16_t prmt_tab[6][4] = {
+    { 0x3210, 0x4321, 0x5432, 0x6543 },      /* f4e */
+    { 0x5670, 0x6701, 0x7012, 0x0123 },      /* b4e */
+    { 0x0000, 0x1111, 0x2222, 0x3333 },      /* rc8 */
+    { 0x3210, 0x3211, 0x3222, 0x3333 },      /* ecl */
+    { 0x0000, 0x1110, 0x2210, 0x3210 },      /* ecr */
+    { 0x1010, 0x3232, 0x1010, 0x3232 },      /* rc16 */
+};
+static inline uint32_t prmt_mode(uint32_t a, uint32_t b, uint32_t c, unsigned mode)
+{
+    uint64_t x = ((uint64_t)b << 32) | a;
+    unsigned sel = prmt_tab[mode][c & 3];
+    uint32_t r = 0;
+    for (unsigned i = 0; i < 4; i++)
+        r |= ((uint32_t)(x >> (8 * ((sel >> (4 * i)) & 7))) & 0xff) << (8 * i);
+    return r;
+}
+#define PRMT_MODE(NAME, M) ISA_H3(NAME, uint32_t, uint32_t, uint32_t, uint32_t, prmt_mode(a, b, c, M))
+PRMT_MODE(prmt_f4e, 0)
+PRMT_MODE(prmt_b4e, 1)
+PRMT_MODE(prmt_rc8, 2)
+PRMT_MODE(prmt_ecl, 3)
+PRMT_MODE(prmt_ecr, 4)
+PRMT_MODE(prmt_rc16, 5)
+
+/* shf: funnel shift of the 64-bit {b, a} by c; .clamp limits c to 32, .wrap takes it
+ * modulo 32.  .l returns the high word of the left shift, .r the low word of the right. */
+static inline uint32_t shf_l(uint32_t a, uint32_t b, uint32_t n)
+{
+    return (uint32_t)(((((uint64_t)b << 32) | a) << n) >> 32);
+}
+static inline uint32_t shf_r(uint32_t a, uint32_t b, uint32_t n)
+{
+    return (uint32_t)((((uint64_t)b << 32) | a) >> n);
+}
+ISA_H3(shf_l_clamp, uint32_t, uint32_t, uint32_t, uint32_t, shf_l(a, b, c > 32 ? 32 : c))
+ISA_H3(shf_l_wrap, uint32_t, uint32_t, uint32_t, uint32_t, shf_l(a, b, c & 31))
+ISA_H3(shf_r_clamp, uint32_t, uint32_t, uint32_t, uint32_t, shf_r(a, b, c > 32 ? 32 : c))
+ISA_H3(shf_r_wrap, uint32_t, uint32_t, uint32_t, uint32_t, shf_r(a, b, c & 31))
+
+/* bmsk: a mask of b ones starting at bit a.  .wrap takes a and b modulo 32; .clamp
+ * gives no bits for a >= 32 and every bit from a up for b >= 32 (or a + b >= 32). */
+static inline uint32_t bmsk(uint32_t a, uint32_t b, bool clamp)
+{
+    uint32_t a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+    uint32_t mask0 = ~0u << a1, mask1;
+    bool over = sum >= 32;
+    if (clamp) {
+        if (a >= 32) {
+            mask0 = 0;
+            over = true;
+        }
+        if (b >= 32)
+            over = true;
+    }
+    if (over)
+        mask1 = 0;
+    else if (b1 == 0)
+        mask1 = ~0u;
+    else
+        mask1 = ~0u << sum;
+    return mask0 & ~mask1;
+}
+ISA_H2(bmsk_clamp, uint32_t, uint32_t, uint32_t, bmsk(a, b, true))
+ISA_H2(bmsk_wrap, uint32_t, uint32_t, uint32_t, bmsk(a, b, false))
+
+/* szext: keep the low N = b bits of a, zero- or sign-extended; N = 0 gives 0, and
+ * N >= 32 keeps a (.clamp) or wraps modulo 32 (.wrap). */
+static inline uint32_t szext(uint32_t a, uint32_t b, bool clamp, bool sgn)
+{
+    uint32_t b1 = b & 31;
+    bool big = clamp && b >= 32;
+    uint32_t mask = big ? 0 : ~0u << b1;
+    bool sbit = !(b1 == 0 || big || !sgn) && ((a >> ((b1 - 1) & 31)) & 1);
+    return (a & ~mask) | (sbit ? mask : 0);
+}
+ISA_H2(szext_clamp_u, uint32_t, uint32_t, uint32_t, szext(a, b, true, false))
+ISA_H2(szext_wrap_u, uint32_t, uint32_t, uint32_t, szext(a, b, false, false))
+ISA_H2(szext_clamp_s, uint32_t, uint32_t, uint32_t, szext(a, b, true, true))
+ISA_H2(szext_wrap_s, uint32_t, uint32_t, uint32_t, szext(a, b, false, true))
+
+/* fns: the position of the |offset|-th set bit of mask counting from base (upwards for
+ * a positive offset, downwards for a negative one, base itself first); offset 0 tests
+ * base alone; 0xffffffff when there is none. */
+static inline uint32_t fns(uint32_t mask, uint32_t base, int32_t off)
+{
+    if (off == 0)
+        return base < 32 && ((mask >> base) & 1) ? base : 0xffffffffu;
+    int pos = (int)(base & 0xff), inc = off > 0 ? 1 : -1;
+    uint32_t count = (uint32_t)(off > 0 ? off : -(int64_t)off) - 1;
+    for (; pos >= 0 && pos < 32; pos += inc) {
+        if ((mask >> pos) & 1) {
+            if (count == 0)
+                return (uint32_t)pos;
+            count--;
+        }
+    }
+    return 0xffffffffu;
+}
+ISA_H3(fns_32, uint32_t, uint32_t, uint32_t, int32_t, fns(a, b, c))
+
 #define ROWS3(op) { ISA_T_B16, op##_16 }, { ISA_T_B32, op##_32 }, { ISA_T_B64, op##_64 }
 static const isa_tsel_t t_and[] = { ROWS3(and) }, t_or[] = { ROWS3(or) }, t_xor[] = { ROWS3(xor) };
 static const isa_tsel_t t_not[] = { ROWS3(not) }, t_cnot[] = { ROWS3(cnot) }, t_shl[] = { ROWS3(shl) };
@@ -231,7 +337,37 @@ bool isa_sem_logic(const isa_instr_t *in, isa_xinsn_t *x)
         break;
     case ISA_OP_BFI: x->desc = t == ISA_T_B32 ? bfi_32 : t == ISA_T_B64 ? bfi_64 : NULL; break;
     case ISA_OP_LOP3: x->desc = plain && t == ISA_T_B32 && in->nopd == 5 ? lop3_32 : NULL; break;
-    case ISA_OP_PRMT: x->desc = plain && t == ISA_T_B32 ? prmt_32 : NULL; break;
+    case ISA_OP_PRMT: {
+        int m = isa_instr_mod(in, ISA_G_MODE);
+        if (t != ISA_T_B32 || in->nsfx != 1u + (m >= 0))
+            break;
+        x->desc = m < 0 ? prmt_32 : m == ISA_M_F4E ? prmt_f4e : m == ISA_M_B4E ? prmt_b4e
+              : m == ISA_M_RC8 ? prmt_rc8 : m == ISA_M_ECL ? prmt_ecl : m == ISA_M_ECR ? prmt_ecr
+              : m == ISA_M_RC16 ? prmt_rc16 : NULL;
+        break;
+    }
+    case ISA_OP_SHF: {
+        int m = isa_instr_mod(in, ISA_G_MODE), w = isa_instr_mod(in, ISA_G_WRAP);
+        if (t != ISA_T_B32 || in->nsfx != 3 || (w != ISA_M_CLAMP && w != ISA_M_WRAP))
+            break;
+        x->desc = m == ISA_M_L ? (w == ISA_M_CLAMP ? shf_l_clamp : shf_l_wrap)
+              : m == ISA_M_R ? (w == ISA_M_CLAMP ? shf_r_clamp : shf_r_wrap) : NULL;
+        break;
+    }
+    case ISA_OP_BMSK:
+    case ISA_OP_SZEXT: {
+        int w = isa_instr_mod(in, ISA_G_WRAP);
+        if (in->nsfx != 2 || (w != ISA_M_CLAMP && w != ISA_M_WRAP))
+            break;
+        bool cl = w == ISA_M_CLAMP;
+        if (in->op == ISA_OP_BMSK)
+            x->desc = t == ISA_T_B32 ? (cl ? bmsk_clamp : bmsk_wrap) : NULL;
+        else
+            x->desc = t == ISA_T_U32 ? (cl ? szext_clamp_u : szext_wrap_u)
+                  : t == ISA_T_S32 ? (cl ? szext_clamp_s : szext_wrap_s) : NULL;
+        break;
+    }
+    case ISA_OP_FNS: x->desc = plain && t == ISA_T_B32 ? fns_32 : NULL; break;
     default: break;
     }
     return x->desc != NULL;

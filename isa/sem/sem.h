@@ -31,7 +31,8 @@ typedef struct { isa_xfn_t fn; uint8_t w[6]; } isa_xdesc_t;
 struct isa_xinsn {
     isa_xfn_t          fn;
     const isa_xdesc_t *desc;        /* set by selection; fn is desc->fn */
-    uint32_t           o[6];        /* operand slot offsets: d, a, b, c, ... */
+    uint32_t           o[6];        /* operand slot offsets: d, a, b, c, ...; o[5] is the carry
+                                       flag's slot for .cc, addc, subc and madc */
     uint32_t           guard;       /* predicate slot offset, or ISA_NONE */
     uint8_t            guard_neg;
     uint8_t            width;       /* access width in bytes (memory), vector count, ... */

@@ -169,15 +169,15 @@ END_TEST
 
 START_TEST(unsupported_reported)
 {
-    isa_module_t *m = load(HDR ".visible .entry k()\n{\n.reg .b32 %r<3>;\n"
-                           "  mul24.lo.u32 %r1, %r2, %r2;\nret;\n}\n");
+    isa_module_t *m = load(HDR ".visible .entry k()\n{\n.reg .f32 %f<3>;\n"
+                           "  sin.approx.f32 %f1, %f2;\nret;\n}\n");
     ex_program_t *p = ex_program_new(m);
     char *buf = NULL;
     size_t len = 0;
     FILE *d = open_memstream(&buf, &len);
     ck_assert_uint_eq(ex_program_check_entry(p, 0, d), 1);
     fclose(d);
-    ck_assert_msg(strstr(buf, "t.ptx:7:3: error: mul24.lo.u32 is not supported yet"), "%s", buf);
+    ck_assert_msg(strstr(buf, "t.ptx:7:3: error: sin.approx.f32 is not supported yet"), "%s", buf);
     free(buf);
     ex_program_free(p);
     isa_module_free(m);

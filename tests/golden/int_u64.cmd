@@ -1,0 +1,1 @@
+-b 16,16 u64[3840]:out u64[]=0,1,0xffffffffffffffff,2,0xfffffffffffffffe,7,0x8000000000000000,63,64,65,0x7fffffffffffffff,0x8000000000000001,0xffffffff,0x100000000,0x123456789abcdef0,0xdeadbeefcafef00d u64[]=0,1,0xffffffffffffffff,2,0xfffffffffffffffe,7,0x8000000000000000,63,64,65,0x7fffffffffffffff,0x8000000000000001,0xffffffff,0x100000000,0x123456789abcdef0,0xdeadbeefcafef00d

@@ -1,0 +1,1 @@
+-b 32 -o hex u32[768]:out u8[32]:out u64[64]:out u32[128]=rand(3) 0xbeef

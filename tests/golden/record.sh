@@ -1,0 +1,36 @@
+#!/bin/sh
+# record.sh: records the golden outputs on a machine with an NVIDIA GPU (the H100):
+# builds ptxrun, runs every tests/golden/NAME.ptx with the arguments in NAME.cmd on
+# --backend cuda, and writes its stdout to NAME.out.
+#   tests/golden/record.sh [NAME...]     (no NAME: every golden)
+# A golden whose run fails (non-zero exit) keeps its old .out and is listed at the end.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+make -j"$(nproc 2>/dev/null || echo 4)" build/bin/ptxrun >/dev/null || exit 2
+failed=""
+for cmd in tests/golden/*.cmd; do
+    n=${cmd%.cmd}
+    name=$(basename "$n")
+    if [ $# -gt 0 ]; then
+        case " $* " in *" $name "*) ;; *) continue ;; esac
+    fi
+    # The .cmd file holds the arguments after FILE, split on white space and not
+    # globbed (they hold [ ] and ( )), as the replay in tests/unit/golden does.
+    set -f
+    # shellcheck disable=SC2046
+    if build/bin/ptxrun --backend cuda "$n.ptx" $(cat "$cmd") > "$n.out.tmp" 2> "$n.err.tmp"; then
+        mv "$n.out.tmp" "$n.out"
+        echo "recorded $name"
+    else
+        echo "FAILED $name:"
+        cat "$n.err.tmp"
+        rm -f "$n.out.tmp"
+        failed="$failed $name"
+    fi
+    set +f
+    rm -f "$n.err.tmp"
+done
+if [ -n "$failed" ]; then
+    echo "failed:$failed"
+    exit 1
+fi

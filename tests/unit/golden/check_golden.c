@@ -1,0 +1,148 @@
+/* check_golden.c: replays every golden (tests/golden/NAME.{ptx,cmd,out}) on the
+ * emulator through ptxrun and compares stdout byte for byte.  A golden that the
+ * emulator cannot run, or that has no recorded .out, fails: nothing is skipped. */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_GOLDEN 512
+static char *names[MAX_GOLDEN];
+static int nnames;
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The goldens present in the source tree, sorted (a .cmd file names one). */
+static void find_goldens(void)
+{
+    const char *src = getenv("PTXEMU_SRCDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/golden", src ? src : ".");
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) && nnames < MAX_GOLDEN) {
+        size_t n = strlen(e->d_name);
+        if (n > 4 && strcmp(e->d_name + n - 4, ".cmd") == 0)
+            names[nnames++] = strndup(e->d_name, n - 4);
+    }
+    closedir(d);
+    qsort(names, (size_t)nnames, sizeof names[0], cmp_names);
+}
+
+static char *slurp(FILE *f, size_t *out_len)
+{
+    size_t cap = 1 << 16, len = 0, n;
+    char *buf = malloc(cap);
+    while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (len + 1 == cap)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[len] = 0;
+    *out_len = len;
+    return buf;
+}
+
+static char *read_text(const char *path, size_t *out_len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *s = slurp(f, out_len);
+    fclose(f);
+    return s;
+}
+
+/* Line number and text of the first difference, for the failure message. */
+static void first_diff(const char *got, const char *want, char *msg, size_t size)
+{
+    unsigned line = 1;
+    size_t i = 0;
+    for (; got[i] && got[i] == want[i]; i++)
+        line += got[i] == '\n';
+    size_t g0 = i, w0 = i;
+    while (g0 && got[g0 - 1] != '\n' && i - g0 < 40)
+        g0--;
+    while (w0 && want[w0 - 1] != '\n' && i - w0 < 40)
+        w0--;
+    snprintf(msg, size, "first difference at line %u, byte %zu: got \"%.60s\", want \"%.60s\"", line, i,
+             got + g0, want + w0);
+}
+
+START_TEST(replay)
+{
+    const char *src = getenv("PTXEMU_SRCDIR"), *bin = getenv("PTXRUN");
+    ck_assert_msg(src && bin, "PTXRUN and PTXEMU_SRCDIR must be set (make check sets them)");
+    ck_assert_msg(nnames > 0, "no goldens found in %s/tests/golden", src);
+    const char *name = names[_i];
+    char path[4096], cmd[8192];
+    size_t len = 0, len2, want_len;
+    snprintf(path, sizeof path, "%s/tests/golden/%s.cmd", src, name);
+    char *args = read_text(path, &len);
+    ck_assert_msg(args != NULL, "%s: cannot read %s", name, path);
+    for (char *p = args; *p; p++)
+        if (*p == '\n')
+            *p = ' ';
+    snprintf(path, sizeof path, "%s/tests/golden/%s.out", src, name);
+    char *want = read_text(path, &want_len);
+    ck_assert_msg(want != NULL, "%s: no recorded output (run tests/golden/record.sh on the GPU)", name);
+    /* The .cmd words are split on white space, with no shell in between (record.sh
+     * does the same with globbing off), so rand(1) and u32[4] pass as written. */
+    char *argv[256];
+    int argc = 0;
+    argv[argc++] = (char *)bin;
+    snprintf(cmd, sizeof cmd, "tests/golden/%s.ptx", name);
+    argv[argc++] = cmd;
+    for (char *w = strtok(args, " \t\r"); w && argc < 255; w = strtok(NULL, " \t\r"))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    char outp[64], errp[64];
+    snprintf(outp, sizeof outp, "/tmp/ptxemu_golden_%d.out", (int)getpid());
+    snprintf(errp, sizeof errp, "/tmp/ptxemu_golden_%d.err", (int)getpid());
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        if (chdir(src) != 0 || !freopen(outp, "wb", stdout) || !freopen(errp, "wb", stderr))
+            _exit(127);
+        execv(bin, argv);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    int rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    char *got = read_text(outp, &len), *err = read_text(errp, &len2);
+    remove(outp);
+    remove(errp);
+    ck_assert_msg(rc == 0, "%s: ptxrun exited %d: %.2000s", name, rc, err ? err : "");
+    ck_assert_msg(got != NULL, "%s: no output", name);
+    len = strlen(got);
+    if (len != want_len || memcmp(got, want, len) != 0) {
+        char msg[512];
+        first_diff(got, want, msg, sizeof msg);
+        ck_abort_msg("%s: stdout differs from the H100's: %s", name, msg);
+    }
+    free(got);
+    free(want);
+    free(err);
+    free(args);
+}
+END_TEST
+
+Suite *make_golden_suite(void)
+{
+    find_goldens();
+    Suite *s = suite_create("golden");
+    TCase *tc = tcase_create("replay");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, replay, 0, nnames ? nnames : 1);
+    suite_add_tcase(s, tc);
+    return s;
+}
