@@ -88,6 +88,10 @@ static int ld_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                 return ISA_X_FAULT;
             if (x->o[k] == ISA_NONE)
                 continue;
+            if (bytes == 16) {                 /* .b128: a whole 128-bit register */
+                memcpy(f + x->o[k] + l * 16, h, 16);
+                continue;
+            }
             uint64_t v = 0;
             memcpy(&v, h, bytes);
             reg_store(f, x->o[k], LS_RW(x->aux, k), l, extend(v, bytes, sgn));
@@ -166,6 +170,10 @@ static int st_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             uint8_t *h = lane_host(w, f, x, l, k);
             if (!h)
                 return ISA_X_FAULT;
+            if (bytes == 16) {
+                memcpy(h, f + x->o[k] + l * 16, 16);
+                continue;
+            }
             uint64_t v = reg_load(f, x->o[k], LS_RW(x->aux, k), l);
             memcpy(h, &v, bytes);
         }
@@ -328,9 +336,9 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         return false;
     isa_type_t t = (isa_type_t)in->types[0];
     unsigned bytes = isa_types[t].bits / 8;
-    if (bytes == 0 || bytes > 8)
-        return false;
     int vm = isa_instr_mod(in, ISA_G_VEC);
+    if (bytes == 0 || bytes > 16 || (bytes == 16 && vm >= 0))
+        return false;
     unsigned vec = vm == ISA_M_V2 ? 2 : vm == ISA_M_V4 ? 4 : vm < 0 ? 1 : 0;
     if (vec == 0)
         return false;
@@ -361,6 +369,8 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         unsigned rw = opd_width(f, e, bytes);
         if (rw == 0 || rw == 0xfe || rw < bytes || (e->kind == OPD_REG && e->sel))
             return false;
+        if (bytes == 16 && (e->kind != OPD_REG || rw != 16))
+            return false;                 /* .b128 moves whole 128-bit registers */
         x->o[k] = ex_pd_operand(pd, e, rw);
         if (x->o[k] == ISA_NONE)
             return false;
