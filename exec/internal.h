@@ -65,6 +65,7 @@ struct ex_program {
     uint32_t            nrange, caprange;
     struct ex_range { uintptr_t base, end; } *ranges;
     pthread_mutex_t     lock;
+    _Atomic uint64_t    nlaunch;        /* launches so far: %gridid of the next is nlaunch + 1 */
 };
 
 /* A call context: the lanes executing one function activation of a warp. */
@@ -81,6 +82,28 @@ typedef struct ex_ctx {
 
 #define EX_MAX_DEPTH 64
 
+/*{=====================================================================
+ * Barriers (interp.c).  Arrival is counted per warp, as measured on an H100/H200:
+ * a warp arrives at barrier k when every one of its non-exited lanes has executed a
+ * bar/barrier instruction on k (from any program counter), and then counts as 32
+ * threads.  A barrier without a thread count completes when every warp that still
+ * has live lanes arrived; one with a count b when b / 32 warps arrived.
+ *====================================================================*/
+#define EX_NBAR   16                /* barrier ids 0..15 */
+#define EX_WSYNC  EX_NBAR           /* wait_bar of a lane blocked at bar.warp.sync */
+/* x->aux of a barrier instruction: what it does. */
+enum { EX_BAR_SYNC, EX_BAR_ARRIVE, EX_BAR_POPC, EX_BAR_AND, EX_BAR_OR };
+/* x->aux of an indirect call (a direct call holds the callee's function index). */
+#define EX_CALL_INDIRECT UINT64_MAX
+
+typedef struct {
+    uint32_t expected;      /* threads wanted (a multiple of 32); 0: every live warp */
+    uint32_t nwarps;        /* warps counted as arrived */
+    uint32_t nthreads;      /* threads that arrived (the and-reduction's total) */
+    uint32_t popc;          /* arrived threads whose predicate was true */
+} ex_bar_t;
+/*}=====================================================================*/
+
 typedef struct ex_cta ex_cta_t;
 
 typedef struct ex_warp {
@@ -89,8 +112,16 @@ typedef struct ex_warp {
     uint32_t    id;              /* warp index in the CTA */
     uint32_t    valid;           /* lanes that are threads */
     uint32_t    alive;           /* lanes that have not exited */
-    uint32_t    waiting;         /* lanes blocked at a barrier */
-    uint32_t    bar_pc;          /* where the waiting lanes resume */
+    uint32_t    waiting;         /* lanes blocked at a barrier or bar.warp.sync */
+    uint32_t    bar_pc;          /* program counter of the group that ran last (round robin) */
+    uint32_t    bar_arrived[EX_NBAR]; /* lanes that arrived at barrier k in its current phase */
+    uint32_t    bar_counted;     /* barriers at which this warp counts as arrived */
+    uint8_t     wait_bar[ISA_LANES];  /* what a waiting lane waits for: a barrier id or EX_WSYNC */
+    uint32_t    wsync_mask[ISA_LANES];/* the bar.warp.sync mask of a lane waiting there */
+    const ex_insn_t *wait_insn[ISA_LANES]; /* bar.red: where the result goes on release */
+    uint8_t    *wait_frame[ISA_LANES];
+    uint32_t    jump[ISA_LANES]; /* per-lane targets of brx.idx and indirect calls */
+    uint64_t    clock_last;      /* the last %clock64 read (reads strictly increase) */
     uint32_t    depth;
     ex_ctx_t    ctx[EX_MAX_DEPTH];
     uint32_t    tid[3][ISA_LANES];
@@ -104,6 +135,7 @@ typedef struct ex_warp {
     uint64_t    fault_addr;
     const char *fault_what;
     const ex_insn_t *fault_insn;
+    char        fault_buf[192];  /* a fault message composed at run time */
     uint64_t    ninstr, nlane_instr;
 } ex_warp_t;
 
@@ -118,8 +150,11 @@ struct ex_cta {
     uint32_t          shared_size;
     const uint8_t    *params;
     size_t            params_size;
-    uint32_t          bar_arrived;   /* threads arrived at barrier 0 */
+    ex_bar_t          bar[EX_NBAR];
     uint32_t          exited;        /* threads that exited */
+    uint32_t          worker;        /* the host worker running the CTA (%smid) */
+    uint64_t          clock_base;    /* %clock64 at the CTA's start: the worker's clock */
+    uint64_t          gridid;        /* %gridid of the launch */
 };
 
 /* Memory (mem.c): translate a lane's address in a space to host memory, checking

@@ -9,7 +9,8 @@
  * jumping backwards while other groups wait is preempted after EX_SPIN_LIMIT backward
  * jumps and the next group (by program counter, round robin) runs: a lane spinning on a
  * lock held by another lane of its warp lets that lane progress.  Warps of a CTA run in
- * turn, each for a quantum of instructions; CTAs run on worker threads. */
+ * turn, each for a quantum of instructions; CTAs run on worker threads.  Barriers count
+ * arrival per warp (see internal.h); docs/execution.md describes the whole model. */
 #include "exec/internal.h"
 
 #include <stdatomic.h>
@@ -107,13 +108,13 @@ static int set_fault(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, const char
 /*{=====================================================================
  * Calls
  *====================================================================*/
-static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t next_pc)
+static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi, uint32_t next_pc)
 {
     ex_ctx_t *cx = ex_top(w);
     ex_program_t *p = w->cta->p;
     if (w->depth == EX_MAX_DEPTH)
         return set_fault(w, x, mask, "call stack overflow");
-    ex_func_t *callee = &p->funcs[x->aux];
+    ex_func_t *callee = &p->funcs[fi];
     uint32_t local_base = w->local_top;
     if (callee->local_size && (!w->local || local_base + callee->local_size > w->local_bytes))
         return set_fault(w, x, mask, "local memory stack overflow");
@@ -173,7 +174,7 @@ static void pop_ctx(ex_warp_t *w)
     const isa_func_t *cf = caller->fn->ir, *ci = cx->fn->ir;
     const isa_operand_t *o = &cf->opds[in->opd];
     uint32_t back = cx->caller_members & w->alive;
-    if (in->nopd > 0 && o[0].kind == OPD_LIST && o[1].kind == OPD_FUNC) {
+    if (in->nopd > 1 && o[0].kind == OPD_LIST && (o[1].kind == OPD_FUNC || o[1].kind == OPD_REG)) {
         for (uint32_t e = 0; e < o[0].count && e < ci->nret; e++) {
             const isa_operand_t *r = &cf->opds[o[0].u.first + e];
             uint32_t dsz = (uint32_t)isa_var_size(&cf->vars[r->u.sym]);
@@ -198,18 +199,128 @@ static void pop_ctx(ex_warp_t *w)
 /*{=====================================================================
  * Barriers
  *====================================================================*/
-/* Release the barrier when every live thread of the CTA has arrived. */
-static void barrier_check(ex_cta_t *c)
+/* Warp w counts as arrived at barrier k once every live lane of it arrived there. */
+static void warp_arrival(ex_cta_t *c, ex_warp_t *w, unsigned k)
 {
-    if (c->bar_arrived == 0 || c->bar_arrived < c->nthreads - c->exited)
+    uint32_t a = w->bar_arrived[k];
+    if (!a || (w->bar_counted & (1u << k)) || (w->alive & ~a))
         return;
+    w->bar_counted |= 1u << k;
+    c->bar[k].nwarps++;
+}
+
+/* Complete barrier k when enough warps arrived: b / 32 of them for a count b, else every
+ * warp that still has live lanes.  The waiting lanes of the counted warps resume, and
+ * those of a bar.red receive the reduction. */
+static void barrier_check(ex_cta_t *c, unsigned k)
+{
+    ex_bar_t *b = &c->bar[k];
+    uint32_t bit = 1u << k;
+    if (b->nwarps == 0)
+        return;
+    if (b->expected) {
+        if (b->nwarps * ISA_LANES < b->expected)
+            return;
+    } else {
+        for (uint32_t i = 0; i < c->nwarps; i++)
+            if (c->warps[i].alive && !(c->warps[i].bar_counted & bit))
+                return;
+    }
     for (uint32_t i = 0; i < c->nwarps; i++) {
         ex_warp_t *w = &c->warps[i];
-        if (!w->waiting)
+        if (!(w->bar_counted & bit))
             continue;
-        w->waiting = 0;
+        for (uint32_t m = w->waiting; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if (w->wait_bar[l] != k)
+                continue;
+            w->waiting &= ~(1u << l);
+            const ex_insn_t *x = w->wait_insn[l];
+            if (!x || x->aux < EX_BAR_POPC)
+                continue;
+            uint8_t *fr = w->wait_frame[l];
+            if (x->aux == EX_BAR_POPC) {
+                ISA_SLOT(uint32_t, fr, x->o[0])[l] = b->popc;
+            } else {
+                bool v = x->aux == EX_BAR_AND ? b->popc == b->nthreads : b->popc != 0;
+                uint32_t *d = ISA_SLOT(uint32_t, fr, x->o[0]);
+                *d = v ? *d | (1u << l) : *d & ~(1u << l);
+            }
+        }
+        w->bar_arrived[k] = 0;
+        w->bar_counted &= ~bit;
     }
-    c->bar_arrived = 0;
+    memset(b, 0, sizeof *b);
+}
+
+/* bar.warp.sync: release the waiting lanes whose masks' live lanes all wait there. */
+static void wsync_release(ex_warp_t *w)
+{
+    uint32_t at = 0, rel = 0;
+    for (uint32_t m = w->waiting; m; m &= m - 1)
+        if (w->wait_bar[__builtin_ctz(m)] == EX_WSYNC)
+            at |= m & -m;
+    for (uint32_t m = at; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (!(w->wsync_mask[l] & w->alive & ~at))
+            rel |= 1u << l;
+    }
+    w->waiting &= ~rel;
+}
+
+/* Lanes of w exited: the warp may now count as arrived, barriers may complete, and
+ * bar.warp.sync no longer waits for them. */
+static void lanes_exited(ex_warp_t *w)
+{
+    ex_cta_t *c = w->cta;
+    for (unsigned k = 0; k < EX_NBAR; k++)
+        if (w->bar_arrived[k])
+            warp_arrival(c, w, k);
+    for (unsigned k = 0; k < EX_NBAR; k++)
+        if (c->bar[k].nwarps)
+            barrier_check(c, k);
+    if (w->waiting)
+        wsync_release(w);
+}
+
+/* A group of lanes (mask, of group g) executes a barrier instruction. */
+static int bar_arrive(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mask)
+{
+    ex_cta_t *c = w->cta;
+    unsigned l0 = (unsigned)__builtin_ctz(mask);
+    uint32_t id = ISA_SLOT(const uint32_t, f, x->o[1])[l0];
+    uint32_t cnt = x->o[2] == ISA_NONE ? 0 : ISA_SLOT(const uint32_t, f, x->o[2])[l0];
+    if (id >= EX_NBAR) {
+        snprintf(w->fault_buf, sizeof w->fault_buf, "barrier id %u outside 0..15", id);
+        return set_fault(w, x, mask, w->fault_buf);
+    }
+    if (x->o[2] != ISA_NONE && (cnt == 0 || cnt % ISA_LANES)) {
+        snprintf(w->fault_buf, sizeof w->fault_buf,
+                 "barrier thread count %u is not a positive multiple of the warp size", cnt);
+        return set_fault(w, x, mask, w->fault_buf);
+    }
+    ex_bar_t *b = &c->bar[id];
+    b->expected = cnt;
+    if (x->aux >= EX_BAR_POPC) {
+        uint32_t pv = *ISA_SLOT(const uint32_t, f, x->o[3]);
+        if (x->flags & 1)
+            pv = ~pv;
+        b->popc += (uint32_t)__builtin_popcount(mask & pv);
+        b->nthreads += (uint32_t)__builtin_popcount(mask);
+    }
+    w->bar_arrived[id] |= mask;
+    if (x->aux != EX_BAR_ARRIVE) {
+        w->waiting |= mask;
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            w->wait_bar[l] = (uint8_t)id;
+            w->wait_insn[l] = x;
+            w->wait_frame[l] = f;
+        }
+    }
+    warp_arrival(c, w, id);
+    barrier_check(c, id);
+    return W_RUNNABLE;
 }
 /*}=====================================================================*/
 
@@ -294,10 +405,26 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                 break;
             }
             if (st == ISA_X_BRANCH) {
+                uint32_t tgt = x->target;
+                if (tgt == ISA_NONE) {
+                    /* brx.idx: per-lane targets; lanes that go elsewhere split off. */
+                    tgt = w->jump[__builtin_ctz(mask)];
+                    uint32_t same = 0;
+                    for (uint32_t m = mask; m; m &= m - 1)
+                        if (w->jump[__builtin_ctz(m)] == tgt)
+                            same |= m & -m;
+                    if (same != mask) {
+                        for (uint32_t m = mask; m; m &= m - 1)
+                            cx->pc[__builtin_ctz(m)] = w->jump[__builtin_ctz(m)];
+                        g &= ~mask;
+                        pc++;
+                        break;
+                    }
+                }
                 if (mask == g) {
-                    if (x->target <= pc && (others || w->depth > 1 || 1))
+                    if (tgt <= pc)
                         w->backjumps++;
-                    pc = x->target;
+                    pc = tgt;
                     if (budget && !(others && w->backjumps >= EX_SPIN_LIMIT))
                         continue;
                     break;
@@ -310,7 +437,7 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                 }
                 /* Divergence: the taken lanes go to the target, the others fall through. */
                 for (uint32_t m = mask; m; m &= m - 1)
-                    cx->pc[__builtin_ctz(m)] = x->target;
+                    cx->pc[__builtin_ctz(m)] = tgt;
                 g &= ~mask;
                 pc++;
                 break;
@@ -323,7 +450,7 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                 w->alive &= ~mask;
                 cx->members &= ~mask;
                 w->cta->exited += (uint32_t)__builtin_popcount(mask);
-                barrier_check(w->cta);
+                lanes_exited(w);
                 g &= ~mask;
                 if (!g)
                     break;
@@ -339,37 +466,65 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                 continue;
             }
             if (st == ISA_X_CALL) {
+                /* An indirect call runs the lanes that call the lowest lane's function;
+                 * the others stay at the call and make theirs after it returns. */
+                uint32_t fi = (uint32_t)x->aux, sub = mask;
+                if (x->aux == EX_CALL_INDIRECT) {
+                    fi = w->jump[__builtin_ctz(mask)];
+                    sub = 0;
+                    for (uint32_t m = mask; m; m &= m - 1)
+                        if (w->jump[__builtin_ctz(m)] == fi)
+                            sub |= m & -m;
+                }
                 for (uint32_t m = g; m; m &= m - 1)
                     cx->pc[__builtin_ctz(m)] = pc + 1;
-                if (do_call(w, x, mask, pc + 1) == W_FAULT)
+                for (uint32_t m = mask & ~sub; m; m &= m - 1)
+                    cx->pc[__builtin_ctz(m)] = pc;
+                if (do_call(w, x, sub, fi, pc + 1) == W_FAULT)
                     return W_FAULT;
                 g = 0;
                 break;
             }
             if (st == ISA_X_BARRIER) {
-                w->waiting |= mask;
+                if (bar_arrive(w, f, x, mask) == W_FAULT)
+                    return W_FAULT;
+                if (x->aux == EX_BAR_ARRIVE) {
+                    pc++;
+                    continue;
+                }
                 for (uint32_t m = g; m; m &= m - 1)
                     cx->pc[__builtin_ctz(m)] = pc + 1;
-                w->cta->bar_arrived += (uint32_t)__builtin_popcount(mask);
-                barrier_check(w->cta);
                 g = 0;
                 break;
             }
             if (st == ISA_X_WARPSYNC) {
-                /* bar.warp.sync: every named live lane must be in this group. */
-                uint32_t want = *(const uint32_t *)(const void *)(f + x->o[0]) & w->valid;
-                if (want & w->alive & ~g & cx->members) {
-                    /* Others still have to arrive: let them run first. */
-                    bool behind = false;
-                    for (uint32_t m = want & w->alive & ~g & cx->members; m; m &= m - 1)
-                        if (cx->pc[__builtin_ctz(m)] < pc)
-                            behind = true;
-                    if (!behind)
-                        return set_fault(w, x, g, "bar.warp.sync: lanes of the mask never arrive");
-                    break;
+                /* bar.warp.sync: the named live lanes must all arrive (at any
+                 * bar.warp.sync); exited lanes are not waited for. */
+                uint32_t want = ISA_SLOT(const uint32_t, f, x->o[0])[__builtin_ctz(mask)] & w->valid;
+                uint32_t need = want & w->alive;
+                if (need & ~cx->members)
+                    return set_fault(w, x, mask, "bar.warp.sync in a call made by part of the warp names lanes "
+                                     "outside the call (not supported: a call runs to its return first)");
+                bool others_wait = false;
+                for (uint32_t m = w->waiting; m && !others_wait; m &= m - 1)
+                    others_wait = w->wait_bar[__builtin_ctz(m)] == EX_WSYNC;
+                if (!(need & ~mask) && !others_wait) {
+                    pc++;
+                    continue;
                 }
-                pc++;
-                continue;
+                for (uint32_t m = g; m; m &= m - 1)
+                    cx->pc[__builtin_ctz(m)] = pc + 1;
+                w->waiting |= mask;
+                for (uint32_t m = mask; m; m &= m - 1) {
+                    unsigned l = (unsigned)__builtin_ctz(m);
+                    w->wait_bar[l] = EX_WSYNC;
+                    w->wsync_mask[l] = want;
+                    w->wait_insn[l] = x;
+                    w->wait_frame[l] = f;
+                }
+                wsync_release(w);
+                g = 0;
+                break;
             }
             return set_fault(w, x, mask, "unexpected handler status");
         }
@@ -397,6 +552,8 @@ typedef struct {
     uint64_t           total;
     atomic_uint_fast64_t thread_instrs, warp_instrs;
     pthread_mutex_t    diag_lock;
+    atomic_uint        nworker;        /* workers started (each one's index: %smid) */
+    uint64_t           gridid;
 } launch_t;
 
 static bool needs_local(ex_program_t *p)
@@ -407,6 +564,34 @@ static bool needs_local(ex_program_t *p)
     return false;
 }
 
+/* The report of a CTA in which no warp can progress: what the waiting lanes of w wait for. */
+static void deadlock_message(ex_cta_t *c, ex_warp_t *w)
+{
+    unsigned l = w->waiting ? (unsigned)__builtin_ctz(w->waiting) : 0;
+    w->fault_lane = (int)l;
+    w->fault_insn = w->waiting ? w->wait_insn[l] : NULL;
+    if (!w->waiting) {
+        w->fault_what = "deadlock: no thread of the CTA can progress";
+        return;
+    }
+    if (w->wait_bar[l] == EX_WSYNC) {
+        snprintf(w->fault_buf, sizeof w->fault_buf,
+                 "deadlock: bar.warp.sync waits for lanes of mask 0x%08x that never arrive (waiting: 0x%08x)",
+                 w->wsync_mask[l], w->waiting);
+    } else {
+        unsigned k = w->wait_bar[l];
+        const ex_bar_t *b = &c->bar[k];
+        uint32_t live = 0;
+        for (uint32_t i = 0; i < c->nwarps; i++)
+            live += c->warps[i].alive != 0;
+        uint32_t want = b->expected ? b->expected / ISA_LANES : live;
+        snprintf(w->fault_buf, sizeof w->fault_buf,
+                 "deadlock: every remaining thread waits at a barrier that cannot complete "
+                 "(barrier %u: %u of %u warps arrived)", k, b->nwarps, want);
+    }
+    w->fault_what = w->fault_buf;
+}
+
 /* Run CTA number id to completion; false on a fault (reported). */
 static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
 {
@@ -414,14 +599,18 @@ static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
     c->ctaid[0] = (uint32_t)(id % l->grid[0]);
     c->ctaid[1] = (uint32_t)((id / l->grid[0]) % l->grid[1]);
     c->ctaid[2] = (uint32_t)(id / ((uint64_t)l->grid[0] * l->grid[1]));
-    c->bar_arrived = 0;
+    memset(c->bar, 0, sizeof c->bar);
     c->exited = 0;
+    c->gridid = L->gridid;
     memset(c->shared, 0, c->shared_size);
     ex_func_t *ef = &L->p->funcs[L->entry];
     for (uint32_t i = 0; i < c->nwarps; i++) {
         ex_warp_t *w = &c->warps[i];
         w->cta = c;
         w->valid = w->waiting = w->bar_pc = 0;
+        memset(w->bar_arrived, 0, sizeof w->bar_arrived);
+        w->bar_counted = 0;
+        w->clock_last = 0;
         w->fault_addr = 0;
         w->fault_what = NULL;
         w->fault_insn = NULL;
@@ -491,10 +680,7 @@ static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
                 for (uint32_t i = 0; i < c->nwarps; i++)
                     if (c->warps[i].depth)
                         w = &c->warps[i];
-                w->fault_what = "deadlock: every remaining thread waits at a barrier that cannot complete";
-                w->fault_lane = w->waiting ? __builtin_ctz(w->waiting) : 0;
-                ex_ctx_t *cx = ex_top(w);
-                w->fault_insn = &cx->fn->code[cx->pc[w->fault_lane] ? cx->pc[w->fault_lane] - 1 : 0];
+                deadlock_message(c, w);
                 pthread_mutex_lock(&L->diag_lock);
                 report_fault(w, L->diag, L->p->m->funcs[L->entry].name);
                 pthread_mutex_unlock(&L->diag_lock);
@@ -529,6 +715,7 @@ static void *worker(void *arg)
     c.params = L->params;
     c.params_size = L->params_size;
     c.nthreads = l->block[0] * l->block[1] * l->block[2];
+    c.worker = atomic_fetch_add(&L->nworker, 1);
     c.nwarps = (c.nthreads + ISA_LANES - 1) / ISA_LANES;
     c.warps = calloc(c.nwarps, sizeof *c.warps);
     c.shared_size = ((L->p->shared_static + 15) & ~15u) + l->shared_bytes;
@@ -547,6 +734,14 @@ static void *worker(void *arg)
                 break;
             if (!cta_run(L, &c, id))
                 break;
+            /* The worker's clock (its "SM's") runs on past every value read. */
+            uint64_t t = c.clock_base;
+            for (uint32_t i = 0; i < c.nwarps; i++) {
+                uint64_t e = c.clock_base + c.warps[i].ninstr * 4;
+                t = e > t ? e : t;
+                t = c.warps[i].clock_last > t ? c.warps[i].clock_last : t;
+            }
+            c.clock_base = t + 1;
         }
     }
     for (uint32_t i = 0; c.warps && i < c.nwarps; i++) {
@@ -571,6 +766,7 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
     L.diag = diag ? diag : stderr;
     L.total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     pthread_mutex_init(&L.diag_lock, NULL);
+    L.gridid = atomic_fetch_add(&p->nlaunch, 1) + 1;
     if (p->funcs[entry].unsupported) {
         ex_program_check_entry(p, entry, L.diag);
         return ISA_ST_UNSUPPORTED;

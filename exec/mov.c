@@ -4,6 +4,10 @@
 #include "exec/internal.h"
 
 #include <string.h>
+#include <time.h>
+
+#define EX_NSM      132   /* SMs of an H100 SXM / H200 (%nsmid) */
+#define EX_SM_WARPS 64    /* warp slots of one SM (%nwarpid) */
 
 /* A whole-slot copy of w bytes per lane. */
 static int copy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
@@ -75,16 +79,54 @@ static int sreg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     case ISA_SR_NTID:   v = L->block[comp]; break;
     case ISA_SR_CTAID:  v = c->ctaid[comp]; break;
     case ISA_SR_NCTAID: v = L->grid[comp]; break;
-    case ISA_SR_WARPID: v = w->id; break;
-    case ISA_SR_NWARPID: v = c->nwarps; break;
+    /* A launch without clusters: every CTA is a cluster of one. */
+    case ISA_SR_CLUSTERID:  v = c->ctaid[comp]; break;
+    case ISA_SR_NCLUSTERID: v = L->grid[comp]; break;
+    case ISA_SR_CLUSTER_CTAID: case ISA_SR_CLUSTER_CTARANK: v = 0; break;
+    case ISA_SR_CLUSTER_NCTAID: case ISA_SR_CLUSTER_NCTARANK: v = 1; break;
+    case ISA_SR_IS_EXPLICIT_CLUSTER: v = 0; break;
+    /* The machine: each host worker is one SM of an H100/H200 (132 SMs, 64 warp slots);
+     * a warp's slot is its index in the CTA. */
+    case ISA_SR_WARPID:  v = w->id; break;
+    case ISA_SR_NWARPID: v = EX_SM_WARPS; break;
+    case ISA_SR_SMID:    v = c->worker % EX_NSM; break;
+    case ISA_SR_NSMID:   v = EX_NSM; break;
+    case ISA_SR_GRIDID:  v = c->gridid; break;
+    /* Shared memory, with the sizes an H100/H200 reports: the total rounded up to
+     * 128 bytes, the aggregate including the 1 KiB the system reserves. */
     case ISA_SR_DYNAMIC_SMEM_SIZE: v = L->shared_bytes; break;
-    case ISA_SR_TOTAL_SMEM_SIZE: v = c->shared_size; break;
-    case ISA_SR_SMID: v = 0; break;
-    case ISA_SR_NSMID: v = 1; break;
-    case ISA_SR_GRIDID: v = 1; break;
-    case ISA_SR_CLOCK: v = (uint32_t)(w->ninstr * 4); break;
-    case ISA_SR_CLOCK64: v = w->ninstr * 4; break;
-    default: v = 0; break;
+    case ISA_SR_TOTAL_SMEM_SIZE: v = ((uint64_t)c->p->shared_static + L->shared_bytes + 127) & ~127ull; break;
+    case ISA_SR_AGGR_SMEM_SIZE: v = (uint64_t)c->p->shared_static + L->shared_bytes + 1024; break;
+    case ISA_SR_RESERVED_SMEM_OFFSET_BEGIN: v = 0; break;
+    case ISA_SR_RESERVED_SMEM_OFFSET_END: v = 0x120; break;
+    case ISA_SR_RESERVED_SMEM_OFFSET_CAP: v = 0x400; break;
+    case ISA_SR_RESERVED_SMEM_OFFSET_0: case ISA_SR_RESERVED_SMEM_OFFSET_1: v = 0; break;
+    /* Time: %clock64 counts 4 cycles per warp instruction on the worker's clock and
+     * strictly increases from read to read; %globaltimer is the host's real time. */
+    case ISA_SR_CLOCK: case ISA_SR_CLOCK_HI: case ISA_SR_CLOCK64: {
+        uint64_t now = c->clock_base + w->ninstr * 4;
+        if (now <= w->clock_last)
+            now = w->clock_last + 1;
+        w->clock_last = now;
+        v = id == ISA_SR_CLOCK ? (uint32_t)now : id == ISA_SR_CLOCK_HI ? now >> 32 : now;
+        break;
+    }
+    case ISA_SR_GLOBALTIMER: case ISA_SR_GLOBALTIMER_LO: case ISA_SR_GLOBALTIMER_HI: {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+        v = id == ISA_SR_GLOBALTIMER_LO ? (uint32_t)ns : id == ISA_SR_GLOBALTIMER_HI ? ns >> 32 : ns;
+        break;
+    }
+    /* No driver environment and no profiler counters: they read 0, as the performance
+     * counters do on a GPU where no profiler configured them. */
+    case ISA_SR_ENVREG: case ISA_SR_PM:
+    case ISA_SR_PM0_64: case ISA_SR_PM1_64: case ISA_SR_PM2_64: case ISA_SR_PM3_64:
+    case ISA_SR_PM4_64: case ISA_SR_PM5_64: case ISA_SR_PM6_64: case ISA_SR_PM7_64:
+        v = 0;
+        break;
+    case ISA_SR_CURRENT_GRAPH_EXEC: v = 0; break;   /* not launched from a CUDA graph */
+    default: v = 0; break;   /* not reached: every row of isa/sregs.def has a case above */
     }
     ISA_LANE_LOOP(mask, { sreg_store(f, x, l, v); });
     return ISA_X_NEXT;
@@ -135,7 +177,9 @@ bool ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
             /* A predicate constant is a lane mask: all ones for true. */
             if (a->imm)
                 x->o[1] = ex_pd_operand(pd, &(isa_operand_t){ .kind = OPD_IMM, .imm = -1 }, 4);
-        } else if (width_of(f, a) == 0) {
+        } else if (a->kind == OPD_SREG && a->u.sreg.id == ISA_SR_IS_EXPLICIT_CLUSTER) {
+            x->o[1] = ex_pd_operand(pd, &(isa_operand_t){ .kind = OPD_IMM, .imm = 0 }, 4);  /* no clusters */
+        } else if (a->kind == OPD_REG && width_of(f, a) == 0) {
             x->o[1] = f->reg_slot[a->u.reg];
         } else {
             return false;

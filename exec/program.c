@@ -202,6 +202,12 @@ static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *di
         if (!f->code || !f->code[i].fn) {
             char name[256];
             isa_instr_name(m, in, name, sizeof name);
+            /* A call to a function without a body (vprintf, malloc...) names it. */
+            for (uint32_t k = 0; in->op == ISA_OP_CALL && k < in->nopd; k++) {
+                const isa_operand_t *o = &fn->opds[in->opd + k];
+                if (o->kind == OPD_FUNC && !m->funcs[o->u.func].has_body)
+                    snprintf(name, sizeof name, "%s", m->funcs[o->u.func].name);
+            }
             if (diag)
                 isa_diag_print(diag, &m->srcs[in->mloc.file], in->mloc.begin, in->mloc.end, "error",
                                "%s is not supported yet", name);
@@ -220,6 +226,13 @@ unsigned ex_program_check_entry(ex_program_t *p, uint32_t entry, FILE *diag)
 {
     uint8_t *seen = calloc(p->m->nfunc + 1, 1);
     unsigned n = check_func(p, entry, seen, diag);
+    /* Functions an indirect call may reach through a table of function addresses. */
+    for (uint32_t v = 0; v < p->m->nvar; v++)
+        for (uint32_t k = 0; k < p->m->vars[v].ninit; k++) {
+            const isa_init_t *e = &p->m->vars[v].init[k];
+            if ((e->kind == INIT_SYM || e->kind == INIT_GENERIC) && !e->modsym && p->m->funcs[e->sym].has_body)
+                n += check_func(p, e->sym, seen, diag);
+        }
     free(seen);
     return n;
 }

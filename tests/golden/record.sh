@@ -4,9 +4,14 @@
 # --backend cuda, and writes its stdout to NAME.out.
 #   tests/golden/record.sh [NAME...]     (no NAME: every golden)
 # A golden whose run fails (non-zero exit) keeps its old .out and is listed at the end.
+# PTXRUN names a prebuilt ptxrun to use instead of building one (the GPU machine may
+# lack flex and bison).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
-make -j"$(nproc 2>/dev/null || echo 4)" build/bin/ptxrun >/dev/null || exit 2
+if [ -z "${PTXRUN:-}" ]; then
+    make -j"$(nproc 2>/dev/null || echo 4)" build/bin/ptxrun >/dev/null || exit 2
+    PTXRUN=build/bin/ptxrun
+fi
 failed=""
 for cmd in tests/golden/*.cmd; do
     n=${cmd%.cmd}
@@ -18,7 +23,7 @@ for cmd in tests/golden/*.cmd; do
     # globbed (they hold [ ] and ( )), as the replay in tests/unit/golden does.
     set -f
     # shellcheck disable=SC2046
-    if build/bin/ptxrun --backend cuda "$n.ptx" $(cat "$cmd") > "$n.out.tmp" 2> "$n.err.tmp"; then
+    if "$PTXRUN" --backend cuda "$n.ptx" $(cat "$cmd") > "$n.out.tmp" 2> "$n.err.tmp"; then
         mv "$n.out.tmp" "$n.out"
         echo "recorded $name"
     else

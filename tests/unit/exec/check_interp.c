@@ -5,6 +5,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "exec/exec.h"
 #include "frontend/fe.h"
@@ -26,22 +27,27 @@ static isa_module_t *load(const char *text)
     return m;
 }
 
-/* Run entry 0 of text over grid x block with one u32 buffer of n elements (zeroed),
- * returning the buffer (malloc'd) and the launch status. */
-static uint32_t *run_u32(const char *text, unsigned grid, unsigned block, unsigned n, isa_status_t *st,
-                         char **diag)
+/* Run the first entry of text over grid x block (with shared bytes of dynamic shared memory)
+ * with one u32 buffer of n elements, each set to init, returning the buffer (malloc'd)
+ * and the launch status. */
+static uint32_t *run_ext(const char *text, unsigned grid, unsigned block, unsigned shared, unsigned n,
+                         uint32_t init, isa_status_t *st, char **diag)
 {
     isa_module_t *m = load(text);
     ex_program_t *p = ex_program_new(m);
     uint32_t *buf = aligned_alloc(256, ((n * 4 + 255) / 256) * 256);
-    memset(buf, 0, n * 4);
+    for (unsigned i = 0; i < n; i++)
+        buf[i] = init;
     ex_program_add_global(p, buf, n * 4);
     uint64_t param = (uint64_t)(uintptr_t)buf;
-    ex_launch_t l = { { grid, 1, 1 }, { block, 1, 1 }, 0, 2 };
+    ex_launch_t l = { { grid, 1, 1 }, { block, 1, 1 }, shared, 2 };
     size_t dlen = 0;
     char *dbuf = NULL;
     FILE *d = open_memstream(&dbuf, &dlen);
-    *st = ex_launch(p, 0, &l, &param, sizeof param, d, NULL);
+    uint32_t entry = 0;
+    while (entry < m->nfunc && !m->funcs[entry].is_entry)
+        entry++;
+    *st = ex_launch(p, entry, &l, &param, sizeof param, d, NULL);
     fclose(d);
     if (diag)
         *diag = dbuf;
@@ -50,6 +56,12 @@ static uint32_t *run_u32(const char *text, unsigned grid, unsigned block, unsign
     ex_program_free(p);
     isa_module_free(m);
     return buf;
+}
+
+static uint32_t *run_u32(const char *text, unsigned grid, unsigned block, unsigned n, isa_status_t *st,
+                         char **diag)
+{
+    return run_ext(text, grid, block, 0, n, 0, st, diag);
 }
 
 /* out[gid] = gid * 3 + 1 over 37 CTAs of 96 threads (the last warp of each CTA full). */
@@ -167,22 +179,287 @@ START_TEST(trap_reported)
 }
 END_TEST
 
+/* A call to a function without a body is reported by name before the launch. */
 START_TEST(unsupported_reported)
 {
-    isa_module_t *m = load(HDR ".visible .entry k()\n{\n.reg .f32 %f<3>;\n"
-                           "  sin.approx.f32 %f1, %f2;\nret;\n}\n");
+    isa_module_t *m = load(HDR ".extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
+                           ".visible .entry k()\n{\n.reg .b32 %r1;\n"
+                           "{ .param .b64 p0; st.param.b64 [p0], 0; .param .b64 p1; st.param.b64 [p1], 0;\n"
+                           ".param .b32 r0;\n  call.uni (r0), vprintf, (p0, p1); ld.param.b32 %r1, [r0]; }\nret;\n}\n");
     ex_program_t *p = ex_program_new(m);
     char *buf = NULL;
     size_t len = 0;
     FILE *d = open_memstream(&buf, &len);
-    ck_assert_uint_eq(ex_program_check_entry(p, 0, d), 1);
+    ck_assert_uint_eq(ex_program_check_entry(p, 1, d), 1);
     fclose(d);
-    ck_assert_msg(strstr(buf, "t.ptx:7:3: error: sin.approx.f32 is not supported yet"), "%s", buf);
+    ck_assert_msg(strstr(buf, "t.ptx:10:3: error: vprintf is not supported yet"), "%s", buf);
     free(buf);
     ex_program_free(p);
     isa_module_free(m);
 }
 END_TEST
+
+/*{=====================================================================
+ * Barriers
+ *====================================================================*/
+#define OUT_TID "ld.param.u64 %rd1, [out]; mov.u32 %r1, %tid.x; mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2;\n"
+#define REGS ".reg .b32 %r<24>; .reg .b64 %rd<8>; .reg .pred %p<8>;\n"
+
+/* Barriers 1 and 2 with 64 threads each (ids and counts immediate or in registers),
+ * then barrier 3 as producer (bar.arrive) and consumer (bar.sync). */
+START_TEST(barrier_ids_and_counts)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n.shared .align 4 .u32 sm[128];\n" REGS OUT_TID
+        "shr.u32 %r2, %r1, 5; mov.u32 %r3, sm; shl.b32 %r4, %r1, 2; add.u32 %r5, %r3, %r4;\n"
+        "add.u32 %r6, %r1, 500; st.shared.u32 [%r5], %r6; setp.lt.u32 %p1, %r2, 2; @!%p1 bra P2;\n"
+        "bar.sync 1, 64; bra.uni PD;\nP2: mov.u32 %r7, 2; mov.u32 %r8, 64; barrier.sync %r7, %r8;\n"
+        "PD: xor.b32 %r9, %r1, 32; shl.b32 %r9, %r9, 2; add.u32 %r9, %r3, %r9; ld.shared.u32 %r10, [%r9];\n"
+        "bar.sync 0; mov.u32 %r12, 0; setp.eq.u32 %p2, %r2, 0; @!%p2 bra CONS;\n"
+        "mul.lo.u32 %r11, %r1, 3; st.shared.u32 [%r5], %r11; bar.arrive 3, 64; bra.uni PCD;\n"
+        "CONS: setp.ne.u32 %p3, %r2, 1; @%p3 bra PCD; bar.sync 3, 64; sub.u32 %r13, %r5, 128;"
+        " ld.shared.u32 %r12, [%r13];\n"
+        "PCD: mad.lo.u32 %r14, %r12, 1000, %r10; st.global.u32 [%rd3], %r14;\nret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_u32(k, 2, 128, 128, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    for (unsigned i = 0; i < 128; i++) {
+        unsigned consumed = i / 32 == 1 ? (i - 32) * 3 : 0;
+        ck_assert_uint_eq(out[i], consumed * 1000 + ((i ^ 32) + 500));
+    }
+    free(out);
+}
+END_TEST
+
+/* bar.red.popc, .and, .or over 80 threads (the last warp half full). */
+START_TEST(barrier_reductions)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "rem.u32 %r2, %r1, 3; setp.eq.u32 %p1, %r2, 0; bar.red.popc.u32 %r3, 0, %p1;\n"
+        "mov.u32 %r9, 7; bar.red.popc.u32 %r4, %r9, !%p1;\n"
+        "setp.ne.u32 %p2, %r1, 77; bar.red.and.pred %p3, 1, %p2; selp.u32 %r5, 1, 0, %p3;\n"
+        "setp.eq.u32 %p4, %r1, 40; barrier.red.or.pred %p5, 2, 96, %p4; selp.u32 %r6, 1, 0, %p5;\n"
+        "setp.lt.u32 %p6, %r1, 1000; bar.red.and.pred %p7, 15, %p6; selp.u32 %r7, 1, 0, %p7;\n"
+        "mad.lo.u32 %r8, %r3, 1000, %r4; mad.lo.u32 %r8, %r8, 10, %r5; mad.lo.u32 %r8, %r8, 10, %r6;"
+        " mad.lo.u32 %r8, %r8, 10, %r7;\nst.global.u32 [%rd3], %r8;\nret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_u32(k, 3, 80, 80, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    for (unsigned i = 0; i < 80; i++)
+        ck_assert_uint_eq(out[i], ((27u * 1000 + 53) * 10 + 0) * 100 + 11);
+    free(out);
+}
+END_TEST
+
+/* Threads that exited before a barrier count as arrived; a whole exited warp does not
+ * count toward an explicit thread count (the CTA deadlocks, as on an H100). */
+START_TEST(barrier_after_exit)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "setp.ge.u32 %p1, %r1, 16; setp.lt.u32 %p2, %r1, 32; and.pred %p3, %p1, %p2; @%p3 exit;\n"
+        "setp.ge.u32 %p1, %r1, 64; @%p1 bra W2; bar.sync 1, 64;\nW2: bar.sync 0; add.u32 %r2, %r1, 1;"
+        " st.global.u32 [%rd3], %r2;\nret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_u32(k, 2, 96, 96, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    for (unsigned i = 0; i < 96; i++)
+        ck_assert_uint_eq(out[i], i >= 16 && i < 32 ? 0 : i + 1);
+    free(out);
+    const char *k2 = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "setp.ge.u32 %p1, %r1, 64; @%p1 exit;\n  bar.sync 1, 96;\nret;\n}\n";
+    char *diag;
+    out = run_u32(k2, 1, 96, 96, &st, &diag);
+    ck_assert_int_eq(st, ISA_ST_FAULT);
+    ck_assert_msg(strstr(diag, "deadlock: every remaining thread waits at a barrier that cannot complete "
+                               "(barrier 1: 2 of 3 warps arrived)") && strstr(diag, "at t.ptx:9:3: bar.sync"),
+                  "%s", diag);
+    free(diag);
+    free(out);
+}
+END_TEST
+
+START_TEST(barrier_bad_operands)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS "mov.u32 %r1, 16;\n  bar.sync %r1;\nret;\n}\n";
+    isa_status_t st;
+    char *diag;
+    uint32_t *out = run_u32(k, 1, 32, 1, &st, &diag);
+    ck_assert_int_eq(st, ISA_ST_FAULT);
+    ck_assert_msg(strstr(diag, "barrier id 16 outside 0..15"), "%s", diag);
+    free(diag);
+    free(out);
+    k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS "mov.u32 %r1, 48;\n  bar.sync 1, %r1;\nret;\n}\n";
+    out = run_u32(k, 1, 64, 1, &st, &diag);
+    ck_assert_int_eq(st, ISA_ST_FAULT);
+    ck_assert_msg(strstr(diag, "barrier thread count 48 is not a positive multiple of the warp size"), "%s", diag);
+    free(diag);
+    free(out);
+}
+END_TEST
+
+/* bar.warp.sync after divergence and after some named lanes exited; a mask naming a
+ * lane that never arrives is a deadlock. */
+START_TEST(warp_sync_after_divergence)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n.shared .align 4 .u32 sw[32];\n" REGS OUT_TID
+        "setp.ge.u32 %p1, %r1, 28; @%p1 exit; mov.u32 %r2, sw; and.b32 %r3, %r1, 31; shl.b32 %r3, %r3, 2;"
+        " add.u32 %r4, %r2, %r3;\n"
+        "and.b32 %r5, %r1, 1; setp.eq.u32 %p2, %r5, 0; @%p2 bra EVEN;\n"
+        "add.u32 %r6, %r1, 100; st.shared.u32 [%r4], %r6; bar.warp.sync -1; bra.uni J;\n"
+        "EVEN: add.u32 %r6, %r1, 200; st.shared.u32 [%r4], %r6; bar.warp.sync 0xffffffff;\n"
+        "J: xor.b32 %r7, %r3, 4; add.u32 %r7, %r2, %r7; ld.shared.u32 %r8, [%r7]; st.global.u32 [%rd3], %r8;\n"
+        "ret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_u32(k, 1, 32, 32, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    for (unsigned i = 0; i < 28; i++)
+        ck_assert_uint_eq(out[i], ((i ^ 1) & 1 ? 100u : 200u) + (i ^ 1));
+    free(out);
+    const char *k2 = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "setp.eq.u32 %p1, %r1, 3; @%p1 bra SPIN;\n  bar.warp.sync -1;\nret;\nSPIN: bar.sync 0;\nret;\n}\n";
+    char *diag;
+    out = run_u32(k2, 1, 32, 32, &st, &diag);
+    ck_assert_int_eq(st, ISA_ST_FAULT);
+    ck_assert_msg(strstr(diag, "deadlock: "), "%s", diag);
+    free(diag);
+    free(out);
+}
+END_TEST
+
+/* A spin lock inside one warp: lanes 1..31 spin on a flag in global memory (set to 7 by
+ * the host) that lane 0 releases after them in program order; the scheduler must let
+ * lane 0 run. */
+START_TEST(spin_lock_in_warp)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "setp.eq.u32 %p1, %r1, 0; @%p1 bra REL;\n"
+        "SPIN: ld.volatile.global.u32 %r2, [%rd1+128]; setp.eq.u32 %p2, %r2, 7; @%p2 bra SPIN;\n"
+        "add.u32 %r3, %r2, %r1; st.global.u32 [%rd3], %r3; ret;\n"
+        "REL: mov.u32 %r4, 0;\nWORK: add.u32 %r4, %r4, 1; setp.lt.u32 %p3, %r4, 500; @%p3 bra WORK;\n"
+        "st.volatile.global.u32 [%rd1+128], %r4; st.global.u32 [%rd3], 1;\nret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_ext(k, 1, 32, 0, 33, 7, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    ck_assert_uint_eq(out[0], 1);
+    for (unsigned i = 1; i < 32; i++)
+        ck_assert_uint_eq(out[i], 500 + i);
+    free(out);
+}
+END_TEST
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Indirect branches and calls
+ *====================================================================*/
+START_TEST(brx_idx_divergent)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "rem.u32 %r2, %r1, 3;\nts: .branchtargets A, B, C;\nbrx.idx %r2, ts;\n"
+        "C: mov.u32 %r3, 30; bra.uni J;\nA: mov.u32 %r3, 10; bra.uni J;\nB: mov.u32 %r3, 20;\n"
+        "J: st.global.u32 [%rd3], %r3;\nret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_u32(k, 1, 64, 64, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    for (unsigned i = 0; i < 64; i++)
+        ck_assert_uint_eq(out[i], 10 * (i % 3 + 1));
+    free(out);
+    const char *k2 = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "ts: .branchtargets A, B;\n  brx.idx %r1, ts;\nA: ret;\nB: ret;\n}\n";
+    char *diag;
+    out = run_u32(k2, 1, 32, 32, &st, &diag);
+    ck_assert_int_eq(st, ISA_ST_FAULT);
+    ck_assert_msg(strstr(diag, "thread (2,0,0): brx.idx: index 2 outside the 2 targets of ts"), "%s", diag);
+    free(diag);
+    free(out);
+}
+END_TEST
+
+#define FUNCS ".func (.param .b32 r) f0(.param .b32 x)\n{\n.reg .b32 %r<3>; ld.param.b32 %r1, [x];" \
+    " add.u32 %r2, %r1, 1000; st.param.b32 [r], %r2; ret;\n}\n" \
+    ".func (.param .b32 r) f1(.param .b32 x)\n{\n.reg .b32 %r<3>; .reg .pred %p1; ld.param.b32 %r1, [x];" \
+    " setp.lt.u32 %p1, %r1, 8; @%p1 bra E; mul.lo.u32 %r2, %r1, 2; st.param.b32 [r], %r2; ret;\n" \
+    "E: st.param.b32 [r], 7; ret;\n}\n" \
+    ".func (.param .b32 r) f2(.param .b32 x)\n{\n.reg .b32 %r<3>; .reg .pred %p1; ld.param.b32 %r1, [x];" \
+    " setp.eq.u32 %p1, %r1, 5; @%p1 exit; st.param.b32 [r], 5; ret;\n}\n"
+
+/* Calls through a table of function addresses and through a register: the lanes of a
+ * warp call different functions, one returns from divergent code, one exits lane 5. */
+START_TEST(indirect_calls)
+{
+    const char *k = HDR FUNCS ".global .align 8 .u64 tab[3] = {f0, f1, f2};\n"
+        ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "rem.u32 %r2, %r1, 3; mul.wide.u32 %rd4, %r2, 8; mov.u64 %rd5, tab; add.s64 %rd5, %rd5, %rd4;"
+        " ld.global.u64 %rd6, [%rd5];\n"
+        "pr: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+        "{ .param .b32 a; st.param.b32 [a], %r1; .param .b32 b; call (b), %rd6, (a), pr; ld.param.b32 %r3, [b]; }\n"
+        "mov.u64 %rd7, f0;\n"
+        "{ .param .b32 a; st.param.b32 [a], %r3; .param .b32 b; call (b), %rd7, (a), pr; ld.param.b32 %r4, [b]; }\n"
+        "st.global.u32 [%rd3], %r4;\nret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_u32(k, 1, 64, 64, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    for (unsigned i = 0; i < 64; i++) {
+        unsigned v = i % 3 == 0 ? i + 1000 : i % 3 == 1 ? (i < 8 ? 7 : 2 * i) : 5;
+        ck_assert_msg(out[i] == (i == 5 ? 0 : v + 1000), "thread %u: %u", i, out[i]);
+    }
+    free(out);
+    /* A register that holds no function address. */
+    const char *k2 = HDR FUNCS ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "pr: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+        "{ .param .b32 a; st.param.b32 [a], %r1; .param .b32 b; call (b), %rd1, (a), pr; }\nret;\n}\n";
+    char *diag;
+    out = run_u32(k2, 1, 32, 32, &st, &diag);
+    ck_assert_int_eq(st, ISA_ST_FAULT);
+    ck_assert_msg(strstr(diag, "indirect call to an address that is not a function"), "%s", diag);
+    free(diag);
+    free(out);
+}
+END_TEST
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Special registers
+ *====================================================================*/
+START_TEST(special_registers)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n.shared .align 4 .b8 pad[100];\n" REGS
+        "ld.param.u64 %rd1, [out]; mov.u32 %r1, pad; st.shared.u32 [%r1], 0;\n"
+        "mov.u32 %r2, %nsmid; st.global.u32 [%rd1], %r2; mov.u32 %r2, %nwarpid; st.global.u32 [%rd1+4], %r2;\n"
+        "mov.u32 %r2, %total_smem_size; st.global.u32 [%rd1+8], %r2;\n"
+        "mov.u32 %r2, %aggr_smem_size; st.global.u32 [%rd1+12], %r2;\n"
+        "mov.u32 %r2, %dynamic_smem_size; st.global.u32 [%rd1+16], %r2;\n"
+        "mov.u32 %r2, %envreg3; st.global.u32 [%rd1+20], %r2; mov.u32 %r2, %pm2; st.global.u32 [%rd1+24], %r2;\n"
+        "mov.u32 %r2, %cluster_nctarank; st.global.u32 [%rd1+28], %r2;\n"
+        "mov.u32 %r2, %reserved_smem_offset_cap; st.global.u32 [%rd1+32], %r2;\n"
+        "mov.u64 %rd2, %clock64; mov.u64 %rd3, %clock64; sub.s64 %rd4, %rd3, %rd2; cvt.u32.u64 %r2, %rd4;"
+        " st.global.u32 [%rd1+36], %r2;\n"
+        "mov.u64 %rd5, %globaltimer; shr.u64 %rd5, %rd5, 32; cvt.u32.u64 %r2, %rd5; st.global.u32 [%rd1+40], %r2;\n"
+        "mov.u32 %r2, %clusterid.x; st.global.u32 [%rd1+44], %r2;\n"
+        "mov.pred %p1, %is_explicit_cluster; selp.u32 %r2, 1, 2, %p1; st.global.u32 [%rd1+48], %r2;\n"
+        "ret;\n}\n";
+    isa_status_t st;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    uint32_t *out = run_ext(k, 1, 1, 3000, 13, 0xdead, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    ck_assert_uint_eq(out[0], 132);
+    ck_assert_uint_eq(out[1], 64);
+    ck_assert_uint_eq(out[2], 3200);       /* 100 + 3000 rounded up to 128 bytes */
+    ck_assert_uint_eq(out[3], 4124);       /* 1024 + 100 + 3000 */
+    ck_assert_uint_eq(out[4], 3000);
+    ck_assert_uint_eq(out[5], 0);
+    ck_assert_uint_eq(out[6], 0);
+    ck_assert_uint_eq(out[7], 1);
+    ck_assert_uint_eq(out[8], 1024);
+    ck_assert_uint_ne(out[9], 0);          /* %clock64 strictly increases */
+    ck_assert_uint_le(out[9], 1000);
+    ck_assert_uint_eq(out[10], (uint32_t)(now >> 32));   /* about the host's real time */
+    ck_assert_uint_eq(out[11], 0);
+    ck_assert_uint_eq(out[12], 2);
+    free(out);
+}
+END_TEST
+/*}=====================================================================*/
 
 Suite *make_interp_suite(void)
 {
@@ -195,6 +472,21 @@ Suite *make_interp_suite(void)
     tcase_add_test(tc, out_of_bounds_fault);
     tcase_add_test(tc, trap_reported);
     tcase_add_test(tc, unsupported_reported);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("sync");
+    tcase_add_test(tc, barrier_ids_and_counts);
+    tcase_add_test(tc, barrier_reductions);
+    tcase_add_test(tc, barrier_after_exit);
+    tcase_add_test(tc, barrier_bad_operands);
+    tcase_add_test(tc, warp_sync_after_divergence);
+    tcase_add_test(tc, spin_lock_in_warp);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("indirect");
+    tcase_add_test(tc, brx_idx_divergent);
+    tcase_add_test(tc, indirect_calls);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("sreg");
+    tcase_add_test(tc, special_registers);
     suite_add_tcase(s, tc);
     return s;
 }
