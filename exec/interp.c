@@ -354,24 +354,39 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
         if (!ready)
             return W_BLOCKED;
         /* The group with the lowest program counter (round robin past a spinning one). */
-        uint32_t pc = UINT32_MAX, after = UINT32_MAX;
-        for (uint32_t m = ready; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            if (cx->pc[l] < pc)
-                pc = cx->pc[l];
-            if (w->backjumps >= EX_SPIN_LIMIT && cx->pc[l] > w->bar_pc && cx->pc[l] < after)
-                after = cx->pc[l];
-        }
+        uint32_t pc = UINT32_MAX, g = 0;
         if (w->backjumps >= EX_SPIN_LIMIT) {
+            uint32_t after = UINT32_MAX;
+            for (uint32_t m = ready; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                if (cx->pc[l] < pc)
+                    pc = cx->pc[l];
+                if (cx->pc[l] > w->bar_pc && cx->pc[l] < after)
+                    after = cx->pc[l];
+            }
             if (after != UINT32_MAX)
                 pc = after;
             w->backjumps = 0;
+        } else if (ready == ISA_FULL) {
+            /* Whole warp ready: branch-free passes the compiler vectorises. */
+            for (unsigned l = 0; l < ISA_LANES; l++)
+                pc = cx->pc[l] < pc ? cx->pc[l] : pc;
+        } else {
+            for (uint32_t m = ready; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                if (cx->pc[l] < pc)
+                    pc = cx->pc[l];
+            }
         }
-        uint32_t g = 0;
-        for (uint32_t m = ready; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            if (cx->pc[l] == pc)
-                g |= 1u << l;
+        if (ready == ISA_FULL) {
+            for (unsigned l = 0; l < ISA_LANES; l++)
+                g |= (uint32_t)(cx->pc[l] == pc) << l;
+        } else {
+            for (uint32_t m = ready; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                if (cx->pc[l] == pc)
+                    g |= 1u << l;
+            }
         }
         w->bar_pc = pc;
         uint8_t *f = cx->frame;
@@ -530,8 +545,13 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
         }
         w->nlane_instr += run * (uint64_t)__builtin_popcount(g0);
         w->ninstr += run;
-        for (uint32_t m = g; m; m &= m - 1)
-            cx->pc[__builtin_ctz(m)] = pc;
+        if (g == ISA_FULL) {
+            for (unsigned l = 0; l < ISA_LANES; l++)
+                cx->pc[l] = pc;
+        } else {
+            for (uint32_t m = g; m; m &= m - 1)
+                cx->pc[__builtin_ctz(m)] = pc;
+        }
     }
     return W_RUNNABLE;
 }
