@@ -27,16 +27,17 @@ enum { W_RUNNABLE, W_BLOCKED, W_DONE, W_FAULT };
 /*{=====================================================================
  * Frames
  *====================================================================*/
-/* A frame for f: a copy of its template (constants and the addresses known before the
- * launch are baked in by ex_program_new), with the local-memory addresses moved to
- * this activation's local frame.  buf, when given, is reused. */
+/* A frame for f: registers are left undefined (as on the GPU); the constant area is
+ * copied from the template (immediates, and the addresses ex_program_new baked in), with
+ * the local-memory addresses moved to this activation's local frame.  buf, when given,
+ * is reused. */
 static uint8_t *frame_new(ex_warp_t *w, ex_func_t *f, uint32_t local_base, uint8_t *buf)
 {
     (void)w;
     uint8_t *fr = buf ? buf : malloc(f->frame_size + 64);
     if (!fr)
         return NULL;
-    memcpy(fr, f->frame_init, f->frame_size);
+    memcpy(fr + f->const_begin, f->frame_init + f->const_begin, f->frame_size - f->const_begin);
     if (local_base == 0)
         return fr;
     for (uint32_t i = 0; i < f->nfixup; i++) {

@@ -50,7 +50,9 @@ static uint32_t const_slot(pd_t *d, uint64_t v, unsigned w)
 
 static uint32_t fixup_slot(pd_t *d, ex_fixkind_t kind, uint64_t value, unsigned w)
 {
-    uint32_t slot = slot_new(d, w * ISA_LANES);
+    /* In the constant area (so that a new frame copies it with the constants); the value
+     * is filled in once the program knows its addresses. */
+    uint32_t slot = const_slot(d, 0, w);
     if (d->nfix == d->capfix) {
         d->capfix = d->capfix ? d->capfix * 2 : 16;
         d->fix = realloc(d->fix, d->capfix * sizeof *d->fix);
@@ -347,6 +349,8 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
     for (uint32_t i = 0; i < fn->ninstr; i++)
         if (f->code[i].guard != ISA_NONE && (f->code[i].guard & 0x80000000u))
             f->code[i].guard = f->const_begin + (f->code[i].guard & 0x7fffffffu);
+    for (uint32_t i = 0; i < d.nfix; i++)
+        d.fix[i].slot = f->const_begin + (d.fix[i].slot & 0x7fffffffu);
     f->frame_init = calloc(1, f->frame_size + 64);
     if (d.nconst)
         memcpy(f->frame_init + f->const_begin, d.consts, d.nconst);
