@@ -237,6 +237,7 @@ static void barrier_check(ex_cta_t *c, unsigned k)
                 continue;
             w->waiting &= ~(1u << l);
             const ex_insn_t *x = w->wait_insn[l];
+            w->wait_insn[l] = NULL;           /* set only between a bar.red and its release */
             if (!x || x->aux < EX_BAR_POPC)
                 continue;
             uint8_t *fr = w->wait_frame[l];
@@ -312,11 +313,19 @@ static int bar_arrive(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mas
     w->bar_arrived[id] |= mask;
     if (x->aux != EX_BAR_ARRIVE) {
         w->waiting |= mask;
-        for (uint32_t m = mask; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            w->wait_bar[l] = (uint8_t)id;
-            w->wait_insn[l] = x;
-            w->wait_frame[l] = f;
+        if (mask == ISA_FULL) {
+            memset(w->wait_bar, (int)id, sizeof w->wait_bar);
+        } else {
+            for (uint32_t m = mask; m; m &= m - 1)
+                w->wait_bar[__builtin_ctz(m)] = (uint8_t)id;
+        }
+        /* Only a reduction needs to know where its result goes on release. */
+        if (x->aux >= EX_BAR_POPC) {
+            for (uint32_t m = mask; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                w->wait_insn[l] = x;
+                w->wait_frame[l] = f;
+            }
         }
     }
     warp_arrival(c, w, id);
@@ -590,7 +599,13 @@ static void deadlock_message(ex_cta_t *c, ex_warp_t *w)
 {
     unsigned l = w->waiting ? (unsigned)__builtin_ctz(w->waiting) : 0;
     w->fault_lane = (int)l;
-    w->fault_insn = w->waiting ? w->wait_insn[l] : NULL;
+    w->fault_insn = NULL;
+    if (w->waiting) {
+        /* A waiting lane resumes after its barrier: the barrier is the instruction before. */
+        const ex_ctx_t *cx = ex_top(w);
+        w->fault_insn = w->wait_insn[l] ? w->wait_insn[l]
+                      : cx->pc[l] > 0 ? &cx->fn->code[cx->pc[l] - 1] : NULL;
+    }
     if (!w->waiting) {
         w->fault_what = "deadlock: no thread of the CTA can progress";
         return;
