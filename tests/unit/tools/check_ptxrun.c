@@ -113,6 +113,28 @@ START_TEST(isa_table_doc_current)
 }
 END_TEST
 
+/* Race-free kernels print the same results whatever the number of worker threads. */
+START_TEST(results_independent_of_workers)
+{
+    char *one, *two, *four;
+    const char *args = "tools/bench/kernels.ptx -k reduce_sum -g 64 -b 128 -s 512 "
+                       "'s32[16384]=rand(7)' 's32[64]:out' 16384";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "-j 1 %s", args);
+    ck_assert_int_eq(ptxrun(cmd, &one), 0);
+    snprintf(cmd, sizeof cmd, "-j 2 %s", args);
+    ck_assert_int_eq(ptxrun(cmd, &two), 0);
+    snprintf(cmd, sizeof cmd, "-j 4 %s", args);
+    ck_assert_int_eq(ptxrun(cmd, &four), 0);
+    ck_assert_str_eq(one, two);
+    ck_assert_str_eq(one, four);
+    ck_assert_msg(strncmp(one, "arg1 s32[64]: ", 14) == 0, "%s", one);
+    free(one);
+    free(two);
+    free(four);
+}
+END_TEST
+
 Suite *make_ptxrun_suite(void)
 {
     Suite *s = suite_create("ptxrun");
@@ -123,6 +145,7 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, invalid_ptx_exits_2_with_location);
     tcase_add_test(tc, unsupported_stops_before_launch);
     tcase_add_test(tc, isa_table_doc_current);
+    tcase_add_test(tc, results_independent_of_workers);
     suite_add_tcase(s, tc);
     return s;
 }
