@@ -7,7 +7,9 @@ CC      ?= cc
 OPT     ?= -O2 -g
 WARN    ?= -Wall -Wextra
 CFLAGS  ?= $(OPT)
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -ffp-contract=off $(WARN) $(CFLAGS) -MMD -MP
+# Vectorise the lane loops even where aliasing needs a run-time check (gcc).
+VECT    := $(shell $(CC) -fvect-cost-model=dynamic -x c -c /dev/null -o /dev/null 2>/dev/null && echo -fvect-cost-model=dynamic)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -ffp-contract=off $(VECT) $(WARN) $(CFLAGS) -MMD -MP
 CPPFLAGS += -I. -I$(BUILD) -I$(BUILD)/frontend
 FLEX    ?= flex
 BISON   ?= bison

@@ -106,6 +106,10 @@ typedef struct {
 
 typedef struct ex_cta ex_cta_t;
 
+/* A registered global range, cached by the load/store fast paths. */
+#define EX_GCACHE 8
+typedef struct { uint64_t lo, hi; } ex_grange_t;
+
 typedef struct ex_warp {
     uint8_t    *frame0;          /* the entry's frame, reused from CTA to CTA */
     ex_cta_t   *cta;
@@ -125,11 +129,13 @@ typedef struct ex_warp {
     uint32_t    depth;
     ex_ctx_t    ctx[EX_MAX_DEPTH];
     uint32_t    tid[3][ISA_LANES];
+    uint32_t    tid_valid;       /* valid lanes of this warp index (with tid, once per worker) */
+    uint8_t     tid_ready;
     uint8_t    *local;           /* per-lane local memory: lane l at local + l * local_bytes */
     uint32_t    local_bytes;
     uint32_t    local_top;       /* next free local offset (the stack) */
     uint64_t    backjumps;       /* for starvation avoidance */
-    uint64_t    gcache_lo, gcache_hi;  /* the global range last accessed */
+    ex_grange_t gcache[EX_GCACHE];  /* global ranges last accessed, by instruction */
     /* fault report */
     int         fault_lane;
     uint64_t    fault_addr;

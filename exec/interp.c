@@ -378,9 +378,15 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                 pc = after;
             w->backjumps = 0;
         } else if (ready == ISA_FULL) {
-            /* Whole warp ready: branch-free passes the compiler vectorises. */
-            for (unsigned l = 0; l < ISA_LANES; l++)
+            /* Whole warp ready: branch-free passes the compiler vectorises; a converged
+             * warp (lowest = highest) needs no group mask computed. */
+            uint32_t top = 0;
+            for (unsigned l = 0; l < ISA_LANES; l++) {
                 pc = cx->pc[l] < pc ? cx->pc[l] : pc;
+                top = cx->pc[l] > top ? cx->pc[l] : top;
+            }
+            if (pc == top)
+                g = ISA_FULL;
         } else {
             for (uint32_t m = ready; m; m &= m - 1) {
                 unsigned l = (unsigned)__builtin_ctz(m);
@@ -388,7 +394,9 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                     pc = cx->pc[l];
             }
         }
-        if (ready == ISA_FULL) {
+        if (g == ISA_FULL) {
+            /* converged */
+        } else if (ready == ISA_FULL) {
             for (unsigned l = 0; l < ISA_LANES; l++)
                 g |= (uint32_t)(cx->pc[l] == pc) << l;
         } else {
@@ -651,7 +659,11 @@ static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
         w->fault_what = NULL;
         w->fault_insn = NULL;
         w->id = i;
-        /* Thread indices, x fastest, counted up without divisions. */
+        if (w->tid_ready) {
+            w->valid = w->tid_valid;      /* the same block shape: indices already known */
+            goto tids_done;
+        }
+        /* Thread indices, x fastest, counted up without divisions (once per worker). */
         uint32_t t0 = i * ISA_LANES;
         uint32_t tx = t0 % l->block[0], ty = (t0 / l->block[0]) % l->block[1];
         uint32_t tz = t0 / (l->block[0] * l->block[1]);
@@ -668,6 +680,9 @@ static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
                 }
             }
         }
+        w->tid_valid = w->valid;
+        w->tid_ready = 1;
+    tids_done:
         w->alive = w->valid;
         w->fault_lane = -1;
         w->ninstr = 0;

@@ -130,6 +130,25 @@ static inline bool warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x
 {
     const uint64_t *b = ISA_SLOT(const uint64_t, f, x->o[4]);
     uint64_t imm = (uint64_t)x->imm, lo = UINT64_MAX, hi = 0, bits = 0;
+    /* The range this instruction used last (a small cache per warp, by instruction). */
+    ex_grange_t *gc = &w->gcache[((uintptr_t)x / sizeof *x) % EX_GCACHE];
+    uint64_t span = gc->hi - gc->lo;
+    if (mask == ISA_FULL && span >= bytes && span - bytes < 0x80000000u) {
+        /* Arithmetic that vectorises: every offset from the range's base must fit in 32
+         * bits and stay below its end. */
+        uint64_t glo = gc->lo, high = 0;
+        uint32_t lim = (uint32_t)(span - bytes), over = 0, low = 0;
+        for (unsigned l = 0; l < ISA_LANES; l++) {
+            uint64_t a = b[l] + imm;
+            uint64_t d = a - glo;
+            addr[l] = a;
+            high |= d >> 32;
+            over |= (uint32_t)((uint32_t)d > lim);
+            low |= (uint32_t)a;
+        }
+        if (!high && !over && !(low & (bytes - 1)))
+            return true;
+    }
     if (mask == ISA_FULL) {
         for (unsigned l = 0; l < ISA_LANES; l++) {
             uint64_t a = b[l] + imm;
@@ -150,11 +169,11 @@ static inline bool warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x
     }
     if (bits & (bytes - 1))
         return false;
-    if (lo >= w->gcache_lo && hi + bytes <= w->gcache_hi)
+    if (lo >= gc->lo && hi + bytes <= gc->hi)
         return true;
-    if (!ex_global_range(w->cta->p, (uintptr_t)lo, &w->gcache_lo, &w->gcache_hi))
+    if (!ex_global_range(w->cta->p, (uintptr_t)lo, &gc->lo, &gc->hi))
         return false;
-    return hi + bytes <= w->gcache_hi;
+    return hi + bytes <= gc->hi;
 }
 
 /* st.global of a 4- or 8-byte register, the warp's addresses in one range. */
@@ -284,7 +303,15 @@ static int ld_kparam_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask
         memcpy(&v, c->params + off + k * bytes, bytes);
         v = extend(v, bytes, sgn);
         unsigned rw = LS_RW(x->aux, k);
-        ISA_LANE_LOOP(mask, { reg_store(f, x->o[k], rw, l, v); });
+        if (rw == 8) {                  /* one value for every lane: a broadcast */
+            uint64_t *d = ISA_SLOT(uint64_t, f, x->o[k]);
+            ISA_LANE_LOOP(mask, { d[l] = v; });
+        } else if (rw == 4) {
+            uint32_t *d = ISA_SLOT(uint32_t, f, x->o[k]);
+            ISA_LANE_LOOP(mask, { d[l] = (uint32_t)v; });
+        } else {
+            ISA_LANE_LOOP(mask, { reg_store(f, x->o[k], rw, l, v); });
+        }
     }
     return ISA_X_NEXT;
 }

@@ -128,7 +128,12 @@ static int sreg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     case ISA_SR_CURRENT_GRAPH_EXEC: v = 0; break;   /* not launched from a CUDA graph */
     default: v = 0; break;   /* not reached: every row of isa/sregs.def has a case above */
     }
-    ISA_LANE_LOOP(mask, { sreg_store(f, x, l, v); });
+    if (x->width == 4) {
+        uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { d[l] = (uint32_t)v; });
+    } else {
+        ISA_LANE_LOOP(mask, { sreg_store(f, x, l, v); });
+    }
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t sreg_d[1] = { { sreg_f, { 0 } } };
