@@ -120,6 +120,8 @@ typedef struct ex_warp {
     uint32_t    bar_pc;          /* program counter of the group that ran last (round robin) */
     uint32_t    bar_arrived[EX_NBAR]; /* lanes that arrived at barrier k in its current phase */
     uint32_t    bar_counted;     /* barriers at which this warp counts as arrived */
+    uint32_t    red_lanes;       /* lanes waiting at a bar.red (wait_insn holds it) */
+    uint32_t    wait_other;      /* lanes that did a bar.arrive (may wait at another barrier) */
     uint8_t     wait_bar[ISA_LANES];  /* what a waiting lane waits for: a barrier id or EX_WSYNC */
     uint32_t    wsync_mask[ISA_LANES];/* the bar.warp.sync mask of a lane waiting there */
     const ex_insn_t *wait_insn[ISA_LANES]; /* bar.red: where the result goes on release */

@@ -231,11 +231,17 @@ static void barrier_check(ex_cta_t *c, unsigned k)
         ex_warp_t *w = &c->warps[i];
         if (!(w->bar_counted & bit))
             continue;
-        for (uint32_t m = w->waiting; m; m &= m - 1) {
+        /* The lanes that wait at barrier k: arrived there, and still waiting (a lane that
+         * only arrived, with bar.arrive, may wait elsewhere since: check those). */
+        uint32_t rel = w->waiting & w->bar_arrived[k];
+        for (uint32_t m = rel & w->wait_other; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
             if (w->wait_bar[l] != k)
-                continue;
-            w->waiting &= ~(1u << l);
+                rel &= ~(1u << l);
+        }
+        w->waiting &= ~rel;
+        for (uint32_t m = rel & w->red_lanes; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
             const ex_insn_t *x = w->wait_insn[l];
             w->wait_insn[l] = NULL;           /* set only between a bar.red and its release */
             if (!x || x->aux < EX_BAR_POPC)
@@ -249,6 +255,7 @@ static void barrier_check(ex_cta_t *c, unsigned k)
                 *d = v ? *d | (1u << l) : *d & ~(1u << l);
             }
         }
+        w->red_lanes &= ~rel;
         w->bar_arrived[k] = 0;
         w->bar_counted &= ~bit;
     }
@@ -321,12 +328,15 @@ static int bar_arrive(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mas
         }
         /* Only a reduction needs to know where its result goes on release. */
         if (x->aux >= EX_BAR_POPC) {
+            w->red_lanes |= mask;
             for (uint32_t m = mask; m; m &= m - 1) {
                 unsigned l = (unsigned)__builtin_ctz(m);
                 w->wait_insn[l] = x;
                 w->wait_frame[l] = f;
             }
         }
+    } else {
+        w->wait_other |= mask;          /* arrived without waiting: may wait elsewhere later */
     }
     warp_arrival(c, w, id);
     barrier_check(c, id);
@@ -337,6 +347,18 @@ static int bar_arrive(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mas
 /*{=====================================================================
  * The warp loop
  *====================================================================*/
+/* Set the program counter of the lanes in m (a whole warp: one vectorisable store loop). */
+static inline void set_pcs(ex_ctx_t *cx, uint32_t m, uint32_t v)
+{
+    if (m == ISA_FULL) {
+        for (unsigned l = 0; l < ISA_LANES; l++)
+            cx->pc[l] = v;
+        return;
+    }
+    for (; m; m &= m - 1)
+        cx->pc[__builtin_ctz(m)] = v;
+}
+
 static inline uint32_t guard_mask(const uint8_t *f, const ex_insn_t *x, uint32_t g)
 {
     if (x->guard == ISA_NONE)
@@ -509,10 +531,8 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                         if (w->jump[__builtin_ctz(m)] == fi)
                             sub |= m & -m;
                 }
-                for (uint32_t m = g; m; m &= m - 1)
-                    cx->pc[__builtin_ctz(m)] = pc + 1;
-                for (uint32_t m = mask & ~sub; m; m &= m - 1)
-                    cx->pc[__builtin_ctz(m)] = pc;
+                set_pcs(cx, g, pc + 1);
+                set_pcs(cx, mask & ~sub, pc);
                 if (do_call(w, x, sub, fi, pc + 1) == W_FAULT)
                     return W_FAULT;
                 g = 0;
@@ -525,8 +545,7 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                     pc++;
                     continue;
                 }
-                for (uint32_t m = g; m; m &= m - 1)
-                    cx->pc[__builtin_ctz(m)] = pc + 1;
+                set_pcs(cx, g, pc + 1);
                 g = 0;
                 break;
             }
@@ -545,8 +564,7 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                     pc++;
                     continue;
                 }
-                for (uint32_t m = g; m; m &= m - 1)
-                    cx->pc[__builtin_ctz(m)] = pc + 1;
+                set_pcs(cx, g, pc + 1);
                 w->waiting |= mask;
                 for (uint32_t m = mask; m; m &= m - 1) {
                     unsigned l = (unsigned)__builtin_ctz(m);
@@ -563,13 +581,7 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
         }
         w->nlane_instr += run * (uint64_t)__builtin_popcount(g0);
         w->ninstr += run;
-        if (g == ISA_FULL) {
-            for (unsigned l = 0; l < ISA_LANES; l++)
-                cx->pc[l] = pc;
-        } else {
-            for (uint32_t m = g; m; m &= m - 1)
-                cx->pc[__builtin_ctz(m)] = pc;
-        }
+        set_pcs(cx, g, pc);
     }
     return W_RUNNABLE;
 }
@@ -654,6 +666,7 @@ static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
         w->valid = w->waiting = w->bar_pc = 0;
         memset(w->bar_arrived, 0, sizeof w->bar_arrived);
         w->bar_counted = 0;
+        w->red_lanes = w->wait_other = 0;
         w->clock_last = 0;
         w->fault_addr = 0;
         w->fault_what = NULL;
