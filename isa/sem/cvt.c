@@ -158,8 +158,9 @@ static int cvt_d2f_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     bool ftz = CV_FTZ(a), sat = CV_SAT(a);
     ISA_LANE_LOOP(mask, {
         float r = f64_to_f32(s[l], mode);
-        if (ftz)
-            r = f32_ftz(r);
+        /* .ftz flushes by the exact value: below 2^-126 even when it rounds up to it. */
+        if (ftz && fabs(s[l]) < 0x1p-126)
+            r = signbit(s[l]) ? -0.0f : 0.0f;
         d[l] = sat ? f32_sat(r) : r;
     });
     return ISA_X_NEXT;
@@ -242,6 +243,8 @@ ISA_H1(cvt_f32_f64_ftz_sat, double, float, f64_sat(f32_to_f64_ftz(a)))
  * becomes the canonical NaN of f32, and keeps its payload (quieted) in f64. */
 static inline float f32_same(float x, int mode, bool ftz, bool sat)
 {
+    if (mode < 0 && !ftz && !sat)
+        return x;                   /* a plain copy, NaNs included (hardware-recorded) */
     if (x != x)
         return sat ? 0.0f : f32_of(0x7fffffffu);
     if (ftz)
@@ -254,6 +257,8 @@ static inline float f32_same(float x, int mode, bool ftz, bool sat)
 }
 static inline double f64_same(double x, int mode, bool sat)
 {
+    if (mode < 0 && !sat)
+        return x;
     if (x != x)
         return sat ? 0.0 : f64_quiet(x);
     if (mode >= 0)

@@ -4,9 +4,26 @@
 #ifndef PTXEMU_ISA_FP_H
 #define PTXEMU_ISA_FP_H
 
+#include <float.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+
+/* Rounding modes of the explicit-rounding helpers (fp_round.c). */
+enum { ISA_RND_N, ISA_RND_Z, ISA_RND_M, ISA_RND_P, ISA_RND_NA };
+double   isa_fp_round(double hi, double lo, int emin, int emax, unsigned m, int mode);
+uint32_t isa_fp_pack(double v, unsigned e, unsigned m);
+double   isa_f64_direct(double hi, double lo, int mode);
+double   isa_f64_overflow(double hi, int mode);
+
+/* Error-free transformations: a + b == s + *out_e exactly (no overflow). */
+static inline double two_sum(double a, double b, double *out_e)
+{
+    double s = a + b, bb = s - a;
+    *out_e = (a - (s - bb)) + (b - bb);
+    return s;
+}
 
 static inline uint32_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float f32_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }

@@ -79,6 +79,261 @@ ISA_H2(min_f64, double, double, double, f64_min(a, b))
 ISA_H2(max_f64, double, double, double, f64_max(a, b))
 ISA_H2(copysign_f64, uint64_t, uint64_t, uint64_t, (b & 0x7fffffffffffffffull) | (a & 0x8000000000000000ull))
 
+/*{=====================================================================
+ * Explicit rounding: the directed modes (.rz .rm .rp) of f32 and f64, and f32 .ftz,
+ * which flushes a result whose exact value is below the smallest normal even when it
+ * rounds up to it (hardware-recorded: mul.ftz(2^-126, 1 - 2^-24) is +0).  The exact
+ * result is a double hi plus the sign of the remainder lo, from error-free
+ * transformations; aux holds the mode (bits 0-3), .ftz (bit 4) and .sat (bit 5).
+ *====================================================================*/
+#define AUX_MODE(a) ((int)((a) & 15))
+#define AUX_FTZ(a)  ((unsigned)((a) >> 4 & 1))
+#define AUX_SAT(a)  ((unsigned)((a) >> 5 & 1))
+
+/* The sign of an exactly zero sum x + y: that of two zeros of one sign, else -0 when
+ * rounding down and +0 otherwise. */
+static inline double zero_sum(double x, double y, int mode)
+{
+    if (x == 0 && y == 0 && signbit(x) == signbit(y))
+        return x;
+    return mode == ISA_RND_M ? -0.0 : 0.0;
+}
+
+static inline float f32_finish(double hi, double lo, uint64_t aux)
+{
+    float r;
+    if (hi != hi)
+        r = f32_of(0x7fffffffu);
+    else if (isinf(hi))
+        r = (float)hi;
+    else if (AUX_FTZ(aux) && (fabs(hi) < 0x1p-126 || (fabs(hi) == 0x1p-126 && lo != 0 && (lo < 0) != (hi < 0))))
+        r = signbit(hi) ? -0.0f : 0.0f;
+    else
+        r = (float)isa_fp_round(hi, lo, -126, 127, 23, AUX_MODE(aux));
+    return AUX_SAT(aux) ? f32_sat(r) : r;
+}
+static inline float f32_in(float x, uint64_t aux) { return AUX_FTZ(aux) ? f32_ftz(x) : x; }
+
+static inline float f32_add_r(float fa, float fb, uint64_t aux)
+{
+    double a = f32_in(fa, aux), b = f32_in(fb, aux), lo, hi = two_sum(a, b, &lo);
+    if (hi == 0 && lo == 0)
+        hi = zero_sum(a, b, AUX_MODE(aux));
+    return f32_finish(hi, isfinite(hi) ? lo : 0, aux);
+}
+static inline float f32_mul_r(float a, float b, uint64_t aux)
+{
+    return f32_finish((double)f32_in(a, aux) * (double)f32_in(b, aux), 0, aux);
+}
+static inline float f32_fma_r(float fa, float fb, float fc, uint64_t aux)
+{
+    double p = (double)f32_in(fa, aux) * (double)f32_in(fb, aux), c = f32_in(fc, aux), lo;
+    double hi = two_sum(p, c, &lo);
+    if (hi == 0 && lo == 0)
+        hi = zero_sum(p, c, AUX_MODE(aux));
+    return f32_finish(hi, isfinite(hi) ? lo : 0, aux);
+}
+static inline float f32_div_r(float fa, float fb, uint64_t aux)
+{
+    double a = f32_in(fa, aux), b = f32_in(fb, aux), hi = a / b, lo = 0;
+    if (isfinite(hi) && hi != 0) {
+        double r = fma(-hi, b, a);
+        lo = b < 0 ? -r : r;
+    }
+    return f32_finish(hi, lo, aux);
+}
+static inline float f32_sqrt_r(float fa, uint64_t aux)
+{
+    double a = f32_in(fa, aux), hi = sqrt(a), lo = 0;
+    if (isfinite(hi) && hi > 0)
+        lo = fma(-hi, hi, a);
+    return f32_finish(hi, lo, aux);
+}
+ISA_H2(add_f32_r, float, float, float, f32_add_r(a, b, in->aux))
+ISA_H2(sub_f32_r, float, float, float, f32_add_r(a, -b, in->aux))
+ISA_H2(mul_f32_r, float, float, float, f32_mul_r(a, b, in->aux))
+ISA_H3(fma_f32_r, float, float, float, float, f32_fma_r(a, b, c, in->aux))
+ISA_H2(div_f32_r, float, float, float, f32_div_r(a, b, in->aux))
+ISA_H1(sqrt_f32_r, float, float, f32_sqrt_r(a, in->aux))
+ISA_H1(rcp_f32_r, float, float, f32_div_r(1.0f, a, in->aux))
+
+/* f64: operands below 2^-900 are scaled up by 2^200 and results below 2^-969 by 2^128
+ * more (the total scale k), so that every remainder is exact; the scaled result is then
+ * rounded on the grid of the scaled format and scaled back, exactly. */
+#define F64_SMALL 0x1p-900
+#define F64_TINY  0x1p-969
+static inline double f64_scaled(double hs, double ls, int k, int mode)
+{
+    return ldexp(isa_fp_round(hs, ls, -1022 + k, 1023 + k, 52, mode), -k);
+}
+/* A nonzero result below half the smallest subnormal, of sign neg, in a mode. */
+static inline double f64_deep(bool neg, int mode)
+{
+    if (mode == ISA_RND_M && neg)
+        return -0x1p-1074;
+    if (mode == ISA_RND_P && !neg)
+        return 0x1p-1074;
+    return neg ? -0.0 : 0.0;
+}
+static inline double up_small(double x, int *k, int by)
+{
+    if (x != 0 && fabs(x) < F64_SMALL) {
+        *k += by;
+        return ldexp(x, 200);
+    }
+    return x;
+}
+static inline double f64_add_r(double a, double b, int mode)
+{
+    double lo, hi = two_sum(a, b, &lo);
+    if (hi != hi)
+        return f64_nan_ba(a, b, hi);
+    if (isinf(hi))
+        return isinf(a) || isinf(b) ? hi : isa_f64_overflow(hi, mode);
+    if (hi == 0 && lo == 0)
+        return zero_sum(a, b, mode);
+    return isa_f64_direct(hi, lo, mode);        /* sums in the subnormal range are exact */
+}
+static inline double f64_mul_r(double a, double b, int mode)
+{
+    double hi = a * b;
+    if (hi != hi)
+        return f64_nan_ba(a, b, hi);
+    if (isinf(hi) && (isinf(a) || isinf(b)))
+        return hi;
+    if (a == 0 || b == 0)
+        return hi;
+    if (ilogb(a) + ilogb(b) + 2 <= -1075)
+        return f64_deep(signbit(a) != signbit(b), mode);
+    int k = 0;
+    a = up_small(a, &k, 200);
+    b = up_small(b, &k, 200);
+    double hs = a * b;
+    if (fabs(hs) < F64_TINY) {
+        a = ldexp(a, 128);
+        k += 128;
+        hs = a * b;
+    }
+    if (isinf(hs))
+        return isa_f64_overflow(hs, mode);
+    return f64_scaled(hs, fma(a, b, -hs), k, mode);
+}
+/* The sign of fma(a, b, c) - hi (ErrFma, Boldo and Muller). */
+static inline double fma_rem(double a, double b, double c, double hi)
+{
+    double u1 = a * b, u2 = fma(a, b, -u1), z, b2;
+    double a1 = two_sum(c, u2, &z);
+    double b1 = two_sum(u1, a1, &b2);
+    return ((b1 - hi) + b2) + z;
+}
+static inline double f64_fma_r(double a, double b, double c, int mode)
+{
+    double hi = fma(a, b, c);
+    if (hi != hi)
+        return f64_nan_bca(a, b, c, hi);
+    if (isinf(a) || isinf(b) || isinf(c))
+        return hi;
+    if (a == 0 || b == 0) {
+        double p = a * b;
+        return c == 0 ? zero_sum(p, c, mode) : c;
+    }
+    if (ilogb(a) + ilogb(b) + 2 <= -1075) {
+        bool neg = signbit(a) != signbit(b);
+        return c == 0 ? f64_deep(neg, mode) : isa_f64_direct(c, neg ? -1.0 : 1.0, mode);
+    }
+    int k = 0;
+    a = up_small(a, &k, 200);
+    b = up_small(b, &k, 200);
+    if (k) {
+        if (fabs(c) > 0x1p600)        /* the product is far below c's last bit */
+            return isa_f64_direct(c, signbit(a) != signbit(b) ? -1.0 : 1.0, mode);
+        c = ldexp(c, k);
+    }
+    if (isinf(a * b)) {             /* a finite result past an overflowing product */
+        a = ldexp(a, -128);
+        c = ldexp(c, -128);
+        k -= 128;
+    }
+    double hs = fma(a, b, c);
+    if (fabs(hs) < F64_TINY) {
+        a = ldexp(a, 128);
+        c = ldexp(c, 128);
+        k += 128;
+        hs = fma(a, b, c);
+    }
+    if (isinf(hs))
+        return isa_f64_overflow(hs, mode);
+    double lo = fma_rem(a, b, c, hs);
+    if (hs == 0 && lo == 0)
+        return zero_sum(a * b, c, mode);
+    if (hs == 0)
+        return f64_scaled(lo, 0, k, mode);
+    return f64_scaled(hs, lo, k, mode);
+}
+static inline double f64_div_r(double a, double b, int mode)
+{
+    double hi = a / b;
+    if (hi != hi)
+        return f64_nan_ab(a, b, hi);
+    if (isinf(a) || isinf(b) || a == 0 || b == 0)
+        return hi;
+    if (ilogb(a) - ilogb(b) + 1 <= -1075)
+        return f64_deep(signbit(a) != signbit(b), mode);
+    int k = 0;
+    a = up_small(a, &k, 200);
+    b = up_small(b, &k, -200);
+    double hs = a / b;
+    if (fabs(hs) < F64_TINY) {
+        a = ldexp(a, 128);
+        k += 128;
+        hs = a / b;
+    }
+    if (isinf(hs))
+        return isa_f64_overflow(hs, mode);
+    double r = fma(-hs, b, a);
+    return f64_scaled(hs, b < 0 ? -r : r, k, mode);
+}
+static inline double f64_sqrt_r(double a, int mode)
+{
+    if (a != a)
+        return f64_quiet(a);
+    double hi = sqrt(a);
+    if (!isfinite(hi) || hi <= 0)
+        return f64_canon(hi);
+    if (a < F64_SMALL) {            /* sqrt(a * 2^200) = sqrt(a) * 2^100, a normal result */
+        double as = ldexp(a, 200), hs = sqrt(as);
+        return ldexp(isa_f64_direct(hs, fma(-hs, hs, as), mode), -100);
+    }
+    return isa_f64_direct(hi, fma(-hi, hi, a), mode);
+}
+static inline double f64_rcp_r(double a, int mode)
+{
+    return a != a ? f64_quiet(a) : f64_div_r(1.0, a, mode);
+}
+ISA_H2(add_f64_r, double, double, double, f64_add_r(a, b, AUX_MODE(in->aux)))
+ISA_H2(sub_f64_r, double, double, double, f64_add_r(a, b != b ? b : -b, AUX_MODE(in->aux)))
+ISA_H2(mul_f64_r, double, double, double, f64_mul_r(a, b, AUX_MODE(in->aux)))
+ISA_H3(fma_f64_r, double, double, double, double, f64_fma_r(a, b, c, AUX_MODE(in->aux)))
+ISA_H2(div_f64_r, double, double, double, f64_div_r(a, b, AUX_MODE(in->aux)))
+ISA_H1(sqrt_f64_r, double, double, f64_sqrt_r(a, AUX_MODE(in->aux)))
+ISA_H1(rcp_f64_r, double, double, f64_rcp_r(a, AUX_MODE(in->aux)))
+
+/* The explicit-rounding handler of an f32 or f64 operation, or NULL. */
+static const isa_xdesc_t *rounded_select(isa_op_t op, bool f64)
+{
+    switch (op) {
+    case ISA_OP_ADD: return f64 ? add_f64_r : add_f32_r;
+    case ISA_OP_SUB: return f64 ? sub_f64_r : sub_f32_r;
+    case ISA_OP_MUL: return f64 ? mul_f64_r : mul_f32_r;
+    case ISA_OP_FMA: case ISA_OP_MAD: return f64 ? fma_f64_r : fma_f32_r;
+    case ISA_OP_DIV: return f64 ? div_f64_r : div_f32_r;
+    case ISA_OP_SQRT: return f64 ? sqrt_f64_r : sqrt_f32_r;
+    case ISA_OP_RCP: return f64 ? rcp_f64_r : rcp_f32_r;
+    default: return NULL;
+    }
+}
+/*}=====================================================================*/
+
 /* testp: a predicate per lane from the operand's class, on its bits (no flushing).
  * .normal is true for zeros too (hardware-recorded): finite and not subnormal. */
 #define TESTP(NAME, U, EXPR)                                                                     \
@@ -133,13 +388,30 @@ bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x)
         x->desc = testp_select(in, t == ISA_T_F64);
         return x->desc != NULL;
     }
-    /* Every suffix must be understood: type, .rn, .ftz, .sat. */
+    /* Every suffix must be understood: type, rounding, .ftz, .sat. */
     unsigned known = 1 + (rnd >= 0) + ftz + sat;
-    if (in->nsfx != known || (rnd >= 0 && rnd != ISA_M_RN))
+    if (in->nsfx != known || isa_instr_mod(in, ISA_G_PREC) >= 0)
         return false;
-    if (isa_instr_mod(in, ISA_G_PREC) >= 0)
+    int mode = rnd == ISA_M_RZ ? ISA_RND_Z : rnd == ISA_M_RM ? ISA_RND_M : rnd == ISA_M_RP ? ISA_RND_P
+             : rnd < 0 || rnd == ISA_M_RN ? ISA_RND_N : -1;
+    if (mode < 0)
         return false;
     x->desc = NULL;
+    /* Directed modes, and f32 .ftz results of operations that can round up to the
+     * smallest normal, take the explicit-rounding handlers. */
+    bool f32 = t == ISA_T_F32, f64 = t == ISA_T_F64;
+    bool round_op = in->op == ISA_OP_ADD || in->op == ISA_OP_SUB || in->op == ISA_OP_MUL ||
+                    in->op == ISA_OP_FMA || in->op == ISA_OP_MAD || in->op == ISA_OP_DIV ||
+                    in->op == ISA_OP_SQRT || in->op == ISA_OP_RCP;
+    if (round_op && ((f32 && (mode != ISA_RND_N || ftz)) || (f64 && mode != ISA_RND_N && !sat && !ftz))) {
+        if ((in->op == ISA_OP_DIV || in->op == ISA_OP_SQRT || in->op == ISA_OP_RCP) && (sat || rnd < 0))
+            return false;
+        if ((in->op == ISA_OP_FMA || in->op == ISA_OP_MAD) && rnd < 0)
+            return false;
+        x->desc = rounded_select((isa_op_t)in->op, f64);
+        x->aux = (uint64_t)mode | (uint64_t)ftz << 4 | (uint64_t)sat << 5;
+        return x->desc != NULL;
+    }
     if (t == ISA_T_F32) {
         switch ((isa_op_t)in->op) {
         case ISA_OP_ADD: x->desc = PICK4(add); break;

@@ -1,0 +1,164 @@
+/* check_fuzz.c: replays the differential fuzz data (tests/fuzz/NAME.fz, recorded on the
+ * GPU by ptxfuzz record) on the emulator through ptxfuzz replay, one test per variant.
+ * tests/fuzz/PENDING lists the variants known not to pass yet (unsupported or
+ * mismatching), each with its reason: they must still fail, so that the list stays
+ * true; every other recorded variant must pass.  tests/fuzz/REJECTED lists what the
+ * ISA tables allow but ptxas rejected at recording; with the recorded variants it must
+ * make up exactly what `ptxfuzz list` enumerates, so that nothing is left out silently. */
+#include <check.h>
+#include <dirent.h>
+#include <libgen.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_NAMES 8192
+static char *names[MAX_NAMES];
+static int nnames;
+static char *pending[MAX_NAMES];
+static int npending;
+static char fuzz_bin[4096];
+
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static const char *srcdir(void)
+{
+    const char *s = getenv("PTXEMU_SRCDIR");
+    return s ? s : ".";
+}
+
+/* Names from NAME.fz files, and the first word of each line of a list file. */
+static void find_recorded(void)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/fuzz", srcdir());
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) && nnames < MAX_NAMES) {
+        size_t n = strlen(e->d_name);
+        if (n > 3 && strcmp(e->d_name + n - 3, ".fz") == 0)
+            names[nnames++] = strndup(e->d_name, n - 3);
+    }
+    closedir(d);
+    qsort(names, (size_t)nnames, sizeof names[0], cmp_names);
+}
+
+static int read_list(const char *file, char **out, int max)
+{
+    char path[4096], line[1024];
+    snprintf(path, sizeof path, "%s/tests/fuzz/%s", srcdir(), file);
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f) && n < max) {
+        char *w = strtok(line, " \t\n");
+        if (w && w[0] != '#')
+            out[n++] = strdup(w);
+    }
+    fclose(f);
+    return n;
+}
+
+static bool in_list(char **list, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(list[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* Run ptxfuzz with args (in srcdir); its stdout into out (NUL-terminated); exit status. */
+static int run_fuzz(char *const args[], char *out, size_t size)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        dup2(fd[1], 1);
+        if (chdir(srcdir()) != 0)
+            _exit(127);
+        execv(fuzz_bin, args);
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t len = 0;
+    ssize_t k;
+    char sink[4096];
+    while ((k = read(fd[0], len + 1 < size ? out + len : sink, len + 1 < size ? size - len - 1 : sizeof sink)) > 0)
+        if (len + 1 < size)
+            len += (size_t)k;
+    out[len] = 0;
+    close(fd[0]);
+    int st;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(replay)
+{
+    ck_assert_msg(nnames > 0, "no fuzz data in %s/tests/fuzz", srcdir());
+    const char *name = names[_i];
+    char out[8192];
+    char *args[] = { fuzz_bin, "replay", (char *)name, NULL };
+    int rc = run_fuzz(args, out, sizeof out);
+    bool pend = in_list(pending, npending, name);
+    if (pend)
+        ck_assert_msg(rc != 0, "%s passes now: remove it from tests/fuzz/PENDING", name);
+    else
+        ck_assert_msg(rc == 0, "%s (exit %d): %s", name, rc, out);
+}
+END_TEST
+
+/* Every PENDING entry is a recorded variant. */
+START_TEST(pending_recorded)
+{
+    for (int i = 0; i < npending; i++)
+        ck_assert_msg(in_list(names, nnames, pending[i]), "tests/fuzz/PENDING: %s is not recorded", pending[i]);
+}
+END_TEST
+
+/* The enumeration is covered: each variant is recorded or listed in REJECTED. */
+START_TEST(all_enumerated_recorded)
+{
+    static char out[1 << 20];
+    static char *rejected[MAX_NAMES];
+    int nrej = read_list("REJECTED", rejected, MAX_NAMES);
+    char *args[] = { fuzz_bin, "list", NULL };
+    ck_assert_int_eq(run_fuzz(args, out, sizeof out), 0);
+    int n = 0;
+    for (char *w = strtok(out, "\n"); w; w = strtok(NULL, "\n"), n++)
+        ck_assert_msg(in_list(names, nnames, w) || in_list(rejected, nrej, w),
+                      "%s is enumerated but neither recorded (tests/fuzz/%s.fz) nor in tests/fuzz/REJECTED: "
+                      "record it on the GPU", w, w);
+    ck_assert_int_eq(n, nnames + nrej);
+}
+END_TEST
+
+Suite *make_fuzz_suite(void)
+{
+    const char *bin = getenv("PTXRUN");
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", bin ? bin : "build/bin/ptxrun");
+    snprintf(fuzz_bin, sizeof fuzz_bin, "%s/ptxfuzz", dirname(tmp));
+    find_recorded();
+    npending = read_list("PENDING", pending, MAX_NAMES);
+    Suite *s = suite_create("fuzz");
+    TCase *tc = tcase_create("replay");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, replay, 0, nnames ? nnames : 1);
+    suite_add_tcase(s, tc);
+    TCase *tl = tcase_create("lists");
+    tcase_set_timeout(tl, 60);
+    tcase_add_test(tl, pending_recorded);
+    tcase_add_test(tl, all_enumerated_recorded);
+    suite_add_tcase(s, tl);
+    return s;
+}
