@@ -597,11 +597,15 @@ typedef struct {
     const uint8_t     *params;
     size_t             params_size;
     FILE              *diag;
-    atomic_uint_fast64_t next;
-    atomic_int         failed;
     uint64_t           total;
-    atomic_uint_fast64_t thread_instrs, warp_instrs;
-    pthread_mutex_t    diag_lock;
+    /* Written by the workers: each on its own cache line, so that a worker checking
+     * `failed` (every scheduling round) does not miss in its cache whenever another one
+     * takes a CTA or adds its counts. */
+    _Alignas(64) atomic_uint_fast64_t next;
+    _Alignas(64) atomic_int failed;
+    _Alignas(64) atomic_uint_fast64_t thread_instrs;
+    atomic_uint_fast64_t warp_instrs;
+    _Alignas(64) pthread_mutex_t diag_lock;
     atomic_uint        nworker;        /* workers started (each one's index: %smid) */
     uint64_t           gridid;
 } launch_t;
@@ -845,15 +849,15 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
     if (n <= 1) {
         worker(&L);
     } else {
+        /* n - 1 more threads; the calling thread is a worker too. */
         pthread_t *th = calloc(n, sizeof *th);
         unsigned started = 0;
-        for (unsigned i = 0; i < n; i++)
+        for (unsigned i = 0; th && i + 1 < n; i++)
             if (pthread_create(&th[i], NULL, worker, &L) == 0)
                 started++;
             else
                 break;
-        if (started == 0)
-            worker(&L);
+        worker(&L);
         for (unsigned i = 0; i < started; i++)
             pthread_join(th[i], NULL);
         free(th);

@@ -108,7 +108,8 @@ static void report(const char *what, unsigned j, const ex_stats_t *st, double s,
            (double)st->thread_instrs / s / 1e6, (double)st->thread_instrs / cpu / 1e6);
 }
 
-/* Run a job (the best of three runs, to damp other load on the machine). */
+/* Run a job: repeated for at least 0.3 s (three runs at least), the best run counted,
+ * to damp other load on the machine. */
 static int run_job(ex_program_t *p, const isa_module_t *m, job_t *jb, unsigned j, ex_stats_t *st, double *s,
                    double *cpu)
 {
@@ -116,7 +117,8 @@ static int run_job(ex_program_t *p, const isa_module_t *m, job_t *jb, unsigned j
     jb->l.workers = j;
     int bad = 0;
     *s = *cpu = 1e30;
-    for (int r = 0; r < 3; r++) {
+    double start = now();
+    for (int r = 0; r < 3 || now() - start < 0.3; r++) {
         double t0 = now(), c0 = cpu_now();
         isa_status_t rc = ex_launch(p, e, &jb->l, jb->params, jb->params_size, stderr, st);
         double dt = now() - t0, dc = cpu_now() - c0;
