@@ -601,6 +601,7 @@ typedef struct {
     /* Written by the workers: each on its own cache line, so that a worker checking
      * `failed` (every scheduling round) does not miss in its cache whenever another one
      * takes a CTA or adds its counts. */
+    unsigned           nthreads;       /* workers of this launch */
     _Alignas(64) atomic_uint_fast64_t next;
     _Alignas(64) atomic_int failed;
     _Alignas(64) atomic_uint_fast64_t thread_instrs;
@@ -796,11 +797,20 @@ static void *worker(void *arg)
     if (!c.warps || !c.shared) {
         atomic_store(&L->failed, 1);
     } else {
+        /* CTAs are taken a few at a time (fewer trips to the shared counter), fewer
+         * towards the end so that the workers finish together. */
+        uint64_t id = 0, end = 0;
         for (;;) {
-            uint64_t id = atomic_fetch_add(&L->next, 1);
+            if (id == end) {
+                uint64_t left = L->total - atomic_load(&L->next);
+                uint64_t batch = left / (4 * L->nthreads + 1);
+                batch = batch < 1 ? 1 : batch > 16 ? 16 : batch;
+                id = atomic_fetch_add(&L->next, batch);
+                end = id + batch < L->total ? id + batch : L->total;
+            }
             if (id >= L->total || atomic_load(&L->failed))
                 break;
-            if (!cta_run(L, &c, id))
+            if (!cta_run(L, &c, id++))
                 break;
             /* The worker's clock (its "SM's") runs on past every value read. */
             uint64_t t = c.clock_base;
@@ -846,6 +856,7 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
     }
     if (n > L.total)
         n = (unsigned)L.total;
+    L.nthreads = n;
     if (n <= 1) {
         worker(&L);
     } else {
