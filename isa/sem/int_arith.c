@@ -266,6 +266,45 @@ static const isa_xdesc_t *carry_select(const isa_instr_t *in, isa_type_t t, int 
     }
 }
 
+/*{=====================================================================
+ * Packed 16-bit pairs (u16x2, s16x2: add, min, max) and .relu (s32, s16x2 min/max):
+ * each half computed on its own, .relu clamping a negative result to 0.
+ *====================================================================*/
+static inline uint32_t h2(uint32_t lo, uint32_t hi) { return (lo & 0xffffu) | (hi << 16); }
+static inline int32_t relu(int32_t v) { return v < 0 ? 0 : v; }
+#define LO_U(x) ((x) & 0xffffu)
+#define HI_U(x) ((x) >> 16)
+#define LO_S(x) ((int32_t)(int16_t)(uint16_t)(x))
+#define HI_S(x) ((int32_t)(int16_t)(uint16_t)((x) >> 16))
+#define MIN_(p, q) ((p) < (q) ? (p) : (q))
+#define MAX_(p, q) ((p) > (q) ? (p) : (q))
+ISA_H2(add_x2, uint32_t, uint32_t, uint32_t, h2(a + b, HI_U(a) + HI_U(b)))
+ISA_H2(min_u16x2, uint32_t, uint32_t, uint32_t, h2(MIN_(LO_U(a), LO_U(b)), MIN_(HI_U(a), HI_U(b))))
+ISA_H2(max_u16x2, uint32_t, uint32_t, uint32_t, h2(MAX_(LO_U(a), LO_U(b)), MAX_(HI_U(a), HI_U(b))))
+ISA_H2(min_s16x2, uint32_t, uint32_t, uint32_t,
+       h2((uint32_t)MIN_(LO_S(a), LO_S(b)), (uint32_t)MIN_(HI_S(a), HI_S(b))))
+ISA_H2(max_s16x2, uint32_t, uint32_t, uint32_t,
+       h2((uint32_t)MAX_(LO_S(a), LO_S(b)), (uint32_t)MAX_(HI_S(a), HI_S(b))))
+ISA_H2(min_s16x2_relu, uint32_t, uint32_t, uint32_t,
+       h2((uint32_t)relu(MIN_(LO_S(a), LO_S(b))), (uint32_t)relu(MIN_(HI_S(a), HI_S(b)))))
+ISA_H2(max_s16x2_relu, uint32_t, uint32_t, uint32_t,
+       h2((uint32_t)relu(MAX_(LO_S(a), LO_S(b))), (uint32_t)relu(MAX_(HI_S(a), HI_S(b)))))
+ISA_H2(min_s32_relu, int32_t, int32_t, int32_t, relu(MIN_(a, b)))
+ISA_H2(max_s32_relu, int32_t, int32_t, int32_t, relu(MAX_(a, b)))
+
+static bool packed_select(const isa_instr_t *in, isa_type_t t, bool rl, isa_xinsn_t *x)
+{
+    bool s = t == ISA_T_S16X2;
+    switch ((isa_op_t)in->op) {
+    case ISA_OP_ADD: x->desc = rl ? NULL : add_x2; break;
+    case ISA_OP_MIN: x->desc = s ? (rl ? min_s16x2_relu : min_s16x2) : rl ? NULL : min_u16x2; break;
+    case ISA_OP_MAX: x->desc = s ? (rl ? max_s16x2_relu : max_s16x2) : rl ? NULL : max_u16x2; break;
+    default: x->desc = NULL; break;
+    }
+    return x->desc != NULL;
+}
+/*}=====================================================================*/
+
 bool isa_sem_int(const isa_instr_t *in, isa_xinsn_t *x)
 {
     if (in->op == ISA_OP_DP4A || in->op == ISA_OP_DP2A)
@@ -273,15 +312,25 @@ bool isa_sem_int(const isa_instr_t *in, isa_xinsn_t *x)
     if (in->ntypes != 1)
         return false;
     isa_type_t t = (isa_type_t)in->types[0];
+    bool rl = isa_instr_mod(in, ISA_G_RELU) >= 0;
+    if ((in->op == ISA_OP_MIN || in->op == ISA_OP_MAX || in->op == ISA_OP_ADD) &&
+        (t == ISA_T_U16X2 || t == ISA_T_S16X2))
+        return in->nsfx == 1u + rl && in->nopd == 3 && packed_select(in, t, rl, x);
     if (isa_types[t].cls == TC_FLOAT || isa_types[t].cls == TC_PACKED)
         return isa_sem_fp(in, x);
     int mm = isa_instr_mod(in, ISA_G_MULMODE);
     bool sat = isa_instr_mod(in, ISA_G_SAT) >= 0, cc = isa_instr_mod(in, ISA_G_CC) >= 0;
-    /* Every suffix must be understood: the type, the multiply mode, .sat, .cc. */
-    if (in->nsfx != 1u + (mm >= 0) + sat + cc)
+    /* Every suffix must be understood: the type, the multiply mode, .sat, .cc, .relu. */
+    if (in->nsfx != 1u + (mm >= 0) + sat + cc + rl)
         return false;
     if ((in->op == ISA_OP_MIN || in->op == ISA_OP_MAX) && in->nopd != 3)
         return false;
+    if (rl) {
+        /* .relu: min/max on s32 (s16x2 above). */
+        x->desc = t != ISA_T_S32 ? NULL : in->op == ISA_OP_MIN ? min_s32_relu
+                : in->op == ISA_OP_MAX ? max_s32_relu : NULL;
+        return x->desc != NULL;
+    }
     if (cc || in->op == ISA_OP_ADDC || in->op == ISA_OP_SUBC || in->op == ISA_OP_MADC) {
         x->desc = sat ? NULL : carry_select(in, t, mm, cc);
         return x->desc != NULL;
