@@ -302,7 +302,7 @@ static const char *sfx_text(const isa_instr_t *in, unsigned i)
 
 static void check_rules(check_t *K, const isa_instr_t *in)
 {
-    char name[256], tt[64], gt[512];
+    char name[256], tt[64], gt[512], what[300];
     allow_t A;
     memset(&A, 0, sizeof A);
     const uint32_t sp = space_mask(in);
@@ -339,10 +339,31 @@ static void check_rules(check_t *K, const isa_instr_t *in)
     if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && isa_instr_has(in, ISA_M_##other))        \
         CERR(K, in->mloc, "'.%s' cannot be combined with '.%s' in '%s'", isa_mods[ISA_M_##mod].text, \
              isa_mods[ISA_M_##other].text, NAME());
+#define ISA_RULE_EXCLUSIVE_TYPES(opc, mod, other, types)                                      \
+    if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && isa_instr_has(in, ISA_M_##other) &&      \
+        type_in(in, 0, types))                                                                \
+        CERR(K, in->mloc, "'.%s' cannot be combined with '.%s' in '%s'", isa_mods[ISA_M_##mod].text, \
+             isa_mods[ISA_M_##other].text, NAME());
 #define ISA_RULE_EXCLUSIVE_GROUP(opc, mod, g)                                                 \
     if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && isa_instr_mod(in, ISA_G_##g) >= 0)       \
         CERR(K, in->mloc, "'.%s' cannot be combined with '.%s' in '%s'", isa_mods[ISA_M_##mod].text, \
              isa_mods[isa_instr_mod(in, ISA_G_##g)].text, NAME());
+#define ISA_RULE_OPERANDS(opc, n, types, sm, ptx)                                             \
+    if (IS(opc) && in->nopd == (n)) {                                                         \
+        if (!type_in(in, 0, types))                                                           \
+            CERR(K, in->mloc, "'%s' with %u operands is not valid%s", NAME(), (unsigned)(n),  \
+                 types_text(in, tt, sizeof tt));                                              \
+        snprintf(what, sizeof what, "%s with %u operands", NAME(), (unsigned)(n));            \
+        check_requirement(K, in->mloc, what, (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);           \
+    }
+#define ISA_RULE_OPERANDS_BAN(opc, n, mod)                                                    \
+    if (IS(opc) && in->nopd == (n) && isa_instr_has(in, ISA_M_##mod))                         \
+        CERR(K, in->mloc, "'.%s' is not valid for '%s' with %u operands", isa_mods[ISA_M_##mod].text, \
+             NAME(), (unsigned)(n));
+#define ISA_RULE_OPERANDS_REQUIRES_MOD(opc, n, mod, need)                                     \
+    if (IS(opc) && in->nopd == (n) && isa_instr_has(in, ISA_M_##mod) && !isa_instr_has(in, ISA_M_##need)) \
+        CERR(K, in->mloc, "'.%s' in '%s' with %u operands needs '.%s'", isa_mods[ISA_M_##mod].text, \
+             NAME(), (unsigned)(n), isa_mods[ISA_M_##need].text);
 #define ISA_RULE_SPACES(opc, spaces)                                                          \
     if (IS(opc) && !(sp & (spaces)))                                                          \
         CERR(K, in->mloc, "'%s' is not valid in the %s state space", NAME(), space_text(in));
@@ -372,6 +393,13 @@ static void check_rules(check_t *K, const isa_instr_t *in)
 #define ISA_RULE_MOD_TYPE_TARGET(opc, mod, types, sm, ptx)                                    \
     if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && type_in(in, 0, types))                   \
         check_requirement(K, in->mloc, NAME(), (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);
+#define ISA_RULE_MOD_PAIR_TARGET(opc, mod, t1, t2, sm, ptx)                                   \
+    if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && type_in(in, 0, t1) && type_in(in, 1, t2)) \
+        check_requirement(K, in->mloc, NAME(), (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);
+#define ISA_RULE_MODS_TYPE_TARGET(opc, mod, other, types, sm, ptx)                            \
+    if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && isa_instr_has(in, ISA_M_##other) &&      \
+        type_in(in, 0, types))                                                                \
+        check_requirement(K, in->mloc, NAME(), (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);
 #define ISA_RULE_SPACE_TARGET(opc, spaces, sm, ptx)                                           \
     if (IS(opc) && (sp & (spaces)))                                                           \
         check_requirement(K, in->mloc, NAME(), (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);
@@ -386,7 +414,11 @@ static void check_rules(check_t *K, const isa_instr_t *in)
 #undef ISA_RULE_REQUIRES
 #undef ISA_RULE_REQUIRES_MOD
 #undef ISA_RULE_EXCLUSIVE
+#undef ISA_RULE_EXCLUSIVE_TYPES
 #undef ISA_RULE_EXCLUSIVE_GROUP
+#undef ISA_RULE_OPERANDS
+#undef ISA_RULE_OPERANDS_BAN
+#undef ISA_RULE_OPERANDS_REQUIRES_MOD
 #undef ISA_RULE_SPACES
 #undef ISA_RULE_MOD_SPACE
 #undef ISA_RULE_GROUP_SPACE
@@ -395,6 +427,8 @@ static void check_rules(check_t *K, const isa_instr_t *in)
 #undef ISA_RULE_PAIR_TARGET
 #undef ISA_RULE_MOD_TARGET
 #undef ISA_RULE_MOD_TYPE_TARGET
+#undef ISA_RULE_MOD_PAIR_TARGET
+#undef ISA_RULE_MODS_TYPE_TARGET
 #undef ISA_RULE_SPACE_TARGET
 #undef IS
     for (unsigned i = 0; i < in->nsfx; i++)
