@@ -169,7 +169,7 @@ static bool widths_ok(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
             continue;
         }
         if (o->kind == OPD_REG) {
-            if (o->sel)
+            if (o->sel && !(isa_ops[in->op].family == ISA_FAM_VIDEO && isa_sem_video_sel(in, i, o->sel)))
                 return false;
             unsigned have = d->f->reg_width[o->u.reg];
             if (want == ISA_W_PRED ? have != 0 : have != want)
@@ -211,6 +211,15 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
                 return false;
             continue;
         }
+        if (o->kind == OPD_REG && o->sel && isa_ops[in->op].family == ISA_FAM_VIDEO) {
+            /* A video operand's byte or half-word selector: the whole register's slot,
+             * and the selector in aux for the handler (widths_ok checks the pair). */
+            if (!isa_sem_video_sel(in, i, o->sel) || (o->flags & OPDF_NEG))
+                return false;
+            x->o[i] = d->f->reg_slot[o->u.reg];
+            x->aux |= (uint64_t)o->sel << ISA_AUX_SEL_SHIFT(i);
+            continue;
+        }
         if (o->kind == OPD_IMM && w == 4 && x->desc->w[i] == ISA_W_PRED) {
             x->o[i] = const_slot(d, o->imm ? ISA_FULL : 0, 4);   /* a constant predicate */
             continue;
@@ -221,6 +230,9 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
         if (o->flags & OPDF_NEG)
             x->flags |= (uint8_t)(i == 3 ? 1 : 1 << (i == 1 ? 1 : 2));
     }
+    /* Video handlers have no negated operands (vmad's -a, -b, -c is not supported yet). */
+    if (isa_ops[in->op].family == ISA_FAM_VIDEO && x->flags)
+        return false;
     /* The carry flag lives in a frame slot: the handlers of .cc, addc, subc and madc find
      * it in o[5]. */
     if (isa_instr_mod(in, ISA_G_CC) >= 0 || in->op == ISA_OP_ADDC || in->op == ISA_OP_SUBC ||

@@ -216,7 +216,7 @@ typedef struct {
     isa_op_t op;
     unsigned nsrc;          /* 1..3 */
     kind_t   sk[3], dk;     /* kinds of the sources and the destination */
-    bool     approx;        /* compared by ulp distance when not bit-exact */
+    bool     approx;        /* .approx, .full: compared by ulp distance when not bit-exact */
     bool     fma_c;         /* the third source may be drawn as -(a*b) (cancellation) */
 } variant_t;
 
@@ -247,7 +247,7 @@ static bool variant_parse(const char *name, variant_t *v)
             int m = isa_mod_lookup(p + 1, len);
             if (m < 0)
                 return false;
-            approx |= m == ISA_M_APPROX;
+            approx |= m == ISA_M_APPROX || m == ISA_M_FULL;
         }
         p += 1 + len;
     }
@@ -683,21 +683,24 @@ static bool record_save(const char *path, const record_t *r, unsigned w)
  * ulp distance (.approx variants)
  *====================================================================*/
 /* Position of float bits u (e exponent, m mantissa bits) on a line where adjacent
- * floats are 1 apart and -0 == +0; NaN gives INT64_MIN. */
+ * floats are 1 apart; NaNs, infinities and zeros give INT64_MIN. */
 static int64_t ordinal(uint64_t u, unsigned e, unsigned m)
 {
     uint64_t mag = u & ((1ull << (e + m)) - 1), emask = ((1ull << e) - 1) << m;
-    if ((mag & emask) == emask && (mag & ((1ull << m) - 1)))
+    if ((mag & emask) == emask || mag == 0)
         return INT64_MIN;
     return u >> (e + m) & 1 ? -(int64_t)mag : (int64_t)mag;
 }
+/* The distance in ulp between two results; a NaN, an infinity or a zero (of either sign)
+ * on either side must match exactly, else the distance is INT64_MAX: the special-value
+ * handling is never approximated. */
 static int64_t ulp1(uint64_t x, uint64_t y, unsigned e, unsigned m)
 {
     if (x == y)
         return 0;
     int64_t a = ordinal(x, e, m), b = ordinal(y, e, m);
     if (a == INT64_MIN || b == INT64_MIN)
-        return INT64_MAX;     /* NaN against anything else: must match exactly */
+        return INT64_MAX;
     return a > b ? a - b : b - a;
 }
 static int64_t ulp_diff(kind_t k, uint64_t x, uint64_t y)
@@ -1016,9 +1019,10 @@ static int cmd_show(const opts_t *o, const char *name, long chunk)
     return diffs ? 1 : 0;
 }
 
-/* measure: for a recorded .approx variant whose GPU outputs are in --raw, run the
- * emulator, and record per chunk its digest and largest ulp difference, and the bound
- * (the largest over the chunks and the specials). */
+/* measure: for a recorded .approx (or .full) variant whose GPU outputs are in --raw, run
+ * the emulator, and record per chunk its digest and largest ulp difference, and the bound
+ * (the largest over the chunks and the specials); refused when a NaN, an infinity or a
+ * zero differs anywhere. */
 static int cmd_measure(const opts_t *o, names_t *ns)
 {
     int bad = 0;
@@ -1052,15 +1056,21 @@ static int cmd_measure(const opts_t *o, names_t *ns)
                 if (r.ulp[c] > worst)
                     worst = r.ulp[c];
             }
-            r.bound = worst;
-            if (worst == 0)
-                for (unsigned c = 0; c < r.nchunks; c++)
-                    r.ulp[c] = -1;
-            if (worst == 0)
-                r.bound = -1;
-            printf("measured %s: max %lld ulp\n", v.name, (long long)worst);
-            if (!record_save(path, &r, w))
-                bad = 2;
+            if (worst == INT64_MAX) {
+                /* A NaN, infinity or zero differs: no bound can cover that. */
+                printf("not measured %s: a NaN, infinity or zero differs from the GPU's\n", v.name);
+                bad = 1;
+            } else {
+                r.bound = worst;
+                if (worst == 0)
+                    for (unsigned c = 0; c < r.nchunks; c++)
+                        r.ulp[c] = -1;
+                if (worst == 0)
+                    r.bound = -1;
+                printf("measured %s: max %lld ulp\n", v.name, (long long)worst);
+                if (!record_save(path, &r, w))
+                    bad = 2;
+            }
         }
         free(gpu);
         free(emu);

@@ -1,6 +1,7 @@
-/* cvt.c: conversion semantics between the integer types and f32/f64.  Integer-to-integer
+/* cvt.c: conversion semantics between the integer types, f32/f64 and the narrow formats
+ * (f16, bf16, tf32, the f16x2/bf16x2/e4m3x2/e5m2x2 pairs).  Integer-to-integer
  * conversions read and write registers of any width (PTX lets cvt's registers be wider
- * than its types); float results take every rounding mode (.rn .rz .rm .rp), computed
+ * than its types); float results take every rounding mode (.rn .rz .rm .rp .rna), computed
  * exactly without the host's rounding mode; float-to-integer conversions saturate. */
 #include "isa/sem/fp.h"
 #include "isa/sem/lanes.h"
@@ -196,8 +197,22 @@ static inline float rintf_mode(float x, int mode)
 /* Float to integer with an integer rounding, always saturating.  A NaN gives the bit
  * pattern 1 << (bits - 1) of the destination type (its most negative value when signed,
  * sign-extended into a wider register) for every f64 source and for a 64-bit
- * destination; an f32 NaN to a destination of 32 bits or fewer gives 0
- * (hardware-recorded). */
+ * destination; a NaN of a narrower source (f32, f16, bf16) to a destination of 32 bits
+ * or fewer gives 0 (hardware-recorded). */
+static inline uint64_t f2i(double x, int mode, unsigned db, unsigned ds, bool src64)
+{
+    double lo = ds ? -ldexp(1.0, (int)db - 1) : 0.0;
+    double hi = ds ? ldexp(1.0, (int)db - 1) - 1.0 : ldexp(1.0, (int)db) - 1.0;
+    if (x != x)
+        return db == 64 || src64 ? (ds ? (uint64_t)(int64_t)lo : 1ull << (db - 1)) : 0;
+    double y = rint_mode(x, mode);
+    if (y <= lo)
+        return ds ? (uint64_t)(int64_t)lo : 0;
+    if (y >= hi)
+        return db == 64 ? (ds ? (uint64_t)INT64_MAX : ~0ull) : (uint64_t)hi;
+    return ds ? (uint64_t)(int64_t)y : (uint64_t)y;
+}
+
 static int cvt_f2i_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
@@ -207,25 +222,11 @@ static int cvt_f2i_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     unsigned db = CV_DB(a), ds = CV_DS(a);
     int mode = CV_RND(a);
     bool src64 = CV_SB(a) == 64, ftz = CV_FTZ(a);
-    double lo = ds ? -ldexp(1.0, (int)db - 1) : 0.0;
-    double hi = ds ? ldexp(1.0, (int)db - 1) - 1.0 : ldexp(1.0, (int)db) - 1.0;
     ISA_LANE_LOOP(mask, {
         double x = src64 ? ((const double *)(const void *)s)[l]
                          : (double)(ftz ? f32_ftz(((const float *)(const void *)s)[l])
                                         : ((const float *)(const void *)s)[l]);
-        uint64_t r;
-        if (x != x) {
-            r = db == 64 || src64 ? (ds ? (uint64_t)(int64_t)lo : 1ull << (db - 1)) : 0;
-        } else {
-            double y = rint_mode(x, mode);
-            if (y <= lo)
-                r = ds ? (uint64_t)(int64_t)lo : 0;
-            else if (y >= hi)
-                r = db == 64 ? (ds ? (uint64_t)INT64_MAX : ~0ull) : (uint64_t)hi;
-            else
-                r = ds ? (uint64_t)(int64_t)y : (uint64_t)y;
-        }
-        slot_write(d, CV_DW(a), l, r);
+        slot_write(d, CV_DW(a), l, f2i(x, mode, db, ds, src64));
     });
     return ISA_X_NEXT;
 }
@@ -290,6 +291,270 @@ static int cvt_ff64_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask
 }
 ISA_DESC(cvt_ff64, 8, 8)
 
+/*{=====================================================================
+ * Narrow formats: f16, bf16, tf32, e4m3, e5m2 and their pairs
+ *====================================================================*/
+
+/* Value kinds of the narrow conversions, and each float kind's exponent and fraction
+ * bits.  tf32 is an f32 bit pattern with 10 fraction bits kept. */
+enum { NK_INT, NK_F16, NK_BF16, NK_TF32, NK_F32, NK_F64, NK_E4M3, NK_E5M2 };
+static const struct { uint8_t e, m; } nk_fmt[] = {
+    { 0, 0 }, { 5, 10 }, { 8, 7 }, { 8, 10 }, { 8, 23 }, { 11, 52 }, { 4, 3 }, { 5, 2 },
+};
+
+/* aux layout of a narrow conversion: slot widths (bits 0-7, from pre-decoding), source
+ * and destination kinds, the integer side's bits and signedness, the rounding
+ * (ISA_RND_*), and flags: an integer rounding of a float (.rni .rzi .rmi .rpi), .ftz,
+ * .sat, .satfinite, .relu; the shape: one value, two f32 sources packed (d = a:b, a in
+ * the upper half), or a pair converted element by element. */
+#define NV_SK(a)    ((unsigned)(((a) >> 8) & 0xff))
+#define NV_DK(a)    ((unsigned)(((a) >> 16) & 0xff))
+#define NV_IB(a)    ((unsigned)(((a) >> 24) & 0xff))
+#define NV_IS(a)    ((unsigned)(((a) >> 32) & 1))
+#define NV_MODE(a)  ((int)(((a) >> 40) & 0xff))
+#define NV_IRND     (1ull << 48)
+#define NV_FTZ      (1ull << 49)
+#define NV_SAT      (1ull << 50)
+#define NV_SATF     (1ull << 51)
+#define NV_RELU     (1ull << 52)
+#define NV_SHAPE(a) ((unsigned)(((a) >> 53) & 3))
+enum { NV_ONE, NV_PACK, NV_PAIR };
+
+typedef struct {
+    unsigned sk, dk, ib, is;
+    int mode;
+    bool irnd, ftz, sat, satf, relu;
+} nparm_t;
+
+static inline nparm_t nparm_of(uint64_t a)
+{
+    nparm_t p = { NV_SK(a), NV_DK(a), NV_IB(a), NV_IS(a), NV_MODE(a), (a & NV_IRND) != 0,
+                  (a & NV_FTZ) != 0, (a & NV_SAT) != 0, (a & NV_SATF) != 0, (a & NV_RELU) != 0 };
+    return p;
+}
+
+/* Bit width of a kind's element in a pair. */
+static inline unsigned nk_bits(unsigned k) { return k == NK_E4M3 || k == NK_E5M2 ? 8 : 16; }
+
+static inline bool nk_isnan(uint64_t x, unsigned k)
+{
+    unsigned e = nk_fmt[k].e, m = nk_fmt[k].m;
+    uint64_t ex = x >> m & ((1ull << e) - 1), fr = x & ((1ull << m) - 1);
+    if (k == NK_E4M3)
+        return ex == 15 && fr == 7;
+    return ex == (1ull << e) - 1 && fr != 0;
+}
+
+/* The exact value of a float kind's bits (not a NaN); e4m3 has no infinity. */
+static inline double nk_decode(uint64_t x, unsigned k)
+{
+    if (k == NK_F64)
+        return f64_of(x);
+    unsigned e = nk_fmt[k].e, m = nk_fmt[k].m;
+    int bias = (1 << (e - 1)) - 1;
+    uint64_t ex = x >> m & ((1ull << e) - 1), fr = x & ((1ull << m) - 1);
+    double v;
+    if (ex == (1ull << e) - 1 && k != NK_E4M3)
+        v = INFINITY;
+    else if (ex == 0)
+        v = ldexp((double)fr, 1 - bias - (int)m);
+    else
+        v = ldexp((double)(fr | 1ull << m), (int)ex - bias - (int)m);
+    return x >> (e + m) & 1 ? -v : v;
+}
+
+/* The NaN a conversion gives (hardware-recorded): .sat gives +0; an integer the f2i
+ * rule; f16 and bf16 the canonical 0x7fff, but from an f64 NaN its sign and top payload
+ * bits, quieted (as f64 to f32 does); f32 the canonical 0x7fffffff, but a bf16 NaN's bits
+ * exactly (signalling ones too) without .ftz; tf32 0x7fffe000; f64 the source's sign and
+ * payload, quieted; e4m3 and e5m2 0x7f. */
+static inline uint64_t nv_nan(uint64_t x, const nparm_t *p)
+{
+    if (p->sat && p->dk != NK_INT)
+        return 0;
+    unsigned se = nk_fmt[p->sk].e, sm = nk_fmt[p->sk].m, sign = (unsigned)(x >> (se + sm) & 1);
+    switch (p->dk) {
+    case NK_INT:
+        return f2i(NAN, ISA_RND_N, p->ib, p->is, false);
+    case NK_F16: case NK_BF16: {
+        unsigned e = nk_fmt[p->dk].e, m = nk_fmt[p->dk].m;
+        if (p->sk != NK_F64)
+            return 0x7fff;
+        return (uint64_t)sign << (e + m) | ((1ull << e) - 1) << m | 1ull << (m - 1) |
+               (x >> (52 - m) & ((1ull << (m - 1)) - 1));
+    }
+    case NK_F32:
+        return p->sk == NK_BF16 && !p->ftz ? x << 16 : 0x7fffffff;
+    case NK_TF32:
+        return 0x7fffe000;
+    case NK_F64:
+        return (uint64_t)sign << 63 | 0x7ff8000000000000ull | (x & ((1ull << sm) - 1)) << (52 - sm);
+    default:
+        return 0x7f;
+    }
+}
+
+/* One value: source bits x to destination bits.  The source is exact as hi (and, for a
+ * 64-bit integer with more than 53 significant bits, the sign of the dropped rest as
+ * lo); isa_fp_round rounds it once to the destination format. */
+static inline uint64_t nv_convert(uint64_t x, const nparm_t *p)
+{
+    double hi, lo = 0.0;
+    if (p->dk == NK_TF32 && p->mode == ISA_RND_NA) {
+        /* .rna to tf32 rounds the bit pattern, and truncates a NaN's (0x7f800001 gives
+         * infinity); .satfinite then steps an all-ones exponent, infinity or NaN, down one
+         * unit (hardware-recorded: 0x7fc00000 gives 0x7fbfe000). */
+        uint64_t r = ((x & 0x7fffffffu) > 0x7f800000u ? x : x + 0x1000u) & 0xffffe000u;
+        if (p->satf && (r & 0x7f800000u) == 0x7f800000u)
+            r -= 0x2000u;
+        return r;
+    }
+    if (p->sk == NK_INT) {
+        int64_t v = ext(x, p->ib, p->is);
+        bool neg = p->is && v < 0;
+        uint64_t m = neg ? 0 - (uint64_t)v : (uint64_t)v;
+        hi = round_mag(m, neg, 53, RND_Z);
+        if ((uint64_t)fabs(hi) != m)
+            lo = neg ? -1.0 : 1.0;          /* hi truncated m: the rest is on hi's side */
+    } else {
+        if (nk_isnan(x, p->sk))
+            return nv_nan(x, p);
+        hi = nk_decode(x, p->sk);
+        if (p->ftz && fabs(hi) < 0x1p-126)
+            hi = copysign(0.0, hi);
+    }
+    if (p->irnd)
+        hi = rint_mode(hi, p->mode);
+    if (p->relu && signbit(hi))
+        hi = 0.0;
+    if (p->dk == NK_INT)
+        return f2i(hi, p->mode, p->ib, p->is, false);
+    unsigned e = nk_fmt[p->dk].e, m = nk_fmt[p->dk].m;
+    int emin = 2 - (1 << (e - 1)), emax = p->dk == NK_E4M3 ? 8 : (1 << (e - 1)) - 1;
+    double max = p->dk == NK_E4M3 ? 448.0 : ldexp(2.0 - ldexp(1.0, -(int)m), emax);
+    double r = isinf(hi) || p->dk == NK_F64 ? hi : isa_fp_round(hi, lo, emin, emax, m, p->irnd ? ISA_RND_N : p->mode);
+    if (p->ftz && fabs(r) < 0x1p-126)
+        r = copysign(0.0, r);
+    if ((p->satf || p->dk == NK_E4M3) && fabs(r) > max)
+        r = copysign(max, r);
+    if (p->sat)
+        r = f64_sat(r);
+    switch (p->dk) {
+    case NK_F32: case NK_TF32: return f32_bits((float)r);
+    case NK_F64: return f64_bits(r);
+    default: return isa_fp_pack(r, e, m);
+    }
+}
+
+/* The handler of every narrow conversion: one value, a packed pair of two f32 sources,
+ * or a pair converted element by element. */
+static int cvt_nar_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+{
+    (void)w_;
+    uint64_t a = in->aux;
+    nparm_t p = nparm_of(a);
+    uint8_t *d = f + in->o[0];
+    const uint8_t *s = f + in->o[1];
+    unsigned shape = NV_SHAPE(a);
+    if (shape == NV_PACK) {
+        const uint32_t *b = ISA_SLOT(const uint32_t, f, in->o[2]);
+        unsigned h = nk_bits(p.dk);
+        ISA_LANE_LOOP(mask, {
+            uint64_t hi = nv_convert(slot_read(s, 4, l), &p);
+            uint64_t lo = nv_convert(b[l], &p);
+            slot_write(d, CV_DW(a), l, hi << h | lo);
+        });
+    } else if (shape == NV_PAIR) {
+        unsigned sh = nk_bits(p.sk), dh = nk_bits(p.dk);
+        ISA_LANE_LOOP(mask, {
+            uint64_t x = slot_read(s, CV_SW(a), l);
+            uint64_t hi = nv_convert(x >> sh & ((1ull << sh) - 1), &p);
+            uint64_t lo = nv_convert(x & ((1ull << sh) - 1), &p);
+            slot_write(d, CV_DW(a), l, hi << dh | lo);
+        });
+    } else {
+        ISA_LANE_LOOP(mask, { slot_write(d, CV_DW(a), l, nv_convert(slot_read(s, CV_SW(a), l), &p)); });
+    }
+    return ISA_X_NEXT;
+}
+ISA_DESC(cvt_nar, ISA_W_ANY, ISA_W_ANY, 4)
+
+/* The narrow kind of a type (its element's for a pair), NK_INT for an integer, -1 for
+ * a type the narrow conversions do not take. */
+static int nk_of(isa_type_t t, bool *out_pair)
+{
+    *out_pair = false;
+    switch (t) {
+    case ISA_T_F16:    return NK_F16;
+    case ISA_T_BF16:   return NK_BF16;
+    case ISA_T_TF32:   return NK_TF32;
+    case ISA_T_F32:    return NK_F32;
+    case ISA_T_F64:    return NK_F64;
+    case ISA_T_F16X2:  *out_pair = true; return NK_F16;
+    case ISA_T_BF16X2: *out_pair = true; return NK_BF16;
+    case ISA_T_E4M3X2: *out_pair = true; return NK_E4M3;
+    case ISA_T_E5M2X2: *out_pair = true; return NK_E5M2;
+    default:           return -1;
+    }
+}
+
+/* Selection of a narrow conversion: one of the types is f16, bf16, tf32 or a pair, or
+ * the instruction has .relu or .satfinite.  A float destination takes a float rounding
+ * (.rn by default; .rna for tf32); a float to itself an integer rounding; an integer
+ * destination an integer rounding (required). */
+static bool cvt_narrow_select(const isa_instr_t *in, isa_xinsn_t *x, bool dint, bool sint)
+{
+    isa_type_t dt = (isa_type_t)in->types[0], st = (isa_type_t)in->types[1];
+    bool dpair, spair;
+    int dk = dint ? NK_INT : nk_of(dt, &dpair), sk = sint ? NK_INT : nk_of(st, &spair);
+    if (dint)
+        dpair = false;
+    if (sint)
+        spair = false;
+    if (dk < 0 || sk < 0 || (dk == NK_INT && sk == NK_INT))
+        return false;
+    int m = isa_instr_mod(in, ISA_G_ROUND), sm = isa_instr_mod(in, ISA_G_SAT);
+    unsigned shape = NV_ONE;
+    if (dpair && sk == NK_F32 && !spair && in->nopd == 3)
+        shape = NV_PACK;
+    else if (dpair && spair && in->nopd == 2)
+        shape = NV_PAIR;
+    else if (dpair || spair || in->nopd != 2)
+        return false;
+    int mode;
+    bool irnd = false;
+    switch (m) {
+    case -1:         mode = ISA_RND_N; break;
+    case ISA_M_RN:   mode = ISA_RND_N; break;
+    case ISA_M_RZ:   mode = ISA_RND_Z; break;
+    case ISA_M_RM:   mode = ISA_RND_M; break;
+    case ISA_M_RP:   mode = ISA_RND_P; break;
+    case ISA_M_RNA:  mode = ISA_RND_NA; break;
+    case ISA_M_RNI:  mode = ISA_RND_N; irnd = true; break;
+    case ISA_M_RZI:  mode = ISA_RND_Z; irnd = true; break;
+    case ISA_M_RMI:  mode = ISA_RND_M; irnd = true; break;
+    case ISA_M_RPI:  mode = ISA_RND_P; irnd = true; break;
+    default:         return false;
+    }
+    if (dk == NK_INT ? !irnd : (irnd && dk != sk) || (sk == NK_INT && m < 0))
+        return false;
+    if (mode == ISA_RND_NA && dk != NK_TF32)
+        return false;
+    unsigned ib = dk == NK_INT ? isa_types[dt].bits : sk == NK_INT ? isa_types[st].bits : 0;
+    bool is = dk == NK_INT ? isa_types[dt].cls == TC_SINT : sk == NK_INT && isa_types[st].cls == TC_SINT;
+    uint64_t aux = (uint64_t)sk << 8 | (uint64_t)dk << 16 | (uint64_t)ib << 24 | (uint64_t)is << 32 |
+                   (uint64_t)mode << 40 | (irnd ? NV_IRND : 0) |
+                   (isa_instr_mod(in, ISA_G_FTZ) == ISA_M_FTZ && dk != NK_F16 ? NV_FTZ : 0) |
+                   (sm == ISA_M_SAT ? NV_SAT : 0) | (sm == ISA_M_SATFINITE ? NV_SATF : 0) |
+                   (isa_instr_mod(in, ISA_G_RELU) >= 0 ? NV_RELU : 0) | (uint64_t)shape << 53;
+    /* An integer rounding of a float to itself keeps the value exact: the rounding to
+     * the format afterwards is to nearest (nv_convert). */
+    x->desc = cvt_nar;
+    x->aux = aux;
+    return true;
+}
+/*}=====================================================================*/
+
 static bool is_int(isa_type_t t)
 {
     isa_tclass_t c = isa_types[t].cls;
@@ -317,20 +582,24 @@ static int rnd_of(int m, bool irnd)
 }
 
 /* Register widths are filled in by pre-decoding (aux bits 0-7) before the handler runs:
- * isa_sem_cvt leaves them 0 and marks the descriptor as adapting (ISA_W_ANY).  Which
- * rounding each pair needs: integer to float and f64 to f32 a float rounding (.rn
+ * isa_sem_cvt leaves them 0 and marks the descriptor as adapting (ISA_W_ANY).  A narrow
+ * type, .relu, .satfinite, .rna or a packing (three operands) goes to cvt_narrow_select;
+ * among the integer types, f32 and f64, which rounding each pair needs: integer to float and f64 to f32 a float rounding (.rn
  * .rz .rm .rp, required); float to integer an integer one (.rni .rzi .rmi .rpi,
  * required); float to float of one size an optional integer one; f32 to f64 none. */
 bool isa_sem_cvt(const isa_instr_t *in, isa_xinsn_t *x)
 {
-    if (in->op != ISA_OP_CVT || in->ntypes != 2 || in->nopd != 2)
+    if (in->op != ISA_OP_CVT || in->ntypes != 2 || (in->nopd != 2 && in->nopd != 3))
         return false;
     isa_type_t dt = (isa_type_t)in->types[0], st = (isa_type_t)in->types[1];
-    int m = isa_instr_mod(in, ISA_G_ROUND);
-    bool ftz = isa_instr_mod(in, ISA_G_FTZ) >= 0, sat = isa_instr_mod(in, ISA_G_SAT) >= 0;
-    if (in->nsfx != 2u + (m >= 0) + ftz + sat || isa_instr_mod(in, ISA_G_RELU) >= 0)
+    int m = isa_instr_mod(in, ISA_G_ROUND), sm = isa_instr_mod(in, ISA_G_SAT);
+    bool ftz = isa_instr_mod(in, ISA_G_FTZ) >= 0, sat = sm >= 0, relu = isa_instr_mod(in, ISA_G_RELU) >= 0;
+    if (in->nsfx != 2u + (m >= 0) + ftz + sat + relu)
         return false;
     bool dflt = dt == ISA_T_F32 || dt == ISA_T_F64, sflt = st == ISA_T_F32 || st == ISA_T_F64;
+    if (!(dflt || is_int(dt)) || !(sflt || is_int(st)) || relu || sm == ISA_M_SATFINITE ||
+        m == ISA_M_RNA || in->nopd != 2)
+        return cvt_narrow_select(in, x, is_int(dt), is_int(st));
     uint64_t aux = (uint64_t)isa_types[st].bits << 8 | (uint64_t)(isa_types[st].cls == TC_SINT) << 16 |
                    (uint64_t)isa_types[dt].bits << 24 | (uint64_t)(isa_types[dt].cls == TC_SINT) << 32 |
                    (uint64_t)sat << 33 | (uint64_t)ftz << 56;
@@ -340,7 +609,8 @@ bool isa_sem_cvt(const isa_instr_t *in, isa_xinsn_t *x)
             return false;
         x->desc = cvt_int;
     } else if (dflt && is_int(st)) {
-        if ((r = rnd_of(m, false)) < 0 || ftz)
+        /* .ftz changes nothing: an integer is never a subnormal. */
+        if ((r = rnd_of(m, false)) < 0 || (ftz && dt != ISA_T_F32))
             return false;
         x->desc = cvt_i2f;
         aux |= (uint64_t)r << 40;

@@ -377,6 +377,8 @@ static const isa_xdesc_t *testp_select(const isa_instr_t *in, bool f64)
 
 bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x)
 {
+    if (isa_sem_half(in, x))            /* f16, bf16 and their packs: half.c */
+        return true;
     if (in->ntypes != 1)
         return false;
     isa_type_t t = (isa_type_t)in->types[0];
@@ -388,9 +390,11 @@ bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x)
         x->desc = testp_select(in, t == ISA_T_F64);
         return x->desc != NULL;
     }
+    if (isa_instr_mod(in, ISA_G_PREC) >= 0)     /* .approx, .full: fp_approx.c */
+        return isa_sem_fp_approx(in, x);
     /* Every suffix must be understood: type, rounding, .ftz, .sat. */
     unsigned known = 1 + (rnd >= 0) + ftz + sat;
-    if (in->nsfx != known || isa_instr_mod(in, ISA_G_PREC) >= 0)
+    if (in->nsfx != known)
         return false;
     int mode = rnd == ISA_M_RZ ? ISA_RND_Z : rnd == ISA_M_RM ? ISA_RND_M : rnd == ISA_M_RP ? ISA_RND_P
              : rnd < 0 || rnd == ISA_M_RN ? ISA_RND_N : -1;

@@ -134,7 +134,10 @@ static inline const isa_xdesc_t *isa_tsel(const isa_tsel_t *rows, size_t n, isa_
 bool isa_sem_int(const isa_instr_t *in, isa_xinsn_t *x);
 bool isa_sem_logic(const isa_instr_t *in, isa_xinsn_t *x);
 bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x);
+bool isa_sem_fp_approx(const isa_instr_t *in, isa_xinsn_t *x); /* fp_approx.c: .approx, .full */
+bool isa_sem_half(const isa_instr_t *in, isa_xinsn_t *x);   /* half.c; fp_arith.c asks it first */
 bool isa_sem_cmp(const isa_instr_t *in, isa_xinsn_t *x);
 bool isa_sem_cvt(const isa_instr_t *in, isa_xinsn_t *x);
+bool isa_sem_video(const isa_instr_t *in, isa_xinsn_t *x);   /* video.c */
 
 #endif

@@ -17,6 +17,8 @@ bool isa_sem_select(const isa_instr_t *in, isa_xinsn_t *out)
         return isa_sem_cmp(in, out);
     case ISA_FAM_CVT:
         return isa_sem_cvt(in, out);
+    case ISA_FAM_VIDEO:
+        return isa_sem_video(in, out);
     default:
         return false;
     }

@@ -64,4 +64,10 @@ struct isa_xinsn {
  * the instruction has no semantics yet. */
 bool isa_sem_select(const isa_instr_t *in, isa_xinsn_t *out);
 
+/* Video instructions' operand selectors (%r1.b2, %r3.h1): pre-decoding asks whether
+ * operand i (0 d, 1 a, 2 b, 3 c) may carry selector sel (isa_sel_t), then stores it in
+ * the handler's aux, 4 bits at ISA_AUX_SEL_SHIFT(i) (video.c). */
+#define ISA_AUX_SEL_SHIFT(i) (48 + 4 * (i))
+bool isa_sem_video_sel(const isa_instr_t *in, unsigned i, unsigned sel);
+
 #endif

@@ -1,0 +1,239 @@
+/* half.c: f16, bf16 and their x2 packs: add, sub, mul, fma, abs, neg, min and max, with
+ * the roundings, .ftz, .sat, .relu, .NaN and .xorsign.abs, bit-exact to the hardware. */
+#include "isa/sem/fp.h"
+#include "isa/sem/lanes.h"
+
+/* Hardware rules (recorded on sm_90, tests/fuzz/):
+ * - every NaN produced, by arithmetic, abs, neg or min/max of two NaNs, is the canonical
+ *   0x7fff, for f16 and bf16 alike (no payload or sign propagates);
+ * - .ftz (f16 only) flushes subnormal inputs to zero of their sign, and flushes a result
+ *   that is tiny after rounding: below the smallest normal 2^-14 once rounded to 11 bits
+ *   with an unbounded exponent (mul.ftz(0x0401, 0x3bfe), exactly 2^-14 (1 - 2^-20),
+ *   gives 0x0400; mul.ftz(0x0400, 0x3bff), exactly 2^-14 (1 - 2^-11), gives +0);
+ * - .sat clamps to [+0, 1], NaN and -0 give +0; .relu gives +0 for a negative result and
+ *   keeps NaNs (canonical);
+ * - min/max: a NaN operand yields the other operand, -0 is below +0; .NaN makes any NaN
+ *   operand give the canonical NaN; .xorsign.abs compares the magnitudes and gives the
+ *   result the xor of the operands' signs (also when one operand is a NaN).
+ * An x2 pack applies the operation to each 16-bit half independently. */
+
+/*{=====================================================================
+ * Formats: bf selects bf16 (8 exponent bits, 7 fraction bits) over f16 (5, 10); the
+ * handlers are specialised on it, the rest of the variant comes from aux.
+ *====================================================================*/
+#define H_CANON    0x7fffu
+#define H_EXPM(bf) ((bf) ? 0x7f80u : 0x7c00u)
+#define H_E(bf)    ((bf) ? 8u : 5u)
+#define H_M(bf)    ((bf) ? 7u : 10u)
+#define H_EMIN(bf) ((bf) ? -126 : -14)
+#define H_EMAX(bf) ((bf) ? 127 : 15)
+
+/* aux: rounding mode (bits 0-3), .ftz (4), .sat (5), .relu (6), .NaN (7), .xorsign.abs (8). */
+#define AUX_MODE(a) ((int)((a) & 15))
+#define AUX_FTZ     (1u << 4)
+#define AUX_SAT     (1u << 5)
+#define AUX_RELU    (1u << 6)
+#define AUX_NAN     (1u << 7)
+#define AUX_XORSIGN (1u << 8)
+
+static inline bool h_isnan(uint16_t u, bool bf) { return (u & 0x7fffu) > H_EXPM(bf); }
+static inline uint16_t h_ftz(uint16_t u, bool bf) { return (u & H_EXPM(bf)) == 0 ? u & 0x8000u : u; }
+static inline uint16_t h_in(uint16_t u, bool bf, uint64_t aux) { return aux & AUX_FTZ ? h_ftz(u, bf) : u; }
+
+/* The value of a half (exact in a double). */
+static inline double h_dec(uint16_t u, bool bf)
+{
+    if (bf)
+        return (double)f32_of((uint32_t)u << 16);
+    unsigned ex = u >> 10 & 31, fr = u & 0x3ffu;
+    double v = ex == 0 ? ldexp(fr, -24) : ex == 31 ? (fr ? NAN : INFINITY) : ldexp(1024 + fr, (int)ex - 25);
+    return u & 0x8000u ? -v : v;
+}
+
+/* The sign of an exactly zero sum x + y: that of two zeros of one sign, else -0 when
+ * rounding down and +0 otherwise. */
+static inline double h_zero_sum(double x, double y, int mode)
+{
+    if (x == 0 && y == 0 && signbit(x) == signbit(y))
+        return x;
+    return mode == ISA_RND_M ? -0.0 : 0.0;
+}
+
+/* Round the exact result hi + lo (lo's sign only; 0 when hi is not finite) to the
+ * format, then apply .ftz, .sat and .relu. */
+static inline uint16_t h_finish(double hi, double lo, bool bf, uint64_t aux)
+{
+    double r;
+    if (hi != hi)
+        return aux & AUX_SAT ? 0 : H_CANON;
+    double tiny = ldexp(1.0, H_EMIN(bf));
+    if (isinf(hi))
+        r = hi;
+    else if ((aux & AUX_FTZ) && fabs(hi) < tiny &&
+             fabs(isa_fp_round(hi, lo, -1022, H_EMAX(bf), H_M(bf), AUX_MODE(aux))) < tiny)
+        r = signbit(hi) ? -0.0 : 0.0;    /* tiny after rounding, with an unbounded exponent */
+    else
+        r = isa_fp_round(hi, lo, H_EMIN(bf), H_EMAX(bf), H_M(bf), AUX_MODE(aux));
+    if (aux & AUX_SAT)
+        r = r <= 0 ? 0.0 : r > 1 ? 1.0 : r;
+    if ((aux & AUX_RELU) && r <= 0)
+        r = 0.0;
+    return (uint16_t)isa_fp_pack(r, H_E(bf), H_M(bf));
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * One half's operations
+ *====================================================================*/
+/* a + b: the sum of two halves is hi + lo exactly (two-sum; no overflow in a double). */
+static inline uint16_t h_add(uint16_t ua, uint16_t ub, bool bf, uint64_t aux)
+{
+    double a = h_dec(h_in(ua, bf, aux), bf), b = h_dec(h_in(ub, bf, aux), bf), lo;
+    double hi = two_sum(a, b, &lo);
+    if (hi == 0 && lo == 0)
+        hi = h_zero_sum(a, b, AUX_MODE(aux));
+    return h_finish(hi, isfinite(hi) ? lo : 0, bf, aux);
+}
+/* a * b: the product of two halves is exact in a double. */
+static inline uint16_t h_mul(uint16_t ua, uint16_t ub, bool bf, uint64_t aux)
+{
+    return h_finish(h_dec(h_in(ua, bf, aux), bf) * h_dec(h_in(ub, bf, aux), bf), 0, bf, aux);
+}
+/* a * b + c: the exact product plus c as a two-sum. */
+static inline uint16_t h_fma(uint16_t ua, uint16_t ub, uint16_t uc, bool bf, uint64_t aux)
+{
+    double p = h_dec(h_in(ua, bf, aux), bf) * h_dec(h_in(ub, bf, aux), bf);
+    double c = h_dec(h_in(uc, bf, aux), bf), lo, hi = two_sum(p, c, &lo);
+    if (hi == 0 && lo == 0)
+        hi = h_zero_sum(p, c, AUX_MODE(aux));
+    return h_finish(hi, isfinite(hi) ? lo : 0, bf, aux);
+}
+static inline uint16_t h_abs(uint16_t u, bool bf, uint64_t aux)
+{
+    return h_isnan(u, bf) ? H_CANON : h_in(u, bf, aux) & 0x7fffu;
+}
+static inline uint16_t h_neg(uint16_t u, bool bf, uint64_t aux)
+{
+    return h_isnan(u, bf) ? H_CANON : h_in(u, bf, aux) ^ 0x8000u;
+}
+/* min (max false) or max of two halves, with .ftz, .NaN and .xorsign.abs. */
+static inline uint16_t h_minmax(uint16_t a, uint16_t b, bool bf, uint64_t aux, bool max)
+{
+    a = h_in(a, bf, aux);
+    b = h_in(b, bf, aux);
+    uint16_t sign = 0;
+    if (aux & AUX_XORSIGN) {
+        sign = (a ^ b) & 0x8000u;
+        a &= 0x7fffu;
+        b &= 0x7fffu;
+    }
+    bool na = h_isnan(a, bf), nb = h_isnan(b, bf);
+    uint16_t r;
+    if (na || nb) {
+        if ((na && nb) || (aux & AUX_NAN))
+            return H_CANON;
+        r = na ? b : a;
+    } else {
+        double x = h_dec(a, bf), y = h_dec(b, bf);
+        if (x == y)
+            r = max ? a & b : a | b;    /* -0 is below +0 */
+        else
+            r = (x < y) != max ? a : b;
+    }
+    return r | sign;
+}
+static inline uint16_t h_min(uint16_t a, uint16_t b, bool bf, uint64_t aux) { return h_minmax(a, b, bf, aux, false); }
+static inline uint16_t h_max(uint16_t a, uint16_t b, bool bf, uint64_t aux) { return h_minmax(a, b, bf, aux, true); }
+static inline uint16_t h_sub(uint16_t a, uint16_t b, bool bf, uint64_t aux) { return h_add(a, b ^ 0x8000u, bf, aux); }
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Handlers: each operation for f16, bf16 (16-bit slots) and the x2 packs (32-bit slots)
+ *====================================================================*/
+#define LO(x) ((uint16_t)(x))
+#define HI(x) ((uint16_t)((x) >> 16))
+#define PACK(lo, hi) ((uint32_t)(lo) | (uint32_t)(hi) << 16)
+
+#define H_UNARY(OP)                                                                              \
+    ISA_H1(OP##_f16, uint16_t, uint16_t, h_##OP(a, false, in->aux))                              \
+    ISA_H1(OP##_bf16, uint16_t, uint16_t, h_##OP(a, true, in->aux))                              \
+    ISA_H1(OP##_f16x2, uint32_t, uint32_t, PACK(h_##OP(LO(a), false, in->aux), h_##OP(HI(a), false, in->aux))) \
+    ISA_H1(OP##_bf16x2, uint32_t, uint32_t, PACK(h_##OP(LO(a), true, in->aux), h_##OP(HI(a), true, in->aux)))
+#define H_BINARY(OP)                                                                             \
+    ISA_H2(OP##_f16, uint16_t, uint16_t, uint16_t, h_##OP(a, b, false, in->aux))                 \
+    ISA_H2(OP##_bf16, uint16_t, uint16_t, uint16_t, h_##OP(a, b, true, in->aux))                 \
+    ISA_H2(OP##_f16x2, uint32_t, uint32_t, uint32_t,                                             \
+           PACK(h_##OP(LO(a), LO(b), false, in->aux), h_##OP(HI(a), HI(b), false, in->aux)))     \
+    ISA_H2(OP##_bf16x2, uint32_t, uint32_t, uint32_t,                                            \
+           PACK(h_##OP(LO(a), LO(b), true, in->aux), h_##OP(HI(a), HI(b), true, in->aux)))
+H_UNARY(abs)
+H_UNARY(neg)
+H_BINARY(add)
+H_BINARY(sub)
+H_BINARY(mul)
+H_BINARY(min)
+H_BINARY(max)
+ISA_H3(fma_f16, uint16_t, uint16_t, uint16_t, uint16_t, h_fma(a, b, c, false, in->aux))
+ISA_H3(fma_bf16, uint16_t, uint16_t, uint16_t, uint16_t, h_fma(a, b, c, true, in->aux))
+ISA_H3(fma_f16x2, uint32_t, uint32_t, uint32_t, uint32_t,
+       PACK(h_fma(LO(a), LO(b), LO(c), false, in->aux), h_fma(HI(a), HI(b), HI(c), false, in->aux)))
+ISA_H3(fma_bf16x2, uint32_t, uint32_t, uint32_t, uint32_t,
+       PACK(h_fma(LO(a), LO(b), LO(c), true, in->aux), h_fma(HI(a), HI(b), HI(c), true, in->aux)))
+
+/* An operation's four handlers, in the order f16, bf16, f16x2, bf16x2. */
+typedef const isa_xdesc_t *const h_four_t[4];
+#define FOUR(OP) { OP##_f16, OP##_bf16, OP##_f16x2, OP##_bf16x2 }
+static h_four_t h_add_t = FOUR(add), h_sub_t = FOUR(sub), h_mul_t = FOUR(mul), h_fma_t = FOUR(fma),
+                h_abs_t = FOUR(abs), h_neg_t = FOUR(neg), h_min_t = FOUR(min), h_max_t = FOUR(max);
+/*}=====================================================================*/
+
+/* Selection for a half type: every suffix must be understood (the frontend's rules have
+ * already checked which combinations each type allows).  Returns false for other types
+ * and for variants without semantics here (.approx, .oob, mixed-precision forms). */
+bool isa_sem_half(const isa_instr_t *in, isa_xinsn_t *x)
+{
+    if (in->ntypes != 1)
+        return false;
+    int k;
+    switch ((isa_type_t)in->types[0]) {
+    case ISA_T_F16: k = 0; break;
+    case ISA_T_BF16: k = 1; break;
+    case ISA_T_F16X2: k = 2; break;
+    case ISA_T_BF16X2: k = 3; break;
+    default: return false;
+    }
+    int rnd = isa_instr_mod(in, ISA_G_ROUND);
+    bool ftz = isa_instr_mod(in, ISA_G_FTZ) == ISA_M_FTZ, sat = isa_instr_mod(in, ISA_G_SAT) == ISA_M_SAT;
+    bool relu = isa_instr_mod(in, ISA_G_RELU) >= 0, nan = isa_instr_mod(in, ISA_G_NAN) >= 0;
+    bool xs = isa_instr_mod(in, ISA_G_XORSIGN) >= 0, abs = isa_instr_mod(in, ISA_G_ABSMOD) >= 0;
+    unsigned known = 1u + (rnd >= 0) + ftz + sat + relu + nan + xs + abs;
+    if (in->nsfx != known || xs != abs)
+        return false;
+    int mode = rnd < 0 || rnd == ISA_M_RN ? ISA_RND_N : rnd == ISA_M_RZ ? ISA_RND_Z
+             : rnd == ISA_M_RM ? ISA_RND_M : rnd == ISA_M_RP ? ISA_RND_P : -1;
+    if (mode < 0)
+        return false;
+    bool arith = true, rounds = true;
+    const h_four_t *t;
+    switch ((isa_op_t)in->op) {
+    case ISA_OP_ADD: t = &h_add_t; break;
+    case ISA_OP_SUB: t = &h_sub_t; break;
+    case ISA_OP_MUL: t = &h_mul_t; break;
+    case ISA_OP_FMA: t = &h_fma_t; break;
+    case ISA_OP_ABS: t = &h_abs_t; arith = rounds = false; break;
+    case ISA_OP_NEG: t = &h_neg_t; arith = rounds = false; break;
+    case ISA_OP_MIN: t = &h_min_t; arith = false; rounds = false; break;
+    case ISA_OP_MAX: t = &h_max_t; arith = false; rounds = false; break;
+    default: return false;
+    }
+    if ((!rounds && rnd >= 0) || (!arith && (sat || relu)) || (arith && (nan || xs)))
+        return false;
+    if ((in->op == ISA_OP_MIN || in->op == ISA_OP_MAX) && in->nopd != 3)
+        return false;
+    if ((in->op == ISA_OP_ABS || in->op == ISA_OP_NEG) && (nan || xs))
+        return false;
+    x->desc = (*t)[k];
+    x->aux = (uint64_t)mode | (ftz ? AUX_FTZ : 0) | (sat ? AUX_SAT : 0) | (relu ? AUX_RELU : 0) |
+             (nan ? AUX_NAN : 0) | (xs ? AUX_XORSIGN : 0);
+    return true;
+}
