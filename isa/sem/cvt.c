@@ -159,8 +159,8 @@ static int cvt_d2f_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     bool ftz = CV_FTZ(a), sat = CV_SAT(a);
     ISA_LANE_LOOP(mask, {
         float r = f64_to_f32(s[l], mode);
-        /* .ftz flushes by the exact value: below 2^-126 even when it rounds up to it. */
-        if (ftz && fabs(s[l]) < 0x1p-126)
+        /* .ftz flushes a value that is tiny after rounding (fp.h). */
+        if (ftz && isa_fp_tiny(s[l], 0, -126, 23, mode))
             r = signbit(s[l]) ? -0.0f : 0.0f;
         d[l] = sat ? f32_sat(r) : r;
     });

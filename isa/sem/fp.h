@@ -57,7 +57,18 @@ static inline double f64_nan_bca(double a, double b, double c, double r)
     return b != b ? f64_quiet(b) : c != c ? f64_quiet(c) : a != a ? f64_quiet(a) : f64_canon(r);
 }
 
-/* Subnormal to sign-preserving zero (.ftz inputs and results). */
+/* .ftz's tininess of a result (hardware-recorded for f32 and f16): the exact result
+ * hi + lo (as isa_fp_round takes it) is tiny when, rounded to m fraction bits in the mode
+ * with an unbounded exponent, it is still below 2^emin in magnitude.  So a result just
+ * below the smallest normal that rounds up to it is kept, and one that is exact (or
+ * rounds down) on the finer grid below it is flushed. */
+static inline bool isa_fp_tiny(double hi, double lo, int emin, unsigned m, int mode)
+{
+    double t = ldexp(1.0, emin);
+    return fabs(hi) <= t && fabs(isa_fp_round(hi, lo, -1022, 1023, m, mode)) < t;
+}
+
+/* Subnormal to sign-preserving zero (.ftz inputs). */
 static inline float f32_ftz(float x)
 {
     uint32_t u = f32_bits(x);
@@ -83,6 +94,31 @@ static inline float f32_max(float a, float b)
     if (a == b) return f32_of(f32_bits(a) & f32_bits(b));
     return a > b ? a : b;
 }
+/* min (max false) or max of two floats of w bits in IEEE layout (inf: the bits of
+ * +infinity), already flushed by .ftz; the rules of f32, f16 and bf16 (hardware-recorded):
+ * a NaN operand yields the other operand, two NaNs give the canonical NaN (every bit but
+ * the sign), -0 is below +0; with .NaN (nan) any NaN operand gives the canonical NaN;
+ * .xorsign.abs (xs) compares the magnitudes and gives the result the xor of the operands'
+ * signs, also when one operand is a NaN (min.xorsign.abs(+0, -NaN) is -0). */
+static inline uint32_t isa_fp_minmax(uint32_t a, uint32_t b, unsigned w, uint32_t inf, bool max,
+                                     bool nan, bool xs)
+{
+    uint32_t sign = 1u << (w - 1), mag = sign - 1, s = 0;
+    if (xs) {
+        s = (a ^ b) & sign;
+        a &= mag;
+        b &= mag;
+    }
+    bool na = (a & mag) > inf, nb = (b & mag) > inf;
+    if (na || nb)
+        return (na && nb) || nan ? mag : (na ? b : a) | s;
+    /* IEEE order is the order of the sign-magnitude bits. */
+    int64_t ka = a & sign ? -(int64_t)(a & mag) : (int64_t)a, kb = b & sign ? -(int64_t)(b & mag) : (int64_t)b;
+    if (ka == kb)
+        return (max ? a & b : a | b) | s;       /* -0 is below +0 */
+    return ((ka < kb) != max ? a : b) | s;
+}
+
 /* f64 min/max of two NaNs: b's NaN, quieted. */
 static inline double f64_min(double a, double b)
 {

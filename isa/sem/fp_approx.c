@@ -53,9 +53,16 @@ static inline float ex2_approx(float a, bool ftz)
     double x = ftz ? FZ(a) : a;
     return f32_canon(f32_out(ex2_unit(x), ftz));
 }
+/* tanh: the unit gives x itself for |x| <= 2^-8 and +-1 from |x| >= 8 (hardware-recorded);
+ * the f16 and bf16 forms truncate its f32 result to the narrow format (below). */
+static inline double tanh_unit(double x)
+{
+    double a = fabs(x);
+    return a <= 0x1p-8 ? x : a >= 8 ? copysign(1.0, x) : tanh(x);
+}
 static inline float tanh_approx(float a)
 {
-    return f32_canon((float)tanh((double)a));
+    return f32_canon((float)tanh_unit(a));
 }
 
 /*}=====================================================================*/
@@ -190,8 +197,9 @@ static inline double rsqrt_approx_f64(double a)
 /*}=====================================================================*/
 
 /*{=====================================================================
- * f16 and bf16 ex2: the result is truncated to the narrow format (subnormal f16 results
- * too), and a result of 2^16 (f16) or 2^128 (bf16) or more is infinity.
+ * f16 and bf16 ex2 and tanh: the unit's f32 result truncated to the narrow format
+ * (subnormal results too); for ex2 a result of 2^16 (f16) or 2^128 (bf16) or more is
+ * infinity.
  *====================================================================*/
 static inline double h_in(uint32_t h, unsigned e, unsigned m)
 {
@@ -228,6 +236,12 @@ static inline uint32_t ex2_h(uint32_t h, unsigned e, unsigned m, bool ftz)
 }
 #define EX2_F16(h)  ex2_h(h, 5, 10, false)
 #define EX2_BF16(h) ex2_h(h, 8, 7, true)
+static inline uint32_t tanh_h(uint32_t h, unsigned e, unsigned m)
+{
+    return h_out((float)tanh_unit(h_in(h, e, m)), e, m, false);
+}
+#define TANH_F16(h)  tanh_h(h, 5, 10)
+#define TANH_BF16(h) tanh_h(h, 8, 7)
 /*}=====================================================================*/
 
 ISA_H1(rcp_a, float, float, rcp_approx(a, false))
@@ -256,6 +270,10 @@ ISA_H1(ex2_a_f16, uint16_t, uint16_t, EX2_F16(a))
 ISA_H1(ex2_a_f16x2, uint32_t, uint32_t, EX2_F16(a & 0xffffu) | EX2_F16(a >> 16) << 16)
 ISA_H1(ex2_a_bf16, uint16_t, uint16_t, EX2_BF16(a))
 ISA_H1(ex2_a_bf16x2, uint32_t, uint32_t, EX2_BF16(a & 0xffffu) | EX2_BF16(a >> 16) << 16)
+ISA_H1(tanh_a_f16, uint16_t, uint16_t, TANH_F16(a))
+ISA_H1(tanh_a_f16x2, uint32_t, uint32_t, TANH_F16(a & 0xffffu) | TANH_F16(a >> 16) << 16)
+ISA_H1(tanh_a_bf16, uint16_t, uint16_t, TANH_BF16(a))
+ISA_H1(tanh_a_bf16x2, uint32_t, uint32_t, TANH_BF16(a & 0xffffu) | TANH_BF16(a >> 16) << 16)
 
 /* Selection for an instruction with .approx or .full: NULL when it has no model. */
 static const isa_xdesc_t *approx_select(isa_op_t op, isa_type_t t, bool full, bool ftz)
@@ -280,6 +298,15 @@ static const isa_xdesc_t *approx_select(isa_op_t op, isa_type_t t, bool full, bo
         switch (op) {
         case ISA_OP_RCP:   return ftz ? rcp_a_f64 : NULL;
         case ISA_OP_RSQRT: return ftz ? rsqrt_a_ftz_f64 : rsqrt_a_f64;
+        default:           return NULL;
+        }
+    }
+    if (op == ISA_OP_TANH && !ftz) {
+        switch (t) {
+        case ISA_T_F16:    return tanh_a_f16;
+        case ISA_T_F16X2:  return tanh_a_f16x2;
+        case ISA_T_BF16:   return tanh_a_bf16;
+        case ISA_T_BF16X2: return tanh_a_bf16x2;
         default:           return NULL;
         }
     }

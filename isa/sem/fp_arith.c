@@ -1,22 +1,19 @@
-/* fp_arith.c: f32 and f64 arithmetic in round-to-nearest: add, sub, mul, fma/mad, div,
- * sqrt, rcp, abs, neg, min, max, copysign, with .ftz and .sat; testp.  Directed roundings
- * and the .approx functions are selected as unsupported until their helpers exist. */
+/* fp_arith.c: f32 and f64 arithmetic: add, sub, mul, fma/mad, div, sqrt, rcp in every
+ * rounding mode with .ftz and .sat, abs, neg, min, max (.NaN, .xorsign.abs), copysign; testp. */
 #include "isa/sem/fp.h"
 #include "isa/sem/lanes.h"
 
 #define FZ(x) f32_ftz(x)
 
-#define F32_SET(SFX, PRE, POST)                                                                  \
-    ISA_H2(add_f32##SFX, float, float, float, POST(f32_canon(PRE(a) + PRE(b))))                  \
-    ISA_H2(sub_f32##SFX, float, float, float, POST(f32_canon(PRE(a) - PRE(b))))                  \
-    ISA_H2(mul_f32##SFX, float, float, float, POST(f32_canon(PRE(a) * PRE(b))))                  \
-    ISA_H3(fma_f32##SFX, float, float, float, float, POST(f32_canon(fmaf(PRE(a), PRE(b), PRE(c)))))
+/* Round to nearest without .ftz (the host's IEEE operations), with .sat or without. */
+#define F32_SET(SFX, POST)                                                                       \
+    ISA_H2(add_f32##SFX, float, float, float, POST(f32_canon(a + b)))                            \
+    ISA_H2(sub_f32##SFX, float, float, float, POST(f32_canon(a - b)))                            \
+    ISA_H2(mul_f32##SFX, float, float, float, POST(f32_canon(a * b)))                            \
+    ISA_H3(fma_f32##SFX, float, float, float, float, POST(f32_canon(fmaf(a, b, c))))
 #define ID(x) (x)
-#define FZSAT(x) f32_sat(f32_ftz(x))
-F32_SET(, ID, ID)
-F32_SET(_ftz, FZ, FZ)
-F32_SET(_sat, ID, f32_sat)
-F32_SET(_ftz_sat, FZ, FZSAT)
+F32_SET(, ID)
+F32_SET(_sat, f32_sat)
 
 /* On x86-64 hosts whose CPU has FMA instructions (chosen at selection time), the plain
  * fma.rn.f32 handler is also built with them enabled, so that fmaf is one instruction
@@ -43,11 +40,8 @@ static const isa_xdesc_t *fast_fma(const isa_xdesc_t *d) { return d; }
 #endif
 
 ISA_H2(div_f32, float, float, float, f32_canon(a / b))
-ISA_H2(div_f32_ftz, float, float, float, FZ(f32_canon(FZ(a) / FZ(b))))
 ISA_H1(sqrt_f32, float, float, f32_canon(sqrtf(a)))
-ISA_H1(sqrt_f32_ftz, float, float, FZ(f32_canon(sqrtf(FZ(a)))))
 ISA_H1(rcp_f32, float, float, f32_canon(1.0f / a))
-ISA_H1(rcp_f32_ftz, float, float, FZ(f32_canon(1.0f / FZ(a))))
 /* abs and neg of a NaN give the canonical NaN. */
 #define F32_NAN(u) (((u) & 0x7fffffffu) > 0x7f800000u)
 ISA_H1(abs_f32, uint32_t, uint32_t, F32_NAN(a) ? 0x7fffffffu : a & 0x7fffffffu)
@@ -58,6 +52,17 @@ ISA_H2(min_f32, float, float, float, f32_min(a, b))
 ISA_H2(max_f32, float, float, float, f32_max(a, b))
 ISA_H2(min_f32_ftz, float, float, float, f32_min(FZ(a), FZ(b)))
 ISA_H2(max_f32_ftz, float, float, float, f32_max(FZ(a), FZ(b)))
+/* min/max with .NaN or .xorsign.abs (fp.h's rules, shared with f16 and bf16); aux: max
+ * (bit 0), .NaN (1), .xorsign.abs (2), .ftz (3). */
+static inline uint32_t f32_minmax_x(uint32_t a, uint32_t b, uint64_t aux)
+{
+    if (aux & 8) {
+        a = f32_bits(FZ(f32_of(a)));
+        b = f32_bits(FZ(f32_of(b)));
+    }
+    return isa_fp_minmax(a, b, 32, 0x7f800000u, aux & 1, aux & 2, aux & 4);
+}
+ISA_H2(minmax_f32_x, uint32_t, uint32_t, uint32_t, f32_minmax_x(a, b, in->aux))
 ISA_H2(copysign_f32, uint32_t, uint32_t, uint32_t, (b & 0x7fffffffu) | (a & 0x80000000u))
 
 ISA_H2(add_f64, double, double, double, f64_nan_ba(a, b, a + b))
@@ -81,8 +86,9 @@ ISA_H2(copysign_f64, uint64_t, uint64_t, uint64_t, (b & 0x7fffffffffffffffull) |
 
 /*{=====================================================================
  * Explicit rounding: the directed modes (.rz .rm .rp) of f32 and f64, and f32 .ftz,
- * which flushes a result whose exact value is below the smallest normal even when it
- * rounds up to it (hardware-recorded: mul.ftz(2^-126, 1 - 2^-24) is +0).  The exact
+ * which flushes a result that is tiny after rounding with an unbounded exponent
+ * (isa_fp_tiny; hardware-recorded, tests/golden/fp_ftz_round: mul.rn.ftz(0x00800001,
+ * 0x3f7ffffe) is 0x00800000, mul.rn.ftz(2^-126, 1 - 2^-24) is +0).  The exact
  * result is a double hi plus the sign of the remainder lo, from error-free
  * transformations; aux holds the mode (bits 0-3), .ftz (bit 4) and .sat (bit 5).
  *====================================================================*/
@@ -106,7 +112,7 @@ static inline float f32_finish(double hi, double lo, uint64_t aux)
         r = f32_of(0x7fffffffu);
     else if (isinf(hi))
         r = (float)hi;
-    else if (AUX_FTZ(aux) && (fabs(hi) < 0x1p-126 || (fabs(hi) == 0x1p-126 && lo != 0 && (lo < 0) != (hi < 0))))
+    else if (AUX_FTZ(aux) && isa_fp_tiny(hi, lo, -126, 23, AUX_MODE(aux)))
         r = signbit(hi) ? -0.0f : 0.0f;
     else
         r = (float)isa_fp_round(hi, lo, -126, 127, 23, AUX_MODE(aux));
@@ -372,8 +378,8 @@ static const isa_xdesc_t *testp_select(const isa_instr_t *in, bool f64)
     }
 }
 
-/* Index of a handler by (ftz, sat). */
-#define PICK4(op) (ftz ? (sat ? op##_f32_ftz_sat : op##_f32_ftz) : (sat ? op##_f32_sat : op##_f32))
+/* An f32 handler without .ftz (those take the explicit-rounding ones), by .sat. */
+#define PICK2(op) (sat ? op##_f32_sat : op##_f32)
 
 bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x)
 {
@@ -392,6 +398,16 @@ bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x)
     }
     if (isa_instr_mod(in, ISA_G_PREC) >= 0)     /* .approx, .full: fp_approx.c */
         return isa_sem_fp_approx(in, x);
+    bool nan = isa_instr_mod(in, ISA_G_NAN) >= 0, xs = isa_instr_mod(in, ISA_G_XORSIGN) >= 0;
+    if (nan || xs) {            /* f32 min/max .NaN, .xorsign.abs */
+        bool abs = isa_instr_mod(in, ISA_G_ABSMOD) >= 0, max = in->op == ISA_OP_MAX;
+        if ((in->op != ISA_OP_MIN && !max) || t != ISA_T_F32 || in->nopd != 3 || xs != abs ||
+            in->nsfx != 1u + ftz + nan + xs + abs)
+            return false;
+        x->desc = minmax_f32_x;
+        x->aux = (uint64_t)max | (uint64_t)nan << 1 | (uint64_t)xs << 2 | (uint64_t)ftz << 3;
+        return true;
+    }
     /* Every suffix must be understood: type, rounding, .ftz, .sat. */
     unsigned known = 1 + (rnd >= 0) + ftz + sat;
     if (in->nsfx != known)
@@ -418,14 +434,14 @@ bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x)
     }
     if (t == ISA_T_F32) {
         switch ((isa_op_t)in->op) {
-        case ISA_OP_ADD: x->desc = PICK4(add); break;
-        case ISA_OP_SUB: x->desc = PICK4(sub); break;
-        case ISA_OP_MUL: x->desc = PICK4(mul); break;
+        case ISA_OP_ADD: x->desc = PICK2(add); break;
+        case ISA_OP_SUB: x->desc = PICK2(sub); break;
+        case ISA_OP_MUL: x->desc = PICK2(mul); break;
         case ISA_OP_FMA:
-        case ISA_OP_MAD: x->desc = rnd == ISA_M_RN ? fast_fma(PICK4(fma)) : NULL; break;
-        case ISA_OP_DIV: x->desc = rnd == ISA_M_RN && !sat ? (ftz ? div_f32_ftz : div_f32) : NULL; break;
-        case ISA_OP_SQRT: x->desc = rnd == ISA_M_RN && !sat ? (ftz ? sqrt_f32_ftz : sqrt_f32) : NULL; break;
-        case ISA_OP_RCP: x->desc = rnd == ISA_M_RN && !sat ? (ftz ? rcp_f32_ftz : rcp_f32) : NULL; break;
+        case ISA_OP_MAD: x->desc = rnd == ISA_M_RN ? fast_fma(PICK2(fma)) : NULL; break;
+        case ISA_OP_DIV: x->desc = rnd == ISA_M_RN && !sat ? div_f32 : NULL; break;
+        case ISA_OP_SQRT: x->desc = rnd == ISA_M_RN && !sat ? sqrt_f32 : NULL; break;
+        case ISA_OP_RCP: x->desc = rnd == ISA_M_RN && !sat ? rcp_f32 : NULL; break;
         case ISA_OP_ABS: x->desc = !sat ? (ftz ? abs_f32_ftz : abs_f32) : NULL; break;
         case ISA_OP_NEG: x->desc = !sat ? (ftz ? neg_f32_ftz : neg_f32) : NULL; break;
         case ISA_OP_MIN: x->desc = !sat && in->nopd == 3 ? (ftz ? min_f32_ftz : min_f32) : NULL; break;

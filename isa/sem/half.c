@@ -66,11 +66,9 @@ static inline uint16_t h_finish(double hi, double lo, bool bf, uint64_t aux)
     double r;
     if (hi != hi)
         return aux & AUX_SAT ? 0 : H_CANON;
-    double tiny = ldexp(1.0, H_EMIN(bf));
     if (isinf(hi))
         r = hi;
-    else if ((aux & AUX_FTZ) && fabs(hi) < tiny &&
-             fabs(isa_fp_round(hi, lo, -1022, H_EMAX(bf), H_M(bf), AUX_MODE(aux))) < tiny)
+    else if ((aux & AUX_FTZ) && isa_fp_tiny(hi, lo, H_EMIN(bf), H_M(bf), AUX_MODE(aux)))
         r = signbit(hi) ? -0.0 : 0.0;    /* tiny after rounding, with an unbounded exponent */
     else
         r = isa_fp_round(hi, lo, H_EMIN(bf), H_EMAX(bf), H_M(bf), AUX_MODE(aux));
@@ -116,31 +114,11 @@ static inline uint16_t h_neg(uint16_t u, bool bf, uint64_t aux)
 {
     return h_isnan(u, bf) ? H_CANON : h_in(u, bf, aux) ^ 0x8000u;
 }
-/* min (max false) or max of two halves, with .ftz, .NaN and .xorsign.abs. */
+/* min (max false) or max of two halves, with .ftz, .NaN and .xorsign.abs (fp.h). */
 static inline uint16_t h_minmax(uint16_t a, uint16_t b, bool bf, uint64_t aux, bool max)
 {
-    a = h_in(a, bf, aux);
-    b = h_in(b, bf, aux);
-    uint16_t sign = 0;
-    if (aux & AUX_XORSIGN) {
-        sign = (a ^ b) & 0x8000u;
-        a &= 0x7fffu;
-        b &= 0x7fffu;
-    }
-    bool na = h_isnan(a, bf), nb = h_isnan(b, bf);
-    uint16_t r;
-    if (na || nb) {
-        if ((na && nb) || (aux & AUX_NAN))
-            return H_CANON;
-        r = na ? b : a;
-    } else {
-        double x = h_dec(a, bf), y = h_dec(b, bf);
-        if (x == y)
-            r = max ? a & b : a | b;    /* -0 is below +0 */
-        else
-            r = (x < y) != max ? a : b;
-    }
-    return r | sign;
+    return (uint16_t)isa_fp_minmax(h_in(a, bf, aux), h_in(b, bf, aux), 16, H_EXPM(bf), max,
+                                   (aux & AUX_NAN) != 0, (aux & AUX_XORSIGN) != 0);
 }
 static inline uint16_t h_min(uint16_t a, uint16_t b, bool bf, uint64_t aux) { return h_minmax(a, b, bf, aux, false); }
 static inline uint16_t h_max(uint16_t a, uint16_t b, bool bf, uint64_t aux) { return h_minmax(a, b, bf, aux, true); }
