@@ -152,6 +152,20 @@ uint32_t ex_pd_operand(void *pdv, const isa_operand_t *o, unsigned w)
     }
 }
 
+/* Whether a multi-field selector of a SIMD video instruction is the operand's default,
+ * which the handlers apply without being told: the whole-word mask .h10 / .b3210 on d,
+ * .h10 / .b3210 on a and .h32 / .b7654 on b. */
+static bool video_default_sel(const isa_instr_t *in, unsigned i, const isa_operand_t *o)
+{
+    static const uint16_t want[2][3] = { { 0x10, 0x10, 0x32 }, { 0x3210, 0x3210, 0x7654 } };
+    bool two = in->op == ISA_OP_VADD2 || in->op == ISA_OP_VSUB2 || in->op == ISA_OP_VAVRG2 ||
+               in->op == ISA_OP_VABSDIFF2 || in->op == ISA_OP_VMIN2 || in->op == ISA_OP_VMAX2 ||
+               in->op == ISA_OP_VSET2;
+    if (i > 2 || o->sel != (two ? SEL_HXY : SEL_BXYZW))
+        return false;
+    return o->fsel == want[!two][i];
+}
+
 /* Width a handler's operand slot has for operand i, given its descriptor. */
 static bool widths_ok(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
 {
@@ -169,13 +183,14 @@ static bool widths_ok(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
             continue;
         }
         if (o->kind == OPD_REG) {
-            if (o->sel && !(isa_ops[in->op].family == ISA_FAM_VIDEO && isa_sem_video_sel(in, i, o->sel)))
+            if (o->sel && !(isa_ops[in->op].family == ISA_FAM_VIDEO &&
+                            (ISA_SEL_MULTI(o->sel) ? video_default_sel(in, i, o) : isa_sem_video_sel(in, i, o->sel))))
                 return false;
             unsigned have = d->f->reg_width[o->u.reg];
             if (want == ISA_W_PRED ? have != 0 : have != want)
                 return false;
-        } else if (want == ISA_W_PRED) {
-            return false;
+        } else if (want == ISA_W_PRED && o->kind != OPD_IMM) {
+            return false;             /* a constant predicate has its slot (select_alu) */
         }
     }
     return true;
@@ -192,6 +207,8 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
     for (unsigned i = 0; i < in->nopd && i < 6; i++) {
         const isa_operand_t *o = &fn->opds[in->opd + i];
         unsigned w = x->desc->w[i];
+        if (in->op == ISA_OP_LOP3 && i == 4)
+            continue;                 /* immLut goes to aux (below); o[4] is p of d|p */
         if (w == ISA_W_PRED)
             w = 4;
         if (w == ISA_W_ANY && in->ntypes > 0)
@@ -206,12 +223,22 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
                 return false;
             x->o[0] = pp->kind == OPD_REG ? d->f->reg_slot[pp->u.reg] : ISA_NONE;
             x->o[4] = qq->kind == OPD_REG ? d->f->reg_slot[qq->u.reg] : ISA_NONE;
-            if ((pp->kind == OPD_REG && d->f->reg_width[pp->u.reg] != 0) ||
+            /* setp's p|q: two predicates; lop3's d|p: d of the handler's width. */
+            unsigned w0 = x->desc->w[0] == ISA_W_PRED ? 0 : x->desc->w[0];
+            if ((pp->kind == OPD_REG && d->f->reg_width[pp->u.reg] != w0) ||
                 (qq->kind == OPD_REG && d->f->reg_width[qq->u.reg] != 0))
                 return false;
             continue;
         }
+        if (o->flags & OPDF_MINUS)
+            return false;             /* vmad's negated sources have no semantics yet */
         if (o->kind == OPD_REG && o->sel && isa_ops[in->op].family == ISA_FAM_VIDEO) {
+            if (ISA_SEL_MULTI(o->sel) && !video_default_sel(in, i, o)) {
+                return false;         /* SIMD permutations and partial masks: not yet */
+            } else if (ISA_SEL_MULTI(o->sel)) {
+                x->o[i] = d->f->reg_slot[o->u.reg];
+                continue;             /* the selector every handler assumes anyway */
+            }
             /* A video operand's byte or half-word selector: the whole register's slot,
              * and the selector in aux for the handler (widths_ok checks the pair). */
             if (!isa_sem_video_sel(in, i, o->sel) || (o->flags & OPDF_NEG))
@@ -227,8 +254,8 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
         x->o[i] = ex_pd_operand(d, o, w);
         if (x->o[i] == ISA_NONE)
             return false;
-        if (o->flags & OPDF_NEG)
-            x->flags |= (uint8_t)(i == 3 ? 1 : 1 << (i == 1 ? 1 : 2));
+        if (o->flags & OPDF_NEG)       /* !c (and lop3's !q): bit 0; !a: bit 1; !b: bit 2 */
+            x->flags |= (uint8_t)(i == 3 || i == 5 ? 1 : 1 << (i == 1 ? 1 : 2));
     }
     /* Video handlers have no negated operands (vmad's -a, -b, -c is not supported yet). */
     if (isa_ops[in->op].family == ISA_FAM_VIDEO && x->flags)
@@ -238,12 +265,12 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
     if (isa_instr_mod(in, ISA_G_CC) >= 0 || in->op == ISA_OP_ADDC || in->op == ISA_OP_SUBC ||
         in->op == ISA_OP_MADC)
         x->o[5] = d->f->cc_slot;
-    /* lop3's lookup table is an immediate. */
+    /* lop3's lookup table is an immediate, in aux's low byte. */
     if (in->op == ISA_OP_LOP3) {
         const isa_operand_t *lut = &fn->opds[in->opd + 4];
         if (lut->kind != OPD_IMM)
             return false;
-        x->aux = (uint64_t)lut->imm & 0xff;
+        x->aux = (x->aux & ~(uint64_t)0xff) | ((uint64_t)lut->imm & 0xff);
     }
     /* cvt adapts to its registers' widths. */
     if (in->op == ISA_OP_CVT) {

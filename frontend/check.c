@@ -17,7 +17,7 @@ typedef struct {
 
 /* ops.def and rules.def name targets as SM_<n> / PTX_<nn>. */
 enum {
-#define ISA_SM(id, text, num) id##_ = ISA_##id,
+#define ISA_SM(id, text, num, ptx) id##_ = ISA_##id,
 #define ISA_PTXV(id, maj, min) id##_ = ISA_##id,
 #include "isa/targets.def"
 #undef ISA_SM
@@ -90,7 +90,7 @@ static bool kind_ok(check_t *K, char k, const isa_operand_t *o)
                     return false;
             return true;
         }
-        return (o->kind == OPD_REG || o->kind == OPD_SINK) && !(o->flags & OPDF_NEG);
+        return (o->kind == OPD_REG || o->kind == OPD_SINK) && !(o->flags & (OPDF_NEG | OPDF_MINUS));
     case 'e':
         if (o->kind == OPD_DUAL)
             return kind_ok(K, 'd', &pool[o->u.first]) &&
@@ -99,7 +99,7 @@ static bool kind_ok(check_t *K, char k, const isa_operand_t *o)
     case 'p':
         if (o->kind == OPD_DUAL)
             return kind_ok(K, 'p', &pool[o->u.first]) && kind_ok(K, 'p', &pool[o->u.first + 1]);
-        return o->kind == OPD_SINK || (is_pred_reg(K, o) && !(o->flags & OPDF_NEG));
+        return o->kind == OPD_SINK || (is_pred_reg(K, o) && !(o->flags & (OPDF_NEG | OPDF_MINUS)));
     case 's':
         if ((o->flags & OPDF_NEG) && !is_pred_reg(K, o))
             return false;
@@ -442,6 +442,123 @@ static void check_rules(check_t *K, const isa_instr_t *in)
 }
 /*}=====================================================================*/
 
+/*{=====================================================================
+ * Operand forms: negated sources, video selectors, lop3's predicate form
+ *====================================================================*/
+
+/* A negated register source (-a) is PTX for vmad alone: a and b negate the product
+ * (so -a, -b is no negation), and the product and c cannot both be negated; .po
+ * takes no negation (ptxas). */
+static void check_minus(check_t *K, const isa_instr_t *in)
+{
+    char name[256];
+    const isa_operand_t *o = &K->f->opds[in->opd];
+    bool neg[4] = { false, false, false, false };
+    const isa_operand_t *first = NULL;
+    for (unsigned i = 0; i < in->nopd; i++)
+        if (o[i].flags & OPDF_MINUS) {
+            if (i < 4)
+                neg[i] = true;
+            if (!first)
+                first = &o[i];
+            if (in->op != ISA_OP_VMAD)
+                CERR(K, o[i].loc, "operand negation is not allowed for '%s'",
+                     isa_instr_name(K->m, in, name, sizeof name));
+        }
+    if (!first || in->op != ISA_OP_VMAD)
+        return;
+    bool prod = neg[1] != neg[2];
+    if (prod && neg[3])
+        CERR(K, o[3].loc, "'%s' negates either the product (a or b) or c, not both",
+             isa_instr_name(K->m, in, name, sizeof name));
+    else if ((prod || neg[3]) && isa_instr_has(in, ISA_M_PO))
+        CERR(K, first->loc, "'.po' cannot be combined with operand negation in '%s'",
+             isa_instr_name(K->m, in, name, sizeof name));
+}
+
+/* Digits of a multi-field selector, most significant (first written) first, strictly
+ * descending: a SIMD destination mask (.b310). */
+static bool sel_descending(unsigned sel, unsigned fsel, unsigned maxd)
+{
+    unsigned n = ISA_SEL_NDIGITS(sel), prev = 16;
+    for (unsigned k = n; k-- > 0;) {
+        unsigned d = (fsel >> (4 * k)) & 0xf;
+        if (d > maxd || d >= prev)
+            return false;
+        prev = d;
+    }
+    return true;
+}
+
+/* Which selectors operand i (0 d, 1 a, 2 b, 3 c) of a video instruction takes, as
+ * ptxas accepts them: the scalar forms one byte or half-word on d, a and b (none on
+ * vmad's d); the 2-way SIMD forms a mask .h0, .h1 or .h10 on d and .hxy (digits 0-3)
+ * on a and b; the 4-way forms a mask of descending bytes 0-3 on d and .bxyzw (digits
+ * 0-7) on a and b; c never. */
+static bool video_sel_ok(const isa_instr_t *in, unsigned i, unsigned sel, unsigned fsel)
+{
+    if (i >= 3)
+        return false;
+    switch ((isa_op_t)in->op) {
+    case ISA_OP_VADD2: case ISA_OP_VSUB2: case ISA_OP_VAVRG2: case ISA_OP_VABSDIFF2:
+    case ISA_OP_VMIN2: case ISA_OP_VMAX2: case ISA_OP_VSET2:
+        if (i == 0)
+            return sel == SEL_H0 || sel == SEL_H1 || (sel == SEL_HXY && fsel == 0x10);
+        return sel == SEL_HXY;
+    case ISA_OP_VADD4: case ISA_OP_VSUB4: case ISA_OP_VAVRG4: case ISA_OP_VABSDIFF4:
+    case ISA_OP_VMIN4: case ISA_OP_VMAX4: case ISA_OP_VSET4:
+        if (i == 0)
+            return (sel >= SEL_B0 && sel <= SEL_B3) ||
+                   (ISA_SEL_MULTI(sel) && sel != SEL_HXY && sel_descending(sel, fsel, 3));
+        return sel == SEL_BXYZW;
+    default:
+        return sel >= SEL_B0 && sel <= SEL_H1 && !(i == 0 && in->op == ISA_OP_VMAD);
+    }
+}
+
+static void check_selectors(check_t *K, const isa_instr_t *in)
+{
+    char name[256], sb[8];
+    bool video = isa_ops[in->op].family == ISA_FAM_VIDEO;
+    for (unsigned i = 0; i < in->nopd; i++) {
+        const isa_operand_t *o = &K->f->opds[in->opd + i];
+        if (o->kind != OPD_REG || o->sel < SEL_B0)
+            continue;
+        if (!video)
+            CERR(K, o->loc, "video selector '.%s' is not allowed on an operand of '%s'",
+                 isa_sel_text(o->sel, o->fsel, sb, sizeof sb), isa_instr_name(K->m, in, name, sizeof name));
+        else if (!video_sel_ok(in, i, o->sel, o->fsel))
+            CERR(K, o->loc, "video selector '.%s' is not valid on operand %u of '%s'",
+                 isa_sel_text(o->sel, o->fsel, sb, sizeof sb), i + 1,
+                 isa_instr_name(K->m, in, name, sizeof name));
+    }
+}
+
+/* lop3 has two forms: d, a, b, c, immLut without a BoolOp, and d|p, a, b, c, immLut, q
+ * with .and or .or (p = (d != 0) BoolOp q); immLut is a constant. */
+static void check_lop3(check_t *K, const isa_instr_t *in)
+{
+    char name[256];
+    const isa_operand_t *o = &K->f->opds[in->opd];
+    bool boolop = isa_instr_mod(in, ISA_G_BOOLOP) >= 0;
+    if (in->nopd >= 5 && o[4].kind != OPD_IMM)
+        CERR(K, o[4].loc, "operand 5 of '%s' (immLut) must be a constant",
+             isa_instr_name(K->m, in, name, sizeof name));
+    if (boolop && in->nopd != 6)
+        CERR(K, in->loc, "'%s' takes 6 operands (d|p, a, b, c, immLut, q), not %u",
+             isa_instr_name(K->m, in, name, sizeof name), in->nopd);
+    else if (!boolop && in->nopd != 5)
+        CERR(K, in->loc, "'%s' with a predicate operand needs a BoolOp .and or .or",
+             isa_instr_name(K->m, in, name, sizeof name));
+    else if (boolop && (o[0].kind != OPD_DUAL || K->f->opds[o[0].u.first + 1].kind != OPD_REG))
+        CERR(K, o[0].loc, "operand 1 of '%s' must be d|p with a predicate register p",
+             isa_instr_name(K->m, in, name, sizeof name));
+    else if (!boolop && o[0].kind == OPD_DUAL)
+        CERR(K, o[0].loc, "'%s' with a predicate destination needs a BoolOp .and or .or",
+             isa_instr_name(K->m, in, name, sizeof name));
+}
+/*}=====================================================================*/
+
 static void check_instr(check_t *K, const isa_instr_t *in)
 {
     const isa_op_info_t *oi = &isa_ops[in->op];
@@ -483,6 +600,10 @@ static void check_instr(check_t *K, const isa_instr_t *in)
         }
     }
     check_data_regs(K, in);
+    check_minus(K, in);
+    check_selectors(K, in);
+    if (in->op == ISA_OP_LOP3)
+        check_lop3(K, in);
     check_rules(K, in);
 #undef NAME
 }

@@ -52,6 +52,7 @@ typedef enum {
     /* operands and initializer values */
     N_NAME,       /* text */
     N_NOT,        /* text: predicate */
+    N_MINUS,      /* text: register (a negated source: -a) */
     N_DUAL,       /* kids: two N_NAME */
     N_INT,        /* u: value; sub: 1 when written with U */
     N_F32,        /* u: bits */

@@ -597,6 +597,36 @@ static bool lower_sreg(lower_t *L, const fe_node_t *n, isa_operand_t *o)
     return true;
 }
 
+/* A SIMD video selector of several fields, t[0..tn) after the dot: ".h" and two half-word
+ * digits 0-3, or ".b" and two to four byte digits 0-7 (ptxas knows exactly these, and
+ * the single digits, as video selectors).  Returns false when t is not of that form;
+ * a form ptxas knows but no operand accepts (".b7", ".h2") is reported here. */
+static bool lower_multisel(lower_t *L, const fe_node_t *n, const char *t, size_t tn, isa_operand_t *o)
+{
+    if (tn < 2 || (t[0] != 'h' && t[0] != 'b'))
+        return false;
+    unsigned maxd = t[0] == 'h' ? 3 : 7, maxn = t[0] == 'h' ? 2 : 4, fsel = 0;
+    for (size_t i = 1; i < tn; i++) {
+        if (t[i] < '0' || t[i] > '9')
+            return false;
+        if ((unsigned)(t[i] - '0') > maxd || tn - 1 > maxn) {
+            ERR(L, n->span, "unknown video selector '.%.*s'", (int)tn, t);
+            o->kind = OPD_SINK;
+            return true;
+        }
+        fsel = fsel << 4 | (unsigned)(t[i] - '0');
+    }
+    o->kind = OPD_REG;
+    if (tn == 2) {
+        ERR(L, n->span, "video selector '.%.*s' is not valid on any operand", (int)tn, t);
+        o->kind = OPD_SINK;
+        return true;
+    }
+    o->sel = (uint8_t)(t[0] == 'h' ? SEL_HXY : SEL_BXY + (tn - 3));
+    o->fsel = (uint16_t)fsel;
+    return true;
+}
+
 static void lower_name(lower_t *L, const fe_node_t *n, isa_operand_t *o)
 {
     if (n->n == 1 && n->s[0] == '_') {
@@ -622,20 +652,25 @@ static void lower_name(lower_t *L, const fe_node_t *n, isa_operand_t *o)
     }
     if (n->s[0] == '%' && lower_sreg(L, n, o))
         return;
-    /* A register with a component or selector: %v1.x, %r2.b3, %r5.h1. */
+    /* A register with a component or selector: %v1.x, %r2.b3, %r5.h1, %r1.h32, %r2.b7654. */
     for (uint32_t dot = n->n; dot-- > 1;) {
         if (n->s[dot] != '.')
             continue;
         sym_t *r = sym_find(&L->syms, n->s, dot);
         if (r && r->kind == S_REG) {
-            for (int sel = SEL_X; sel < SEL__COUNT; sel++) {
-                if (strlen(isa_sel_names[sel]) == n->n - dot - 1 &&
-                    memcmp(isa_sel_names[sel], n->s + dot + 1, n->n - dot - 1) == 0) {
+            const char *t = n->s + dot + 1;
+            size_t tn = n->n - dot - 1;
+            for (int sel = SEL_X; sel <= SEL_H1; sel++) {
+                if (strlen(isa_sel_names[sel]) == tn && memcmp(isa_sel_names[sel], t, tn) == 0) {
                     o->kind = OPD_REG;
                     o->u.reg = r->idx;
                     o->sel = (uint8_t)sel;
                     return;
                 }
+            }
+            if (lower_multisel(L, n, t, tn, o)) {
+                o->u.reg = r->idx;
+                return;
             }
         }
         break;
@@ -688,6 +723,12 @@ static void lower_opnd(lower_t *L, const fe_node_t *n, uint32_t slot)
         if (tmp.kind != OPD_REG)
             ERR(L, n->span, "'!' applies to a predicate register");
         tmp.flags |= OPDF_NEG;
+        break;
+    case N_MINUS:
+        lower_name(L, n, &tmp);
+        if (tmp.kind != OPD_REG && tmp.kind != OPD_SINK)
+            ERR(L, n->span, "'-' applies to a register");
+        tmp.flags |= OPDF_MINUS;
         break;
     case N_INT:
         tmp.kind = OPD_IMM;
@@ -1177,6 +1218,12 @@ static void lower_target(lower_t *L, const fe_node_t *n)
             if (L->m->sm != ISA_SM_ANY)
                 ERR(L, w->span, "more than one architecture in .target");
             L->m->sm = (isa_sm_t)sm;
+            /* Each target needs a minimum .version (targets.def); .version comes first. */
+            const isa_ptxv_info_t *need = &isa_ptxvs[isa_sms[sm].ptx];
+            unsigned have = L->m->ver_major * 10 + L->m->ver_minor;
+            if (L->m->ver_major && have < need->major * 10 + need->minor)
+                ERR(L, w->span, "PTX ISA version %u.%u does not support .target %s (it needs %u.%u or newer)",
+                    L->m->ver_major, L->m->ver_minor, isa_sms[sm].text, need->major, need->minor);
             continue;
         }
         static const char *const opts[] = { "debug", "texmode_unified", "texmode_independent",

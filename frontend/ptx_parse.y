@@ -256,6 +256,7 @@ opnd
     | NAME '|' NAME                  { $$ = fe_ast_add(fe_ast_add(fe_ast_new(ctx, N_DUAL, @$), fe_ast_tok(ctx, N_NAME, @1, &$1)), fe_ast_tok(ctx, N_NAME, @3, &$3)); }
     | NAME '+' cexpr                 { $$ = fe_ast_symoff(ctx, @$, N_SYMOFF, &$1, 1, $3); }
     | '!' NAME                       { $$ = fe_ast_tok(ctx, N_NOT, @$, &$2); }
+    | '-' NAME                       { $$ = fe_ast_tok(ctx, N_MINUS, @$, &$2); }
     | cexpr                          { $$ = $1; }
     | fnum                           { $$ = $1; }
     | '[' aitems ']'                 { $$ = $2; $$->kind = N_ADDR; $$->span = @$; }

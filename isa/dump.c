@@ -203,11 +203,15 @@ static void dump_operand(const dp_t *d, const isa_operand_t *o)
     const isa_func_t *f = d->f;
     if (o->flags & OPDF_NEG)
         fputc('!', out);
+    if (o->flags & OPDF_MINUS)
+        fputc('-', out);
     switch ((isa_opdkind_t)o->kind) {
     case OPD_REG:
         dump_reg(d, o->u.reg);
-        if (o->sel)
-            fprintf(out, ".%s", isa_sel_names[o->sel]);
+        if (o->sel) {
+            char selbuf[8];
+            fprintf(out, ".%s", isa_sel_text(o->sel, o->fsel, selbuf, sizeof selbuf));
+        }
         break;
     case OPD_SINK:
         fputc('_', out);

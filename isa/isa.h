@@ -153,7 +153,7 @@ extern const isa_mod_info_t isa_mods[ISA_M__COUNT];
 
 /* Targets and PTX versions (targets.def). */
 typedef enum {
-#define ISA_SM(id, text, num) ISA_##id,
+#define ISA_SM(id, text, num, ptx) ISA_##id,
 #define ISA_PTXV(id, maj, min)
 #include "isa/targets.def"
 #undef ISA_SM
@@ -161,7 +161,7 @@ typedef enum {
     ISA_SM__COUNT
 } isa_sm_t;
 typedef enum {
-#define ISA_SM(id, text, num)
+#define ISA_SM(id, text, num, ptx)
 #define ISA_PTXV(id, maj, min) ISA_##id,
 #include "isa/targets.def"
 #undef ISA_SM
@@ -169,7 +169,8 @@ typedef enum {
     ISA_PTXV__COUNT
 } isa_ptxv_t;
 #define ISA_SM_ORDER(x) isa_sms[x].num
-typedef struct { const char *text; unsigned num; } isa_sm_info_t;
+/* ptx: the oldest PTX ISA version whose modules may name the target. */
+typedef struct { const char *text; unsigned num; isa_ptxv_t ptx; } isa_sm_info_t;
 typedef struct { unsigned major, minor; } isa_ptxv_info_t;
 extern const isa_sm_info_t   isa_sms[ISA_SM__COUNT];
 extern const isa_ptxv_info_t isa_ptxvs[ISA_PTXV__COUNT];
@@ -342,15 +343,28 @@ enum {
     OPDF_NEG     = 1 << 0,  /* !p */
     OPDF_MODSYM  = 1 << 1,  /* sym refers to a module-scope variable */
     OPDF_UNSIGNED= 1 << 2,  /* immediate written with a U suffix */
-    OPDF_ADDRLIST= 1 << 3   /* address is a list [a, b, {c}] kept in the pool */
+    OPDF_ADDRLIST= 1 << 3,  /* address is a list [a, b, {c}] kept in the pool */
+    OPDF_MINUS   = 1 << 4   /* -a: a negated register source (vmad's {-}a, {-}b, {-}c) */
 };
 
-/* Register component (".x" of a vector register) or video selector (".b2", ".h1"). */
+/* Register component (".x" of a vector register) or video selector (".b2", ".h1").
+ * SEL_HXY and SEL_BXY..SEL_BXYZW are the multi-field selectors of the SIMD video instructions,
+ * with 2, 3 or 4 digits: source selectors (".h32", ".b7654") and destination masks
+ * (".h10", ".b20", ".b3210").  Their digits are in the operand's fsel, one per nibble,
+ * the last written in the lowest nibble, so that fsel reads as written in hexadecimal
+ * (".b7654" is 0x7654) and nibble i is the digit of field i. */
 typedef enum {
     SEL_NONE, SEL_X, SEL_Y, SEL_Z, SEL_W, SEL_R, SEL_G, SEL_B, SEL_A,
-    SEL_B0, SEL_B1, SEL_B2, SEL_B3, SEL_H0, SEL_H1, SEL__COUNT
+    SEL_B0, SEL_B1, SEL_B2, SEL_B3, SEL_H0, SEL_H1,
+    SEL_HXY, SEL_BXY, SEL_BXYZ, SEL_BXYZW, SEL__COUNT
 } isa_sel_t;
-extern const char *const isa_sel_names[SEL__COUNT];   /* "", "x", ..., "h1" */
+/* "", "x", ..., "h1", then the multi-field forms' legends "hxy", "bxy", "bxyz", "bxyzw". */
+extern const char *const isa_sel_names[SEL__COUNT];
+#define ISA_SEL_MULTI(sel) ((sel) >= SEL_HXY)
+/* Digits of a multi-field selector: 2, 3 or 4. */
+#define ISA_SEL_NDIGITS(sel) ((sel) == SEL_HXY ? 2u : (unsigned)((sel) - SEL_BXY + 2))
+/* A selector as written after the dot ("b3", "h10", "b7654") into buf; returns buf. */
+char *isa_sel_text(unsigned sel, unsigned fsel, char *buf, size_t size);
 
 typedef struct isa_operand {
     uint8_t  kind;    /* isa_opdkind_t */
@@ -368,6 +382,7 @@ typedef struct isa_operand {
         uint32_t sym;
         uint32_t idx;             /* generic index (brtargets) */
     } u;
+    uint16_t fsel;    /* OPD_REG with a multi-field selector: its digits (isa_sel_t) */
     int64_t  imm;     /* immediate bits, or address / symbol offset */
     isa_loc_t loc;
 } isa_operand_t;

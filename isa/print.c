@@ -129,11 +129,15 @@ static void print_operand(const pr_t *p, const isa_operand_t *o)
     FILE *out = p->out;
     if (o->flags & OPDF_NEG)
         fputc('!', out);
+    if (o->flags & OPDF_MINUS)
+        fputc('-', out);
     switch ((isa_opdkind_t)o->kind) {
     case OPD_REG:
         fputs(reg_name(p, o->u.reg), out);
-        if (o->sel)
-            fprintf(out, ".%s", isa_sel_names[o->sel]);
+        if (o->sel) {
+            char selbuf[8];
+            fprintf(out, ".%s", isa_sel_text(o->sel, o->fsel, selbuf, sizeof selbuf));
+        }
         break;
     case OPD_SINK:
         fputc('_', out);

@@ -39,7 +39,7 @@ const isa_mod_info_t isa_mods[ISA_M__COUNT] = {
 };
 
 const isa_sm_info_t isa_sms[ISA_SM__COUNT] = {
-#define ISA_SM(id, text, num) { text, num },
+#define ISA_SM(id, text, num, ptx) { text, num, ISA_##ptx },
 #define ISA_PTXV(id, maj, min)
 #include "isa/targets.def"
 #undef ISA_SM
@@ -47,7 +47,7 @@ const isa_sm_info_t isa_sms[ISA_SM__COUNT] = {
 };
 
 const isa_ptxv_info_t isa_ptxvs[ISA_PTXV__COUNT] = {
-#define ISA_SM(id, text, num)
+#define ISA_SM(id, text, num, ptx)
 #define ISA_PTXV(id, maj, min) { maj, min },
 #include "isa/targets.def"
 #undef ISA_SM
@@ -68,7 +68,7 @@ const isa_family_info_t isa_families[ISA_FAM__COUNT] = {
 
 /* ops.def and sregs.def name targets as SM_<n> / PTX_<nn>; these aliases map them. */
 enum {
-#define ISA_SM(id, text, num) id##_ = ISA_##id,
+#define ISA_SM(id, text, num, ptx) id##_ = ISA_##id,
 #define ISA_PTXV(id, maj, min) id##_ = ISA_##id,
 #include "isa/targets.def"
 #undef ISA_SM
@@ -197,5 +197,18 @@ int isa_op_lookup(const char *s, size_t n, size_t *out_len)
 /*}=====================================================================*/
 
 const char *const isa_sel_names[SEL__COUNT] = {
-    "", "x", "y", "z", "w", "r", "g", "b", "a", "b0", "b1", "b2", "b3", "h0", "h1"
+    "", "x", "y", "z", "w", "r", "g", "b", "a", "b0", "b1", "b2", "b3", "h0", "h1",
+    "hxy", "bxy", "bxyz", "bxyzw"
 };
+
+char *isa_sel_text(unsigned sel, unsigned fsel, char *buf, size_t size)
+{
+    if (sel >= SEL__COUNT)
+        snprintf(buf, size, "?");
+    else if (ISA_SEL_MULTI(sel))
+        snprintf(buf, size, "%c%0*x", isa_sel_names[sel][0], (int)ISA_SEL_NDIGITS(sel),
+                 fsel & ((1u << (4 * ISA_SEL_NDIGITS(sel))) - 1));
+    else
+        snprintf(buf, size, "%s", isa_sel_names[sel]);
+    return buf;
+}

@@ -1,6 +1,6 @@
 /* logic.c: logic, shift and bit-manipulation semantics: and, or, xor, not, cnot (also on
  * predicates), shl, shr (shift amounts clamp at the width), shf, popc, clz, brev, bfind,
- * bfe, bfi, bmsk, szext, fns, lop3 and prmt (every mode). */
+ * bfe, bfi, bmsk, szext, fns, lop3 (with its predicate form) and prmt (every mode). */
 #include "isa/sem/lanes.h"
 
 #define LOGIC_SET(W, U)                                                                   \
@@ -162,6 +162,33 @@ static int lop3_32_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     return ISA_X_NEXT;
 }
 ISA_DESC(lop3_32, 4, 4, 4, 4)
+
+/* lop3.{and,or}.b32 d|p, a, b, c, immLut, q: d as above (o[0], ISA_NONE for _), and the
+ * predicate p (o[4]) = (d != 0) BoolOp q, q in o[5] (negated when flags bit 0 is set);
+ * aux: the LUT in bits 0-7, LOP3_OR for .or (else .and). */
+#define LOP3_OR 0x100u
+static int lop3_32p_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+{
+    (void)w_;
+    uint32_t *d = in->o[0] == ISA_NONE ? NULL : ISA_SLOT(uint32_t, f, in->o[0]);
+    const uint32_t *a = ISA_SLOT(const uint32_t, f, in->o[1]), *b = ISA_SLOT(const uint32_t, f, in->o[2]);
+    const uint32_t *c = ISA_SLOT(const uint32_t, f, in->o[3]);
+    uint32_t *p = ISA_SLOT(uint32_t, f, in->o[4]);
+    uint32_t q = *ISA_SLOT(const uint32_t, f, in->o[5]);
+    uint32_t lut = (uint32_t)in->aux & 0xff, nz = 0;
+    if (in->flags & 1)
+        q = ~q;
+    ISA_LANE_LOOP(mask, {
+        uint32_t r = lop3(a[l], b[l], c[l], lut);
+        nz |= (uint32_t)(r != 0) << l;
+        if (d)
+            d[l] = r;
+    });
+    uint32_t r = (in->aux & LOP3_OR) ? nz | q : nz & q;
+    *p = (*p & ~mask) | (r & mask);
+    return ISA_X_NEXT;
+}
+ISA_DESC(lop3_32p, 4, 4, 4, 4, ISA_W_ANY, ISA_W_PRED)
 
 /* prmt (default mode): each selector nibble picks a byte of {b, a}; bit 3 replicates
  * the picked byte's sign. */
@@ -336,7 +363,18 @@ bool isa_sem_logic(const isa_instr_t *in, isa_xinsn_t *x)
               : t == ISA_T_S64 ? bfe_s64 : NULL;
         break;
     case ISA_OP_BFI: x->desc = t == ISA_T_B32 ? bfi_32 : t == ISA_T_B64 ? bfi_64 : NULL; break;
-    case ISA_OP_LOP3: x->desc = plain && t == ISA_T_B32 && in->nopd == 5 ? lop3_32 : NULL; break;
+    case ISA_OP_LOP3: {
+        int bop = isa_instr_mod(in, ISA_G_BOOLOP);
+        if (t != ISA_T_B32)
+            break;
+        if (plain && in->nopd == 5)
+            x->desc = lop3_32;
+        else if (in->nsfx == 2 && in->nopd == 6 && (bop == ISA_M_AND || bop == ISA_M_OR)) {
+            x->desc = lop3_32p;
+            x->aux = bop == ISA_M_OR ? LOP3_OR : 0;   /* pre-decoding adds the LUT */
+        }
+        break;
+    }
     case ISA_OP_PRMT: {
         int m = isa_instr_mod(in, ISA_G_MODE);
         if (t != ISA_T_B32 || in->nsfx != 1u + (m >= 0))

@@ -29,6 +29,8 @@
 #   address_size32.ptx   .address_size 32 module (not assembled, see above)
 #   modifiers.ptx        `::` qualifiers, cache-policy operand, .b128 registers, mbarrier/cp.async.bulk
 #   texrefs.ptx          .target ..., texmode_independent; .texref/.samplerref (initialiser)/.surfref
+#   video_operands.ptx   vmad {-}a/{-}b/{-}c, SIMD video selectors .hxy/.bxyzw and masks .h10/.b20/.b3210,
+#                        lop3.{and,or} d|p, ..., q
 set -u
 cd "$(dirname "$0")" || exit 1
 PTXAS=${PTXAS:-}

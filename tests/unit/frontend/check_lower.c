@@ -179,6 +179,65 @@ START_TEST(functions_and_calls)
 END_TEST
 
 /* Golden opcode sequence of a snippet: lowering keeps instructions in order, one each. */
+/* vmad's negated sources and the SIMD video selectors become operand flags and
+ * selector fields, which print back as written. */
+START_TEST(negation_and_video_selectors)
+{
+    isa_module_t *m = load_ok(HDR ".visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
+                              "vmad.s32.s32.s32 %r0, -%r1.b1, - %r2, %r3;\n"
+                              "vadd4.s32.s32.s32 %r0.b20, %r1.b7654, %r2.b0123, %r3;\n"
+                              "vadd2.u32.u32.u32 %r0.h10, %r1.h01, %r2.h32, %r3;\n"
+                              "lop3.or.b32 %r0|%p1, %r1, %r2, %r3, 0xfe, !%p0;\n}\n");
+    const isa_func_t *f = &m->funcs[0];
+    ck_assert_int_eq(opd(f, 0, 0)->flags & OPDF_MINUS, 0);
+    ck_assert(opd(f, 0, 1)->flags & OPDF_MINUS);
+    ck_assert_int_eq(opd(f, 0, 1)->sel, SEL_B1);
+    ck_assert(opd(f, 0, 2)->flags & OPDF_MINUS);
+    ck_assert_int_eq(opd(f, 0, 3)->flags & OPDF_MINUS, 0);
+    ck_assert_int_eq(opd(f, 1, 0)->sel, SEL_BXY);
+    ck_assert_int_eq(opd(f, 1, 0)->fsel, 0x20);
+    ck_assert_int_eq(opd(f, 1, 1)->sel, SEL_BXYZW);
+    ck_assert_int_eq(opd(f, 1, 1)->fsel, 0x7654);
+    ck_assert_int_eq(opd(f, 1, 2)->fsel, 0x0123);
+    ck_assert_int_eq(opd(f, 2, 0)->sel, SEL_HXY);
+    ck_assert_int_eq(opd(f, 2, 1)->fsel, 0x01);
+    char sb[8];
+    ck_assert_str_eq(isa_sel_text(SEL_BXYZW, 0x0123, sb, sizeof sb), "b0123");
+    ck_assert_str_eq(isa_sel_text(SEL_HXY, 0x01, sb, sizeof sb), "h01");
+    ck_assert_str_eq(isa_sel_text(SEL_BXYZ, 0x310, sb, sizeof sb), "b310");
+    ck_assert_str_eq(isa_sel_text(SEL_H1, 0, sb, sizeof sb), "h1");
+    ck_assert_int_eq(opd(f, 3, 0)->kind, OPD_DUAL);
+    ck_assert(opd(f, 3, 5)->flags & OPDF_NEG);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    isa_print_module(out, m);
+    fclose(out);
+    ck_assert_msg(strstr(text, "%r0, -%r1.b1, -%r2, %r3;") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "%r0.b20, %r1.b7654, %r2.b0123, %r3;") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "%r0.h10, %r1.h01, %r2.h32, %r3;") != NULL, "%s", text);
+    free(text);
+    isa_module_free(m);
+}
+END_TEST
+
+/* Each .target needs a minimum .version (targets.def): sm_90 came with PTX 7.8. */
+START_TEST(target_needs_version)
+{
+    char *diag = NULL;
+    isa_module_t *m = tu_load("t.ptx", ".version 7.7\n.target sm_90\n.visible .entry k()\n{\nret;\n}\n", &diag);
+    ck_assert_ptr_null(m);
+    ck_assert_msg(strstr(diag, "t.ptx:2:9: error: PTX ISA version 7.7 does not support .target sm_90 "
+                               "(it needs 7.8 or newer)") != NULL, "%s", diag);
+    free(diag);
+    m = load_ok(".version 7.8\n.target sm_90\n.visible .entry k()\n{\nret;\n}\n");
+    isa_module_free(m);
+    ck_assert_int_eq(isa_sms[ISA_SM_90A].ptx, ISA_PTX_80);
+    for (unsigned i = 1; i < ISA_SM__COUNT; i++)
+        ck_assert_msg(isa_sms[i].ptx > ISA_PTX_ANY, "%s has no minimum version", isa_sms[i].text);
+}
+END_TEST
+
 START_TEST(golden_opcode_sequence)
 {
     isa_module_t *m = load_ok(HDR ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>; .reg .pred %p1;"
@@ -207,6 +266,8 @@ Suite *make_lower_suite(void)
     tcase_add_test(tc, special_registers);
     tcase_add_test(tc, variables_and_initializers);
     tcase_add_test(tc, functions_and_calls);
+    tcase_add_test(tc, negation_and_video_selectors);
+    tcase_add_test(tc, target_needs_version);
     tcase_add_test(tc, golden_opcode_sequence);
     suite_add_tcase(s, tc);
     return s;
