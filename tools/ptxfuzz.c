@@ -12,6 +12,7 @@
  * Exit status: 0 ok, 1 a mismatch or an unsupported variant, 2 usage or I/O errors. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +32,14 @@
  *====================================================================*/
 typedef enum {
     K_F16, K_BF16, K_F32, K_F64, K_F16X2, K_BF16X2, K_E4M3X2, K_E5M2X2,
-    K_S8, K_S16, K_S32, K_S64, K_U8, K_U16, K_U32, K_U64, K__COUNT
+    K_S8, K_S16, K_S32, K_S64, K_U8, K_U16, K_U32, K_U64,
+    K_I16X2,    /* u16x2, s16x2: two 16-bit integers */
+    K_PRED,     /* a predicate, or two (bit 0 p, bit 1 q): one byte, 0 or 1 as an input */
+    K_CNT,      /* a 32-bit count, position or length (shifts, bfe, bfi, szext, bmsk, fns) */
+    K_U128,     /* an output only: a 64-bit result and the carry flag after it */
+    K__COUNT
 } kind_t;
-static const unsigned kind_bytes[K__COUNT] = { 2, 2, 4, 8, 4, 4, 2, 2, 1, 2, 4, 8, 1, 2, 4, 8 };
+static const unsigned kind_bytes[K__COUNT] = { 2, 2, 4, 8, 4, 4, 2, 2, 1, 2, 4, 8, 1, 2, 4, 8, 4, 1, 4, 16 };
 
 static int kind_of_type(isa_type_t t)
 {
@@ -47,6 +53,10 @@ static int kind_of_type(isa_type_t t)
     case ISA_T_S32: return K_S32; case ISA_T_S64: return K_S64;
     case ISA_T_U8: return K_U8;   case ISA_T_U16: return K_U16;
     case ISA_T_U32: return K_U32; case ISA_T_U64: return K_U64;
+    case ISA_T_B8: return K_U8;   case ISA_T_B16: return K_U16;
+    case ISA_T_B32: return K_U32; case ISA_T_B64: return K_U64;
+    case ISA_T_U16X2: case ISA_T_S16X2: return K_I16X2;
+    case ISA_T_PRED: return K_PRED;
     default: return -1;
     }
 }
@@ -94,8 +104,47 @@ static const uint64_t sp_int[] = {
     0x7ffffffffffffc00ull, 0x1000003ull, 0xfff8000000000000ull, 0x3fffffffffffffffull,
 };
 
-static const uint64_t *kind_specials(kind_t k, size_t *out_n)
+/* The integer instructions' specials (by width; the conversions keep sp_int above):
+ * 0, 1, -1, the signed and unsigned extremes, powers of two and their neighbours,
+ * 0x80/0x7f byte patterns, alternating bits; counts (shifts, bit positions and lengths)
+ * around the widths. */
+static const uint64_t sp_i16[] = {
+    0, 1, 0xffff, 0x8000, 0x7fff, 2, 0x80, 0x7f, 0xff, 0x100, 0x8080, 0x7f7f, 0xfffe, 0x8001,
+    0x81, 0xff80, 0x10, 0x1f, 0x20, 3, 0x5555, 0xaaaa, 0x7f80, 0x807f, 0x1234, 0xbeef, 0x0f, 0x11,
+};
+static const uint64_t sp_i32[] = {
+    0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 0x8000, 0x7fff, 0x80, 0x7f, 0xff, 0xffff,
+    0x80808080, 0x7f7f7f7f, 0x10000, 0xfffffffe, 0x80000001, 0x7f807f80, 0xffff8000, 0x1f,
+    0x20, 0x21, 0x3f, 0x40, 3, 0x55555555, 0xaaaaaaaa, 0x12345678, 0xdeadbeef, 0xffffff80,
+    0x100, 0x807f807f, 0x8001, 0x81, 0x01000000, 0x00800000, 0xff00ff00, 0x00ff00ff,
+};
+static const uint64_t sp_i64[] = {
+    0, 1, ~0ull, 0x8000000000000000ull, 0x7fffffffffffffffull, 0xffffffff, 0x80000000, 0x7fffffff,
+    2, 0x100000000ull, 0xffffffff80000000ull, 0x8080808080808080ull, 0x7f7f7f7f7f7f7f7full,
+    0xfffffffffffffffeull, 0x8000000000000001ull, 0x80, 0x7f, 0xffff, 0x8000, 0x3f,
+    0x40, 0x41, 0xffffffff00000000ull, 0x5555555555555555ull, 0xaaaaaaaaaaaaaaaaull,
+    0x123456789abcdef0ull, 3, 0x7fffffff80000000ull, 0x100000001ull, 0xff, 0x7f80ff007f80ff00ull,
+};
+static const uint64_t sp_cnt[] = {
+    0, 1, 31, 32, 33, 63, 64, 65, 8, 16, 15, 17, 7, 2, 0xffffffff, 0x80000000, 0xff, 0x100,
+    0x101, 24, 3, 4, 5, 6, 9, 12, 20, 30, 34, 62, 66, 127, 128, 0xfe, 0x1f00, 0x2008,
+    0xffff0010, 0x7fffffff, 0xffffffe0, 0xffffffc0,
+};
+static const uint64_t sp_pred[] = { 0, 1 };
+
+static const uint64_t *kind_specials(kind_t k, bool fresh, size_t *out_n)
 {
+    if (fresh || k >= K_I16X2) {
+        switch (k) {
+        case K_S8: case K_U8: case K_S16: case K_U16: case K_I16X2:
+            *out_n = sizeof sp_i16 / 8; return sp_i16;
+        case K_S32: case K_U32: *out_n = sizeof sp_i32 / 8; return sp_i32;
+        case K_S64: case K_U64: *out_n = sizeof sp_i64 / 8; return sp_i64;
+        case K_CNT: *out_n = sizeof sp_cnt / 8; return sp_cnt;
+        case K_PRED: *out_n = sizeof sp_pred / 8; return sp_pred;
+        default: break;
+        }
+    }
     switch (k) {
     case K_F32: *out_n = sizeof sp_f32 / 8; return sp_f32;
     case K_F64: *out_n = sizeof sp_f64 / 8; return sp_f64;
@@ -108,13 +157,13 @@ static const uint64_t *kind_specials(kind_t k, size_t *out_n)
 
 /* Special i of kind k; packed kinds pair special i with another one so that both halves
  * go through the list. */
-static uint64_t kind_special(kind_t k, size_t i)
+static uint64_t kind_special(kind_t k, bool fresh, size_t i)
 {
     size_t n;
-    const uint64_t *s = kind_specials(k, &n);
+    const uint64_t *s = kind_specials(k, fresh, &n);
     uint64_t lo = s[i % n], hi = s[(i * 7 + 3) % n];
     switch (k) {
-    case K_F16X2: case K_BF16X2: return lo | hi << 16;
+    case K_F16X2: case K_BF16X2: case K_I16X2: return lo | hi << 16;
     case K_E4M3X2: case K_E5M2X2: return lo | hi << 8;
     default: return lo;
     }
@@ -203,6 +252,16 @@ static uint64_t kind_random(kind_t k, uint64_t *st, uint64_t prev, bool have_pre
         return rand_float(st, 8, 7, prev & 0xffff, have_prev) |
                rand_float(st, 8, 7, prev >> 16, have_prev) << 16;
     case K_E4M3X2: case K_E5M2X2: return mix64(st) & 0xffff;
+    case K_PRED: return mix64(st) >> 7 & 1;
+    case K_CNT: {
+        uint64_t r = mix64(st), x = mix64(st);
+        switch (r & 3) {
+        case 0: case 1: return x % 72;
+        case 2: return x & 0xff;
+        default: return x & 0xffffffff;
+        }
+    }
+    case K_I16X2: return (rand_int(st) & 0xffff) | (rand_int(st) & 0xffff) << 16;
     default: return rand_int(st);
     }
 }
@@ -212,47 +271,228 @@ static uint64_t kind_random(kind_t k, uint64_t *st, uint64_t prev, bool have_pre
  * Variants: an instruction as written, its operands' kinds
  *====================================================================*/
 typedef struct {
-    char     name[80];      /* the instruction as written: "add.rz.ftz.f32" */
+    char     name[80];      /* as recorded: the instruction, then "+d.b0"-style operand
+                               selectors or a "+0x96" immediate operand */
+    char     text[80];      /* the instruction as written: "add.rz.ftz.f32" */
     isa_op_t op;
-    unsigned nsrc;          /* 1..3 */
-    kind_t   sk[3], dk;     /* kinds of the sources and the destination */
+    unsigned nsrc;          /* 1..4 source arrays */
+    kind_t   sk[4], dk;     /* kinds of the sources and the destination */
     bool     approx;        /* .approx, .full: compared by ulp distance when not bit-exact */
     bool     fma_c;         /* the third source may be drawn as -(a*b) (cancellation) */
+    bool     fresh;         /* integer, comparison and video variants (their own specials) */
+    unsigned npred;         /* the destination is 1 predicate, or 2 (p|q: bits 0 and 1) */
+    int      carry_in;      /* the source (0 or 1) that sets the carry flag first; -1: none */
+    bool     carry_out;     /* .cc: the carry flag afterwards is stored after the result */
+    bool     borrow;        /* the flag is set and read by sub.cc / subc (a borrow) */
+    char     sel[4][4];     /* the selectors of d, a, b, c ("b0".."h1"), "" for none */
+    char     imm[12];       /* an immediate last operand (lop3's LUT), "" for none */
 } variant_t;
 
-/* Parse an instruction name into a variant; false when ptxfuzz cannot test it. */
+#define SPECIAL_2D_INT 16u  /* integer, comparison and video variants cross fewer specials */
+
+/* The output bytes of one vector: the result, then the carry flag (.cc) of its width. */
+static unsigned out_bytes(const variant_t *v) { return kind_bytes[v->dk] * (v->carry_out ? 2u : 1u); }
+
+static kind_t wide_kind(kind_t k)
+{
+    switch (k) {
+    case K_S16: return K_S32;
+    case K_U16: return K_U32;
+    case K_S32: return K_S64;
+    case K_U32: return K_U64;
+    default: return k;
+    }
+}
+
+/* The variants of the first fuzzer (float arithmetic and cvt) keep their inputs. */
+static bool old_variant(isa_op_t op, int k0)
+{
+    switch (op) {
+    case ISA_OP_ADD: case ISA_OP_SUB: case ISA_OP_MUL: case ISA_OP_FMA: case ISA_OP_MAD:
+    case ISA_OP_DIV: case ISA_OP_RCP: case ISA_OP_SQRT: case ISA_OP_RSQRT: case ISA_OP_SIN:
+    case ISA_OP_COS: case ISA_OP_LG2: case ISA_OP_EX2: case ISA_OP_TANH: case ISA_OP_ABS:
+    case ISA_OP_NEG: case ISA_OP_MIN: case ISA_OP_MAX: case ISA_OP_COPYSIGN:
+        return k0 >= 0 && k0 <= K_BF16X2;
+    case ISA_OP_CVT: return true;
+    default: return false;
+    }
+}
+
+/* Operands of the integer, comparison and video variants.  types: the type suffixes. */
+static bool fresh_operands(variant_t *v, const isa_type_t *types, unsigned nt, const int *mods, unsigned nm)
+{
+    bool cc = false, wide = false, boolop = false, op2 = false;
+    for (unsigned i = 0; i < nm; i++) {
+        cc |= mods[i] == ISA_M_CCMOD;
+        wide |= mods[i] == ISA_M_WIDE;
+        boolop |= mods[i] == ISA_M_AND || mods[i] == ISA_M_OR || mods[i] == ISA_M_XOR;
+        op2 |= mods[i] == ISA_M_ADD || mods[i] == ISA_M_MIN || mods[i] == ISA_M_MAX;
+    }
+    int k[3] = { -1, -1, -1 };
+    for (unsigned i = 0; i < nt; i++)
+        k[i] = kind_of_type(types[i]);
+    v->fresh = true;
+    v->carry_in = -1;
+    v->carry_out = cc;
+    kind_t t = (kind_t)k[0];
+    const isa_op_info_t *oi = &isa_ops[v->op];
+    if (oi->family == ISA_FAM_VIDEO) {
+        /* d, a, b are words (vshl/vshr: b a count); c: merge, op2 or SIMD accumulator */
+        v->sk[0] = v->sk[1] = v->sk[2] = v->dk = K_U32;
+        if (v->op == ISA_OP_VSHL || v->op == ISA_OP_VSHR)
+            v->sk[1] = K_CNT;
+        v->nsrc = oi->shape == ISA_SH_D_S_S_S || op2 || v->sel[0][0] ? 3 : 2;
+        return true;
+    }
+    if (v->op == ISA_OP_CVT_PACK) {
+        v->sk[0] = v->sk[1] = K_S32;
+        v->sk[2] = v->dk = K_U32;
+        v->nsrc = nt == 3 ? 3 : 2;
+        return true;
+    }
+    if (v->op == ISA_OP_TESTP) {
+        if (k[0] < 0)
+            return false;
+        v->sk[0] = t;
+        v->dk = K_PRED;
+        v->npred = 1;
+        v->nsrc = 1;
+        return true;
+    }
+    if (k[0] < 0 || (nt >= 2 && k[1] < 0))
+        return false;
+    switch (isa_ops[v->op].shape) {
+    case ISA_SH_D_S: v->nsrc = 1; break;
+    case ISA_SH_D_S_S: case ISA_SH_D_S_S_S_OPT: v->nsrc = 2; break;
+    case ISA_SH_D_S_S_S: v->nsrc = 3; break;
+    case ISA_SH_D_S_S_S_S: v->nsrc = 4; break;
+    default: v->nsrc = 3; break;
+    }
+    v->dk = v->sk[0] = v->sk[1] = v->sk[2] = v->sk[3] = t;
+    switch (v->op) {
+    case ISA_OP_MUL: case ISA_OP_MAD:
+        if (wide)
+            v->dk = v->sk[2] = wide_kind(t);
+        if (v->op == ISA_OP_MUL)
+            v->sk[2] = t;
+        break;
+    case ISA_OP_ADDC: case ISA_OP_SUBC: case ISA_OP_MADC:
+        v->carry_in = (int)v->nsrc;
+        v->sk[v->nsrc++] = K_PRED;
+        v->borrow = v->op == ISA_OP_SUBC;
+        break;
+    case ISA_OP_POPC: case ISA_OP_CLZ: case ISA_OP_BFIND:
+        v->dk = K_U32;
+        break;
+    case ISA_OP_BFE:
+        v->sk[1] = v->sk[2] = K_CNT;
+        break;
+    case ISA_OP_BFI:
+        v->sk[2] = v->sk[3] = K_CNT;
+        break;
+    case ISA_OP_FNS:
+        v->sk[1] = v->sk[2] = K_CNT;
+        break;
+    case ISA_OP_SZEXT: case ISA_OP_SHL: case ISA_OP_SHR:
+        v->sk[1] = K_CNT;
+        break;
+    case ISA_OP_BMSK:
+        v->sk[0] = v->sk[1] = K_CNT;
+        break;
+    case ISA_OP_SHF:
+        v->sk[2] = K_CNT;
+        break;
+    case ISA_OP_DP4A: case ISA_OP_DP2A:
+        v->sk[0] = v->sk[1] = v->sk[2] = v->dk = K_U32;
+        break;
+    case ISA_OP_SETP:
+        v->nsrc = boolop ? 3 : 2;
+        v->sk[2] = K_PRED;
+        v->dk = K_PRED;
+        v->npred = 2;
+        break;
+    case ISA_OP_SET:
+        if (nt != 2)
+            return false;
+        v->sk[0] = v->sk[1] = (kind_t)k[1];
+        v->sk[2] = K_PRED;
+        v->nsrc = boolop ? 3 : 2;
+        break;
+    case ISA_OP_SELP:
+        v->sk[2] = K_PRED;
+        break;
+    case ISA_OP_SLCT:
+        if (nt != 2)
+            return false;
+        v->sk[2] = (kind_t)k[1];
+        break;
+    case ISA_OP_LOP3:
+        v->nsrc = 3;
+        break;
+    default:
+        break;
+    }
+    if (t == K_PRED)
+        v->npred = 1;
+    if (v->carry_out && v->dk != K_U32 && v->dk != K_S32 && v->dk != K_U64 && v->dk != K_S64)
+        v->carry_out = false;
+    return true;
+}
+
+/* Parse a variant's name; false when ptxfuzz cannot test it. */
 static bool variant_parse(const char *name, variant_t *v)
 {
     memset(v, 0, sizeof *v);
+    v->carry_in = -1;
     if (strlen(name) >= sizeof v->name)
         return false;
     strcpy(v->name, name);
+    const char *plus = strchr(name, '+');
+    size_t tl = plus ? (size_t)(plus - name) : strlen(name);
+    memcpy(v->text, name, tl);
+    v->text[tl] = 0;
+    for (const char *p = plus; p; p = strchr(p + 1, '+')) {
+        const char *q = strchr(p + 1, '+');
+        size_t len = q ? (size_t)(q - p - 1) : strlen(p + 1);
+        const char *which = len > 2 && p[2] == '.' ? strchr("dabc", p[1]) : NULL;
+        if (which && len - 2 < sizeof v->sel[0]) {
+            memcpy(v->sel[which - "dabc"], p + 3, len - 2);
+        } else if (!which && len && len < sizeof v->imm) {
+            memcpy(v->imm, p + 1, len);
+        } else {
+            return false;
+        }
+    }
     size_t mlen;
-    int op = isa_op_lookup(name, strlen(name), &mlen);
+    int op = isa_op_lookup(v->text, tl, &mlen);
     if (op < 0)
         return false;
     v->op = (isa_op_t)op;
-    isa_type_t types[2];
-    unsigned nt = 0;
+    isa_type_t types[3];
+    int mods[8];
+    unsigned nt = 0, nm = 0;
     bool approx = false;
-    for (const char *p = name + mlen; *p == '.';) {
+    for (const char *p = v->text + mlen; *p == '.';) {
         const char *q = strchr(p + 1, '.');
         size_t len = q ? (size_t)(q - p - 1) : strlen(p + 1);
         int t = isa_type_lookup(p + 1, len);
         if (t >= 0) {
-            if (nt == 2)
+            if (nt == 3)
                 return false;
             types[nt++] = (isa_type_t)t;
         } else {
             int m = isa_mod_lookup(p + 1, len);
-            if (m < 0)
+            if (m < 0 || nm == 8)
                 return false;
+            mods[nm++] = m;
             approx |= m == ISA_M_APPROX || m == ISA_M_FULL;
         }
         p += 1 + len;
     }
     if (nt == 0)
         return false;
+    if (!old_variant(v->op, kind_of_type(types[0])) || plus)
+        return fresh_operands(v, types, nt, mods, nm);
     switch (v->op) {
     case ISA_OP_SIN: case ISA_OP_COS: case ISA_OP_LG2: case ISA_OP_EX2: case ISA_OP_TANH:
     case ISA_OP_RSQRT:
@@ -265,7 +505,7 @@ static bool variant_parse(const char *name, variant_t *v)
         if (nt != 2)
             return false;
         int d = kind_of_type(types[0]), s = kind_of_type(types[1]);
-        if (d < 0 || s < 0)
+        if (d < 0 || s < 0 || d >= K_I16X2 || s >= K_I16X2)
             return false;
         v->dk = (kind_t)d;
         v->sk[0] = v->sk[1] = (kind_t)s;
@@ -276,8 +516,6 @@ static bool variant_parse(const char *name, variant_t *v)
     if (nt != 1)
         return false;
     int k = kind_of_type(types[0]);
-    if (k < 0 || k >= K_E4M3X2)
-        return false;
     switch (isa_ops[v->op].shape) {
     case ISA_SH_D_S: v->nsrc = 1; break;
     case ISA_SH_D_S_S: case ISA_SH_D_S_S_S_OPT: v->nsrc = 2; break;
@@ -289,53 +527,95 @@ static bool variant_parse(const char *name, variant_t *v)
     return true;
 }
 
-/* The kernel: thread i applies the instruction to vector i (sources a, b, c from three
- * arrays) and stores the result.  Registers are bit-typed, 8-bit values in 16-bit ones. */
+static void cat(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cat(char *buf, size_t size, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, size - n, fmt, ap);
+    va_end(ap);
+}
+
+/* The kernel: thread i applies the instruction to vector i (sources a, b, c, e from four
+ * arrays) and stores the result.  Registers are bit-typed, 8-bit values in 16-bit ones;
+ * a predicate source is loaded as a byte and compared with 0; a predicate destination is
+ * stored as a byte (p in bit 0, q in bit 1).  A carry-in source sets the carry flag just
+ * before the instruction (add.cc of it and -1, or sub.cc of 0 and it), and a .cc
+ * instruction's carry flag is read after it (addc or subc of 0 and 0). */
 static char *variant_kernel(const variant_t *v)
 {
-    static char buf[4096];
-    static const char *srcs[3] = { "a", "b", "c" };
-    char decl[512] = "", loads[1536] = "", opnds[64] = "";
+    static char buf[8192];
+    static const char *srcs[4] = { "a", "b", "c", "e" };
+    char decl[512] = "", loads[2048] = "", opnds[128] = "", pre[512] = "", post[512] = "";
     for (unsigned i = 0; i < v->nsrc; i++) {
         unsigned w = kind_bytes[v->sk[i]], rb = w < 2 ? 16 : w * 8;
-        size_t n = strlen(decl);
-        snprintf(decl + n, sizeof decl - n, "\t.reg .b%u %%%s;\n", rb, srcs[i]);
-        n = strlen(loads);
-        snprintf(loads + n, sizeof loads - n,
-                 "\tld.param.u64 %%x, [p%s];\n\tmul.wide.u32 %%o, %%i, %u;\n\tadd.s64 %%x, %%x, %%o;\n"
-                 "\tld.global.b%u %%%s, [%%x];\n", srcs[i], w, w * 8, srcs[i]);
-        n = strlen(opnds);
-        snprintf(opnds + n, sizeof opnds - n, ", %%%s", srcs[i]);
+        cat(decl, sizeof decl, "\t.reg .b%u %%%s;\n", rb, srcs[i]);
+        cat(loads, sizeof loads,
+            "\tld.param.u64 %%x, [p%s];\n\tmul.wide.u32 %%o, %%i, %u;\n\tadd.s64 %%x, %%x, %%o;\n"
+            "\tld.global.b%u %%%s, [%%x];\n", srcs[i], w, w * 8, srcs[i]);
+        if ((int)i == v->carry_in)
+            continue;
+        if (v->sk[i] == K_PRED) {
+            cat(pre, sizeof pre, "\tsetp.ne.b16 %%q%s, %%%s, 0;\n", srcs[i], srcs[i]);
+            cat(opnds, sizeof opnds, ", %%q%s", srcs[i]);
+        } else {
+            cat(opnds, sizeof opnds, ", %%%s%s%s", srcs[i], v->sel[i + 1][0] ? "." : "", v->sel[i + 1]);
+        }
     }
-    unsigned dw = kind_bytes[v->dk], drb = dw < 2 ? 16 : dw * 8;
+    if (v->carry_in >= 0) {
+        cat(pre, sizeof pre, "\tcvt.u32.u16 %%ci, %%%s;\n", srcs[v->carry_in]);
+        cat(pre, sizeof pre, v->borrow ? "\tsub.cc.u32 %%ci, %%z, %%ci;\n" : "\tadd.cc.u32 %%ci, %%ci, %%m1;\n");
+    }
+    if (v->imm[0])
+        cat(opnds, sizeof opnds, ", %s", v->imm);
+    unsigned dw = kind_bytes[v->dk], drb = dw < 2 ? 16 : dw * 8, ow = out_bytes(v);
+    char dop[32];
+    if (v->npred)
+        snprintf(dop, sizeof dop, v->npred == 2 ? "%%pd|%%pe" : "%%pd");
+    else
+        snprintf(dop, sizeof dop, "%%d%s%s", v->sel[0][0] ? "." : "", v->sel[0]);
+    if (v->npred) {
+        cat(post, sizeof post, "\tselp.u16 %%d, 1, 0, %%pd;\n");
+        if (v->npred == 2)
+            cat(post, sizeof post, "\tselp.u16 %%h, 2, 0, %%pe;\n\tor.b16 %%d, %%d, %%h;\n");
+    }
+    if (v->carry_out)
+        cat(post, sizeof post, "\t%s.u%u %%co, %%z%u, %%z%u;\n", v->borrow ? "subc" : "addc", drb, drb, drb);
     snprintf(buf, sizeof buf,
              ".version 8.3\n.target sm_90\n.address_size 64\n\n"
              "// ptxfuzz: %s\n"
              ".visible .entry fz(.param .u64 pd, .param .u64 pa, .param .u64 pb, .param .u64 pc, "
-             ".param .u32 pn)\n{\n"
-             "\t.reg .pred %%p;\n\t.reg .b32 %%i, %%n, %%t;\n\t.reg .b64 %%x, %%o;\n"
-             "\t.reg .b%u %%d;\n%s"
+             ".param .u64 pe, .param .u32 pn)\n{\n"
+             "\t.reg .pred %%p, %%pd, %%pe, %%qa, %%qb, %%qc, %%qe;\n"
+             "\t.reg .b32 %%i, %%n, %%t, %%ci, %%z, %%m1, %%z32;\n\t.reg .b64 %%x, %%o, %%z64;\n"
+             "\t.reg .b16 %%h;\n\t.reg .b%u %%d, %%co;\n%s"
              "\tmov.u32 %%i, %%ctaid.x;\n\tmov.u32 %%n, %%ntid.x;\n\tmov.u32 %%t, %%tid.x;\n"
              "\tmad.lo.u32 %%i, %%i, %%n, %%t;\n\tld.param.u32 %%n, [pn];\n"
              "\tsetp.ge.u32 %%p, %%i, %%n;\n\t@%%p bra DONE;\n%s"
-             "\t%s %%d%s;\n"
+             "\tmov.b32 %%z, 0;\n\tmov.b32 %%z32, 0;\n\tmov.b64 %%z64, 0;\n\tmov.b32 %%m1, -1;\n%s"
+             "\t%s %s%s;\n%s"
              "\tld.param.u64 %%x, [pd];\n\tmul.wide.u32 %%o, %%i, %u;\n\tadd.s64 %%x, %%x, %%o;\n"
-             "\tst.global.b%u [%%x], %%d;\nDONE:\n\tret;\n}\n",
-             v->name, drb, decl, loads, v->name, opnds, dw, dw * 8);
+             "\tst.global.b%u [%%x], %%d;\n",
+             v->name, drb, decl, loads, pre, v->text, dop, opnds, post, ow, dw * 8);
+    if (v->carry_out)
+        cat(buf, sizeof buf, "\tst.global.b%u [%%x+%u], %%co;\n", dw * 8, dw);
+    cat(buf, sizeof buf, "DONE:\n\tret;\n}\n");
     return buf;
 }
 
 /* Vector counts: specials (unary: the whole list; otherwise the first SPECIAL_2D
  * crossed, the third operand walking the list), then nchunks * CHUNK random ones. */
+static size_t special_side(const variant_t *v)
+{
+    size_t n, lim = v->fresh ? SPECIAL_2D_INT : SPECIAL_2D;
+    kind_specials(v->sk[0], v->fresh, &n);
+    return v->nsrc == 1 || n < lim ? n : lim;
+}
 static size_t variant_nspecial(const variant_t *v)
 {
-    size_t n;
-    kind_specials(v->sk[0], &n);
-    if (v->nsrc == 1)
-        return n;
-    if (n > SPECIAL_2D)
-        n = SPECIAL_2D;
-    return n * n;
+    size_t side = special_side(v);
+    return v->nsrc == 1 ? side : side * side;
 }
 
 static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
@@ -349,14 +629,34 @@ static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
 static void put_le(uint8_t *p, unsigned w, uint64_t x)
 {
     for (unsigned i = 0; i < w; i++)
-        p[i] = (uint8_t)(x >> (8 * i));
+        p[i] = (uint8_t)(i < 8 ? x >> (8 * i) : 0);
 }
 static uint64_t get_le(const uint8_t *p, unsigned w)
 {
     uint64_t x = 0;
-    for (unsigned i = 0; i < w; i++)
+    for (unsigned i = 0; i < w && i < 8; i++)
         x |= (uint64_t)p[i] << (8 * i);
     return x;
+}
+
+/* A value of w bytes as hex, most significant first (any width: a .cc result is 16). */
+static void hex_print(FILE *f, const uint8_t *p, unsigned w)
+{
+    for (unsigned i = w; i-- > 0;)
+        fprintf(f, "%02x", p[i]);
+}
+static void hex_parse(uint8_t *p, unsigned w, const char *s)
+{
+    size_t n = strlen(s);
+    for (unsigned i = 0; i < w; i++) {
+        unsigned x = 0;
+        for (unsigned k = 0; k < 2; k++) {
+            size_t at = 2 * (size_t)i + (1 - k);   /* digits from the right */
+            char c = at < n ? s[n - 1 - at] : '0';
+            x = x << 4 | (unsigned)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+        }
+        p[i] = (uint8_t)x;
+    }
 }
 
 /* -(a * b), rounded to the kind, nudged by a few ulp: an fma addend that cancels. */
@@ -386,20 +686,19 @@ static uint64_t cancel_c(kind_t k, uint64_t a, uint64_t b, uint64_t r)
 }
 
 /* The sources of vectors [first, first + n) into in[0..nsrc) (each kind_bytes wide). */
-static void variant_inputs(const variant_t *v, size_t first, size_t n, uint8_t *in[3])
+static void variant_inputs(const variant_t *v, size_t first, size_t n, uint8_t *in[4])
 {
-    size_t ns = variant_nspecial(v), nl;
-    kind_specials(v->sk[0], &nl);
-    size_t side = v->nsrc == 1 ? ns : (nl > SPECIAL_2D ? SPECIAL_2D : nl);
+    size_t ns = variant_nspecial(v), side = special_side(v);
     uint64_t seed = fnv1a(v->name, strlen(v->name), 0xcbf29ce484222325ull);
     for (size_t j = 0; j < n; j++) {
         size_t i = first + j;
-        uint64_t val[3] = { 0, 0, 0 };
+        uint64_t val[4] = { 0, 0, 0, 0 };
         if (i < ns) {
             size_t ia = v->nsrc == 1 ? i : i / side, ib = i % side;
-            val[0] = kind_special(v->sk[0], ia);
-            val[1] = kind_special(v->sk[1], ib);
-            val[2] = kind_special(v->sk[2], ia + 2 * ib + 1);
+            val[0] = kind_special(v->sk[0], v->fresh, ia);
+            val[1] = kind_special(v->sk[1], v->fresh, ib);
+            val[2] = kind_special(v->sk[2], v->fresh, ia + 2 * ib + 1);
+            val[3] = kind_special(v->sk[3], v->fresh, 3 * ia + ib + 2);
         } else {
             /* Each random vector has its own stream, so that a chunk can be made alone. */
             uint64_t st = seed ^ (uint64_t)(i - ns) * 0xd1342543de82ef95ull;
@@ -407,6 +706,14 @@ static void variant_inputs(const variant_t *v, size_t first, size_t n, uint8_t *
                 val[s] = kind_random(v->sk[s], &st, s ? val[s - 1] : 0, s > 0 && v->sk[s] == v->sk[s - 1]);
             if (v->fma_c && (mix64(&st) & 3) == 0)
                 val[2] = cancel_c(v->sk[2], val[0], val[1], mix64(&st));
+            if (v->fresh && v->nsrc >= 2 && v->sk[0] == v->sk[1]) {
+                /* equal and adjacent pairs, which comparisons need */
+                uint64_t r = mix64(&st);
+                if ((r & 7) == 0)
+                    val[1] = val[0];
+                else if ((r & 7) == 1)
+                    val[1] = val[0] + (r >> 8 & 1 ? 1 : ~0ull);
+            }
         }
         for (unsigned s = 0; s < v->nsrc; s++)
             put_le(in[s] + j * kind_bytes[v->sk[s]], kind_bytes[v->sk[s]], val[s]);
@@ -444,23 +751,23 @@ static isa_status_t variant_run(const variant_t *v, int backend, size_t first, s
             goto done;
         }
     }
-    char sa[3][32], sd[32], sn[32];
-    char *argv[5];
-    for (unsigned s = 0; s < 3; s++) {
+    char sa[4][32], sd[32], sn[32];
+    char *argv[6];
+    for (unsigned s = 0; s < 4; s++) {
         if (s < v->nsrc)
             snprintf(sa[s], sizeof sa[s], "b%u[%zu]", kind_bytes[v->sk[s]] * 8, n);
         else
             snprintf(sa[s], sizeof sa[s], "b8[1]");
         argv[1 + s] = sa[s];
     }
-    snprintf(sd, sizeof sd, "b%u[%zu]", kind_bytes[v->dk] * 8, n);
+    snprintf(sd, sizeof sd, "b8[%zu]", n * out_bytes(v));
     snprintf(sn, sizeof sn, "%zu", n);
     argv[0] = sd;
-    argv[4] = sn;
-    if ((st = rt_args_parse(&m->funcs[0], 5, argv, diag, &a)) != ISA_ST_OK)
+    argv[5] = sn;
+    if ((st = rt_args_parse(&m->funcs[0], 6, argv, diag, &a)) != ISA_ST_OK)
         goto done;
     args = true;
-    uint8_t *in[3] = { a.bufs[1].host, a.bufs[2].host, a.bufs[3].host };
+    uint8_t *in[4] = { a.bufs[1].host, a.bufs[2].host, a.bufs[3].host, a.bufs[4].host };
     variant_inputs(v, first, n, in);
     ex_launch_t l = { { (uint32_t)((n + 255) / 256), 1, 1 }, { 256, 1, 1 }, 0, 0 };
     if (backend == BE_EMU) {
@@ -470,7 +777,7 @@ static isa_status_t variant_run(const variant_t *v, int backend, size_t first, s
         st = rt_run_cuda(m, 0, &l, &a, diag);
     }
     if (st == ISA_ST_OK)
-        memcpy(out, a.bufs[0].host, n * kind_bytes[v->dk]);
+        memcpy(out, a.bufs[0].host, n * out_bytes(v));
 done:
     if (args)
         rt_args_free(&a);
@@ -531,6 +838,232 @@ static bool candidate_valid(const char *name)
 
 typedef void (*name_fn)(const char *name, void *ctx);
 
+/* The integer, comparison, selection and video variants: per opcode, modifier axes
+ * before the types, type axes, and modifier axes after them (PTX's order).  An axis
+ * lists its alternatives separated by '|'; an empty one means "absent".  Every
+ * combination the frontend's validator accepts is a variant. */
+#define T_INT  "b8|b16|b32|b64|u8|u16|u32|u64|s8|s16|s32|s64|u16x2|s16x2"
+#define T_FLT  "f16|f16x2|bf16|bf16x2|f32|f64"
+#define T_US32 "u32|s32"
+#define A_CMP  ".eq|.ne|.lt|.le|.gt|.ge|.lo|.ls|.hi|.hs|.equ|.neu|.ltu|.leu|.gtu|.geu|.num|.nan"
+#define A_VCMP ".eq|.ne|.lt|.le|.gt|.ge"
+typedef struct {
+    isa_op_t    op;
+    const char *pre[3], *types[3], *post[3];
+    bool        vsel;       /* also the operand-selector forms (scalar video) */
+} fuzz_form_t;
+static const fuzz_form_t fuzz_forms[] = {
+    { ISA_OP_ADD, { "|.cc", "|.sat" }, { T_INT }, { 0 }, false },
+    { ISA_OP_SUB, { "|.cc", "|.sat" }, { T_INT }, { 0 }, false },
+    { ISA_OP_MUL, { ".lo|.hi|.wide" }, { T_INT }, { 0 }, false },
+    { ISA_OP_MAD, { ".lo|.hi|.wide", "|.cc", "|.sat" }, { T_INT }, { 0 }, false },
+    { ISA_OP_MUL24, { ".lo|.hi" }, { T_US32 }, { 0 }, false },
+    { ISA_OP_MAD24, { ".lo|.hi", "|.sat" }, { T_US32 }, { 0 }, false },
+    { ISA_OP_SAD, { 0 }, { T_INT }, { 0 }, false },
+    { ISA_OP_DIV, { 0 }, { T_INT }, { 0 }, false },
+    { ISA_OP_REM, { 0 }, { T_INT }, { 0 }, false },
+    { ISA_OP_ABS, { 0 }, { T_INT }, { 0 }, false },
+    { ISA_OP_NEG, { 0 }, { T_INT }, { 0 }, false },
+    { ISA_OP_MIN, { "|.relu" }, { T_INT }, { 0 }, false },
+    { ISA_OP_MAX, { "|.relu" }, { T_INT }, { 0 }, false },
+    { ISA_OP_ADDC, { "|.cc" }, { T_INT }, { 0 }, false },
+    { ISA_OP_SUBC, { "|.cc" }, { T_INT }, { 0 }, false },
+    { ISA_OP_MADC, { ".lo|.hi", "|.cc" }, { T_INT }, { 0 }, false },
+    { ISA_OP_POPC, { 0 }, { T_INT }, { 0 }, false },
+    { ISA_OP_CLZ, { 0 }, { T_INT }, { 0 }, false },
+    { ISA_OP_BFIND, { "|.shiftamt" }, { T_INT }, { 0 }, false },
+    { ISA_OP_FNS, { 0 }, { T_INT }, { 0 }, false },
+    { ISA_OP_BREV, { 0 }, { T_INT }, { 0 }, false },
+    { ISA_OP_BFE, { 0 }, { T_INT }, { 0 }, false },
+    { ISA_OP_BFI, { 0 }, { T_INT }, { 0 }, false },
+    { ISA_OP_SZEXT, { ".clamp|.wrap" }, { T_INT }, { 0 }, false },
+    { ISA_OP_BMSK, { ".clamp|.wrap" }, { T_INT }, { 0 }, false },
+    { ISA_OP_DP4A, { 0 }, { T_US32, T_US32 }, { 0 }, false },
+    { ISA_OP_DP2A, { ".lo|.hi" }, { T_US32, T_US32 }, { 0 }, false },
+    { ISA_OP_TESTP, { ".finite|.infinite|.number|.notanumber|.normal|.subnormal" }, { T_FLT }, { 0 }, false },
+    { ISA_OP_SETP, { A_CMP, "|.and|.or|.xor", "|.ftz" }, { T_INT "|" T_FLT }, { 0 }, false },
+    { ISA_OP_SET, { A_CMP, "|.and|.or|.xor", "|.ftz" }, { "u32|s32|f32|f16|f16x2|bf16|bf16x2", T_INT "|" T_FLT },
+      { 0 }, false },
+    { ISA_OP_SELP, { 0 }, { T_INT "|" T_FLT }, { 0 }, false },
+    { ISA_OP_SLCT, { "|.ftz" }, { T_INT "|" T_FLT, "s32|f32" }, { 0 }, false },
+    { ISA_OP_AND, { 0 }, { "pred|" T_INT }, { 0 }, false },
+    { ISA_OP_OR, { 0 }, { "pred|" T_INT }, { 0 }, false },
+    { ISA_OP_XOR, { 0 }, { "pred|" T_INT }, { 0 }, false },
+    { ISA_OP_NOT, { 0 }, { "pred|" T_INT }, { 0 }, false },
+    { ISA_OP_CNOT, { 0 }, { "pred|" T_INT }, { 0 }, false },
+    { ISA_OP_LOP3, { 0 }, { "b32" }, { "+0x00|+0xff|+0x96|+0xe8|+0xca|+0xf0|+0xcc|+0xaa|+0x80|+0xfe|+0x01|+0x7f|"
+                                       "+0x6a|+0x3c|+0x5a|+0xb4|+0x1e|+0xd2|+0x78|+0x69" }, false },
+    { ISA_OP_SHF, { ".l|.r", ".clamp|.wrap" }, { T_INT }, { 0 }, false },
+    { ISA_OP_SHL, { 0 }, { T_INT }, { 0 }, false },
+    { ISA_OP_SHR, { 0 }, { T_INT }, { 0 }, false },
+    { ISA_OP_PRMT, { 0 }, { "b32" }, { "|.f4e|.b4e|.rc8|.ecl|.ecr|.rc16" }, false },
+    { ISA_OP_CVT_PACK, { ".sat" }, { "u2|s2|u4|s4|u8|s8|u16|s16", "s32", "|b32" }, { 0 }, false },
+    { ISA_OP_VADD, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat", "|.add|.min|.max" }, true },
+    { ISA_OP_VSUB, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat", "|.add|.min|.max" }, true },
+    { ISA_OP_VABSDIFF, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat", "|.add|.min|.max" }, true },
+    { ISA_OP_VMIN, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat", "|.add|.min|.max" }, true },
+    { ISA_OP_VMAX, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat", "|.add|.min|.max" }, true },
+    { ISA_OP_VSHL, { 0 }, { T_US32, T_US32, "u32" }, { "|.sat", ".clamp|.wrap", "|.add|.min|.max" }, true },
+    { ISA_OP_VSHR, { 0 }, { T_US32, T_US32, "u32" }, { "|.sat", ".clamp|.wrap", "|.add|.min|.max" }, true },
+    { ISA_OP_VMAD, { 0 }, { T_US32, T_US32, T_US32 }, { "|.po", "|.sat", "|.shr7|.shr15" }, true },
+    { ISA_OP_VSET, { 0 }, { T_US32, T_US32 }, { A_VCMP, "|.add|.min|.max" }, true },
+    { ISA_OP_VADD2, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat|.add" }, false },
+    { ISA_OP_VSUB2, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat|.add" }, false },
+    { ISA_OP_VAVRG2, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat|.add" }, false },
+    { ISA_OP_VABSDIFF2, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat|.add" }, false },
+    { ISA_OP_VMIN2, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat|.add" }, false },
+    { ISA_OP_VMAX2, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat|.add" }, false },
+    { ISA_OP_VSET2, { 0 }, { T_US32, T_US32 }, { A_VCMP, "|.add" }, false },
+    { ISA_OP_VADD4, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat|.add" }, false },
+    { ISA_OP_VSUB4, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat|.add" }, false },
+    { ISA_OP_VAVRG4, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat|.add" }, false },
+    { ISA_OP_VABSDIFF4, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat|.add" }, false },
+    { ISA_OP_VMIN4, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat|.add" }, false },
+    { ISA_OP_VMAX4, { 0 }, { T_US32, T_US32, T_US32 }, { "|.sat|.add" }, false },
+    { ISA_OP_VSET4, { 0 }, { T_US32, T_US32 }, { A_VCMP, "|.add" }, false },
+};
+
+/* Scalar video operand selectors: not crossed with everything, but each selector of
+ * each operand appears, on rotating types and modifiers (the k-th alternative of each
+ * axis); a destination selector takes c as its merge operand, so no secondary op. */
+static const char *const fuzz_vsel[] = {
+    "+a.b0+b.b1", "+a.b1+b.b2", "+a.b2+b.b3", "+a.b3+b.b0", "+a.h0+b.h1", "+a.h1+b.h0",
+    "+a.b3+b.h1", "+a.h1+b.b2", "+d.b0", "+d.b1+a.h1", "+d.b2+b.b1", "+d.b3", "+d.h0+a.b2",
+    "+d.h1+b.h1",
+};
+
+/* The k-th alternative of an axis (cyclically) into out. */
+static void axis_alt(const char *axis, unsigned k, char *out, size_t size)
+{
+    unsigned n = 1;
+    for (const char *p = axis; *p; p++)
+        n += *p == '|';
+    k %= n;
+    const char *p = axis;
+    while (k--)
+        p = strchr(p, '|') + 1;
+    const char *q = strchr(p, '|');
+    size_t len = q ? (size_t)(q - p) : strlen(p);
+    snprintf(out, size, "%.*s", (int)len, p);
+}
+static unsigned axis_count(const char *axis)
+{
+    unsigned n = 1;
+    for (const char *p = axis; p && *p; p++)
+        n += *p == '|';
+    return axis ? n : 1;
+}
+
+/* All combinations of the form's axes: axis i of the 9 (3 pre, 3 types, 3 post) takes
+ * alternative idx[i]. */
+static void form_name(const fuzz_form_t *f, const unsigned idx[9], const char *suffix, char *name, size_t size)
+{
+    snprintf(name, size, "%s", isa_ops[f->op].mnemonic);
+    for (unsigned i = 0; i < 9; i++) {
+        const char *axis = i < 3 ? f->pre[i] : i < 6 ? f->types[i - 3] : f->post[i - 6];
+        if (!axis)
+            continue;
+        char alt[32];
+        axis_alt(axis, idx[i], alt, sizeof alt);
+        if (i >= 3 && i < 6 && alt[0])
+            cat(name, size, ".%s", alt);
+        else
+            cat(name, size, "%s", alt);
+    }
+    cat(name, size, "%s", suffix);
+}
+
+static bool candidate_valid(const char *name);
+
+/* set and setp: the comparisons the manual gives each type (floats: all 14; signed:
+ * eq..ge; unsigned: those and lo, ls, hi, hs; bit types: eq, ne), .ftz on f32, f16 and
+ * f16x2.  A boolean op is combined with every type but only with .lt (.eq for bit types)
+ * and, for floats, .geu; set's destination types are u32, s32 and f32 (for f16, bf16
+ * and their pairs: u32 and the source's own type), with a boolean op u32 alone. */
+static bool cmp_keep(isa_op_t op, const char *name)
+{
+    char buf[96], *w[8] = { 0 };
+    unsigned n = 0;
+    snprintf(buf, sizeof buf, "%s", name);
+    for (char *p = strtok(buf, "."); p && n < 8; p = strtok(NULL, "."))
+        w[n++] = p;
+    if (n < 3)
+        return false;
+    const char *cmp = w[1], *st = w[n - 1], *dt = op == ISA_OP_SET ? w[n - 2] : NULL;
+    bool boolop = n > 2 && (!strcmp(w[2], "and") || !strcmp(w[2], "or") || !strcmp(w[2], "xor"));
+    bool ftz = strstr(name, ".ftz.") != NULL;
+    bool flt = st[0] == 'f' || (st[0] == 'b' && st[1] == 'f'), half = flt && strstr(st, "16");
+    if (strchr(st, 'x') && !flt)
+        return false;
+    if (!flt && !strcmp(st + 1, "8"))
+        return false;
+    char key[8];
+    snprintf(key, sizeof key, "%s ", cmp);
+    bool ok;
+    if (flt)
+        ok = strstr("eq ne lt le gt ge equ neu ltu leu gtu geu num nan ", key) != NULL;
+    else if (st[0] == 's')
+        ok = strstr("eq ne lt le gt ge ", key) != NULL;
+    else if (st[0] == 'u')
+        ok = strstr("eq ne lt le gt ge lo ls hi hs ", key) != NULL;
+    else
+        ok = strstr("eq ne ", key) != NULL;
+    if (!ok || (ftz && strcmp(st, "f32") && strcmp(st, "f16") && strcmp(st, "f16x2")))
+        return false;
+    if (boolop && strcmp(cmp, st[0] == 'b' && !flt ? "eq" : "lt") && !(flt && !strcmp(cmp, "geu")))
+        return false;
+    if (dt) {
+        bool plain = !strcmp(dt, "u32") || !strcmp(dt, "s32") || !strcmp(dt, "f32");
+        if (half ? strcmp(dt, "u32") && strcmp(dt, st) : !plain)
+            return false;
+        if (boolop && strcmp(dt, "u32"))
+            return false;
+    }
+    return true;
+}
+
+static void enumerate_fresh(name_fn fn, void *ctx)
+{
+    for (size_t fi = 0; fi < sizeof fuzz_forms / sizeof *fuzz_forms; fi++) {
+        const fuzz_form_t *f = &fuzz_forms[fi];
+        unsigned cnt[9], idx[9] = { 0 };
+        for (unsigned i = 0; i < 9; i++)
+            cnt[i] = axis_count(i < 3 ? f->pre[i] : i < 6 ? f->types[i - 3] : f->post[i - 6]);
+        for (;;) {
+            char name[96];
+            form_name(f, idx, "", name, sizeof name);
+            if ((f->op == ISA_OP_SET || f->op == ISA_OP_SETP) && !cmp_keep(f->op, name))
+                ;
+            else if (strlen(name) < 80 && candidate_valid(name))
+                fn(name, ctx);
+            unsigned i = 9;
+            while (i-- > 0 && ++idx[i] == cnt[i])
+                idx[i] = 0;
+            if (i == (unsigned)-1)
+                break;
+        }
+        if (!f->vsel)
+            continue;
+        for (unsigned k = 0; k < sizeof fuzz_vsel / sizeof *fuzz_vsel; k++) {
+            bool dsel = fuzz_vsel[k][1] == 'd';
+            for (unsigned i = 0; i < 9; i++)
+                idx[i] = (k >> (i % 3)) + i;
+            if (dsel)
+                for (unsigned i = 6; i < 9; i++) {
+                    const char *axis = f->post[i - 6];
+                    char alt[32];
+                    axis_alt(axis ? axis : "", idx[i], alt, sizeof alt);
+                    if (strcmp(alt, ".add") == 0 || strcmp(alt, ".min") == 0 || strcmp(alt, ".max") == 0)
+                        idx[i] = 0;
+                }
+            char name[96];
+            form_name(f, idx, fuzz_vsel[k], name, sizeof name);
+            if (strlen(name) < 80 && candidate_valid(name))
+                fn(name, ctx);
+        }
+    }
+}
+
 /* Every combination of the modifier axes the opcode's row accepts, in PTX's order:
  * precision, rounding, ftz, NaN, xorsign.abs, relu, sat/satfinite; then the types. */
 static void enumerate(name_fn fn, void *ctx)
@@ -563,6 +1096,7 @@ static void enumerate(name_fn fn, void *ctx)
                 fn(name, ctx);
         }
     }
+    enumerate_fresh(fn, ctx);
 }
 /*}=====================================================================*/
 
@@ -612,7 +1146,7 @@ static bool record_load(const char *path, unsigned w, record_t *r)
     while (fgets(line, sizeof line, f)) {
         if (state == SPECIAL && got < r->nspecial) {
             for (char *p = strtok(line, " \n"); p && got < r->nspecial; p = strtok(NULL, " \n"))
-                put_le(r->special + w * got++, w, strtoull(p, NULL, 16));
+                hex_parse(r->special + w * got++, w, p);
             continue;
         }
         if (sscanf(line, "variant %79s", r->name) == 1)
@@ -662,9 +1196,10 @@ static bool record_save(const char *path, const record_t *r, unsigned w)
     if (!f)
         return false;
     fprintf(f, "ptxfuzz 1\nvariant %s\nspecial %zu\n", r->name, r->nspecial);
-    for (size_t i = 0; i < r->nspecial; i++)
-        fprintf(f, "%0*llx%s", (int)w * 2, (unsigned long long)get_le(r->special + w * i, w),
-                i % 8 == 7 || i + 1 == r->nspecial ? "\n" : " ");
+    for (size_t i = 0; i < r->nspecial; i++) {
+        hex_print(f, r->special + w * i, w);
+        fputc(i % 8 == 7 || i + 1 == r->nspecial ? '\n' : ' ', f);
+    }
     fprintf(f, "chunks %u %u\n", r->nchunks, r->chunk);
     for (unsigned c = 0; c < r->nchunks; c++) {
         fprintf(f, "c %u %016llx", c, (unsigned long long)r->gpu[c]);
@@ -806,7 +1341,7 @@ static int cmd_record(const opts_t *o, names_t *ns)
             continue;
         }
         size_t nsp = variant_nspecial(&v), n = nsp + (size_t)o->nchunks * CHUNK;
-        unsigned w = kind_bytes[v.dk];
+        unsigned w = out_bytes(&v);
         uint8_t *out = malloc(n * w);
         char err[512];
         struct timespec t0, t1;
@@ -852,7 +1387,7 @@ static int cmd_record(const opts_t *o, names_t *ns)
     return bad;
 }
 
-static void print_vector(const variant_t *v, size_t idx, const uint8_t *in[3], size_t j)
+static void print_vector(const variant_t *v, size_t idx, const uint8_t *in[4], size_t j)
 {
     printf("  vector %zu:", idx);
     for (unsigned s = 0; s < v->nsrc; s++) {
@@ -870,7 +1405,7 @@ static int replay_one(const opts_t *o, const char *name, double *out_secs, size_
         printf("FAIL %s: not a variant ptxfuzz can test\n", name);
         return 2;
     }
-    unsigned w = kind_bytes[v.dk];
+    unsigned w = out_bytes(&v);
     char path[4096];
     fz_path(path, sizeof path, o->dir, name, ".fz");
     record_t r;
@@ -897,10 +1432,9 @@ static int replay_one(const opts_t *o, const char *name, double *out_secs, size_
     size_t bad = 0, first = 0;
     int64_t sworst = 0;
     for (size_t i = 0; i < r.nspecial; i++) {
-        uint64_t got = get_le(out + i * w, w), want = get_le(r.special + i * w, w);
-        if (got == want)
+        if (memcmp(out + i * w, r.special + i * w, w) == 0)
             continue;
-        int64_t d = ulp_diff(v.dk, got, want);
+        int64_t d = v.approx ? ulp_diff(v.dk, get_le(out + i * w, w), get_le(r.special + i * w, w)) : INT64_MAX;
         if (d > sworst)
             sworst = d;
         if (r.bound >= 0 && d <= r.bound)
@@ -909,13 +1443,16 @@ static int replay_one(const opts_t *o, const char *name, double *out_secs, size_
             first = i;
     }
     if (bad) {
-        uint8_t *in[3] = { malloc(8), malloc(8), malloc(8) };
+        uint8_t *in[4] = { malloc(8), malloc(8), malloc(8), malloc(8) };
         variant_inputs(&v, first, 1, in);
         printf("FAIL %s: %zu of %zu special vectors differ; first:", name, bad, r.nspecial);
         print_vector(&v, first, (const uint8_t **)in, 0);
-        printf(" got %0*llx, GPU %0*llx\n", (int)w * 2, (unsigned long long)get_le(out + first * w, w),
-               (int)w * 2, (unsigned long long)get_le(r.special + first * w, w));
-        for (unsigned s = 0; s < 3; s++)
+        printf(" got ");
+        hex_print(stdout, out + first * w, w);
+        printf(", GPU ");
+        hex_print(stdout, r.special + first * w, w);
+        printf("\n");
+        for (unsigned s = 0; s < 4; s++)
             free(in[s]);
         rc = 1;
         goto done;
@@ -970,9 +1507,9 @@ static int cmd_show(const opts_t *o, const char *name, long chunk)
     }
     size_t nsp = variant_nspecial(&v);
     size_t first = chunk < 0 ? 0 : nsp + (size_t)chunk * CHUNK, n = chunk < 0 ? nsp : CHUNK;
-    unsigned w = kind_bytes[v.dk];
-    uint8_t *emu = malloc(n * w), *gpu = malloc(n * w), *in[3];
-    for (unsigned s = 0; s < 3; s++)
+    unsigned w = out_bytes(&v);
+    uint8_t *emu = malloc(n * w), *gpu = malloc(n * w), *in[4];
+    for (unsigned s = 0; s < 4; s++)
         in[s] = malloc(n * 8);
     variant_inputs(&v, first, n, in);
     char err[512];
@@ -1003,16 +1540,20 @@ static int cmd_show(const opts_t *o, const char *name, long chunk)
         diffs += differ;
         if (o->verbose || !(he && hg) || differ) {
             print_vector(&v, first + j, (const uint8_t **)in, j);
-            if (he)
-                printf(" emu %0*llx", (int)w * 2, (unsigned long long)get_le(emu + j * w, w));
-            if (hg)
-                printf(" gpu %0*llx", (int)w * 2, (unsigned long long)get_le(gpu + j * w, w));
+            if (he) {
+                printf(" emu ");
+                hex_print(stdout, emu + j * w, w);
+            }
+            if (hg) {
+                printf(" gpu ");
+                hex_print(stdout, gpu + j * w, w);
+            }
             puts(differ ? "  <-- differs" : "");
         }
     }
     if (he && hg)
         printf("%s chunk %ld: %zu of %zu vectors differ\n", name, chunk, diffs, n);
-    for (unsigned s = 0; s < 3; s++)
+    for (unsigned s = 0; s < 4; s++)
         free(in[s]);
     free(emu);
     free(gpu);

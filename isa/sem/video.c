@@ -77,10 +77,11 @@ enum { VADD, VSUB, VABSDIFF, VMIN, VMAX };
 
 /* vadd, vsub, vabsdiff, vmin, vmax.  .sat without a destination selector clamps a
  * signed dtype to s32 and an unsigned one only from below (a sum past 2^32 wraps);
- * with a selector it is an UNSIGNED minimum of the low word with the field's maximum
- * (a negative result gives 0x7f / 0xff / 0x7fff / 0xffff).  For .min/.max the result
- * counts as signed 32-bit after vadd/vsub, unsigned after vabsdiff, and signed after
- * vmin/vmax when a source is. */
+ * with a selector it is an UNSIGNED minimum of the exact result's 64-bit pattern with
+ * the field's maximum (a negative result, or one of 2^32 or more, gives 0x7f / 0xff /
+ * 0x7fff / 0xffff).  For .min/.max the result counts as signed 32-bit (its low word)
+ * after vadd/vsub, and as its exact value after vabsdiff, vmin and vmax (mixed source
+ * types: |(-1) - 0xffffffff| is 2^32, above every c). */
 static inline uint32_t varith(unsigned op, uint32_t a, uint32_t b, uint32_t c, uint64_t aux)
 {
     bool ds = aux & V_DS, as = aux & V_AS, bs = aux & V_BS;
@@ -96,19 +97,18 @@ static inline uint32_t varith(unsigned op, uint32_t a, uint32_t b, uint32_t c, u
     if (aux & V_SAT) {
         if (dsel >= SEL_B0) {
             uint32_t max = dsel <= SEL_B3 ? (ds ? 0x7fu : 0xffu) : (ds ? 0x7fffu : 0xffffu);
-            t = (uint32_t)t < max ? (uint32_t)t : max;
+            t = (uint64_t)t < max ? t : max;
         } else if (ds) {
             t = clamp64(t, INT32_MIN, INT32_MAX);
-        } else {
-            t = t < 0 ? 0 : (uint32_t)t;
+        } else if (t < 0) {
+            t = 0;
         }
     }
     unsigned op2 = (aux >> V_OP2_SHIFT) & 3;
     if (op2 == OP2_ADD)
         return (uint32_t)t + c;
     if (op2) {
-        bool tsigned = op == VADD || op == VSUB || ((op == VMIN || op == VMAX) && (as || bs));
-        int64_t x = tsigned ? (int64_t)(int32_t)(uint32_t)t : (int64_t)(uint32_t)t;
+        int64_t x = op == VADD || op == VSUB ? (int64_t)(int32_t)(uint32_t)t : t;
         return vminmax(op2, x, (uint32_t)t, c, ds);
     }
     return vmerge(dsel, t, c);
@@ -117,8 +117,9 @@ static inline uint32_t varith(unsigned op, uint32_t a, uint32_t b, uint32_t c, u
 /* vshl, vshr: b's (selected) value is an unsigned count, .clamp limits it to 32 and
  * .wrap takes it modulo 32.  The result is the exact shift taken modulo 2^34 as a
  * signed 34-bit value; .sat clamps that to the dtype's 32-bit range whatever the
- * destination selector.  .min/.max compare the exact shift (the saturated value as
- * signed 32-bit under .sat). */
+ * destination selector.  .min/.max compare the shift's low 64 bits as a signed value
+ * (exact but for a u32 source shifted by 32: 0x80000000 << 32 is negative), the
+ * saturated value as signed 32-bit under .sat. */
 static inline uint32_t vshift(bool left, uint32_t a, uint32_t b, uint32_t c, uint64_t aux)
 {
     bool ds = aux & V_DS;
@@ -133,19 +134,17 @@ static inline uint32_t vshift(bool left, uint32_t a, uint32_t b, uint32_t c, uin
     if (op2 == OP2_ADD)
         return (uint32_t)t + c;
     if (op2) {
-        int64_t x = aux & V_SAT ? (int64_t)(int32_t)(uint32_t)t
-                                : (int64_t)(full < -((__int128)1 << 40) ? -((__int128)1 << 40)
-                                            : full > ((__int128)1 << 40) ? ((__int128)1 << 40) : full);
+        int64_t x = aux & V_SAT ? (int64_t)(int32_t)(uint32_t)t : (int64_t)(uint64_t)full;
         return vminmax(op2, x, (uint32_t)t, c, ds);
     }
     return vmerge(vsel(aux, 0), t, c);
 }
 
-/* vset: the comparison gives 0 or 1; .min/.max compare it with c signed when a source
- * is signed. */
+/* vset: the comparison gives 0 or 1; .min/.max compare it with c signed when the
+ * atype is signed (btype plays no part: vset.u32.s32.max(0, c = 0x80000000) is c). */
 static inline uint32_t vset1(uint32_t a, uint32_t b, uint32_t c, uint64_t aux)
 {
-    bool sgn = aux & (V_AS | V_BS);
+    bool sgn = aux & V_AS;
     int64_t ta = part(a, aux & V_AS, vsel(aux, 1)), tb = part(b, aux & V_BS, vsel(aux, 2));
     int64_t t;
     switch ((aux >> V_CMP_SHIFT) & 7) {
