@@ -152,20 +152,6 @@ uint32_t ex_pd_operand(void *pdv, const isa_operand_t *o, unsigned w)
     }
 }
 
-/* Whether a multi-field selector of a SIMD video instruction is the operand's default,
- * which the handlers apply without being told: the whole-word mask .h10 / .b3210 on d,
- * .h10 / .b3210 on a and .h32 / .b7654 on b. */
-static bool video_default_sel(const isa_instr_t *in, unsigned i, const isa_operand_t *o)
-{
-    static const uint16_t want[2][3] = { { 0x10, 0x10, 0x32 }, { 0x3210, 0x3210, 0x7654 } };
-    bool two = in->op == ISA_OP_VADD2 || in->op == ISA_OP_VSUB2 || in->op == ISA_OP_VAVRG2 ||
-               in->op == ISA_OP_VABSDIFF2 || in->op == ISA_OP_VMIN2 || in->op == ISA_OP_VMAX2 ||
-               in->op == ISA_OP_VSET2;
-    if (i > 2 || o->sel != (two ? SEL_HXY : SEL_BXYZW))
-        return false;
-    return o->fsel == want[!two][i];
-}
-
 /* Width a handler's operand slot has for operand i, given its descriptor. */
 static bool widths_ok(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
 {
@@ -183,8 +169,8 @@ static bool widths_ok(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
             continue;
         }
         if (o->kind == OPD_REG) {
-            if (o->sel && !(isa_ops[in->op].family == ISA_FAM_VIDEO &&
-                            (ISA_SEL_MULTI(o->sel) ? video_default_sel(in, i, o) : isa_sem_video_sel(in, i, o->sel))))
+            /* Video selectors were checked and recorded by select_alu. */
+            if (o->sel && isa_ops[in->op].family != ISA_FAM_VIDEO)
                 return false;
             unsigned have = d->f->reg_width[o->u.reg];
             if (want == ISA_W_PRED ? have != 0 : have != want)
@@ -230,23 +216,18 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
                 return false;
             continue;
         }
-        if (o->flags & OPDF_MINUS)
-            return false;             /* vmad's negated sources have no semantics yet */
-        if (o->kind == OPD_REG && o->sel && isa_ops[in->op].family == ISA_FAM_VIDEO) {
-            if (ISA_SEL_MULTI(o->sel) && !video_default_sel(in, i, o)) {
-                return false;         /* SIMD permutations and partial masks: not yet */
-            } else if (ISA_SEL_MULTI(o->sel)) {
-                x->o[i] = d->f->reg_slot[o->u.reg];
-                continue;             /* the selector every handler assumes anyway */
-            }
-            /* A video operand's byte or half-word selector: the whole register's slot,
-             * and the selector in aux for the handler (widths_ok checks the pair). */
-            if (!isa_sem_video_sel(in, i, o->sel) || (o->flags & OPDF_NEG))
+        if (o->kind == OPD_REG && (o->sel || (o->flags & OPDF_MINUS)) &&
+            isa_ops[in->op].family == ISA_FAM_VIDEO) {
+            /* A video operand's selectors (%r.b2, %r.h21, d.b310) or vmad's negation
+             * (-%r): the whole register's slot, and what it carries in aux and imm for
+             * the handler (widths_ok checks the register's width). */
+            if ((o->flags & OPDF_NEG) || !isa_sem_video_opd(in, i, o->sel, o->fsel, o->flags & OPDF_MINUS, x))
                 return false;
             x->o[i] = d->f->reg_slot[o->u.reg];
-            x->aux |= (uint64_t)o->sel << ISA_AUX_SEL_SHIFT(i);
             continue;
         }
+        if (o->flags & OPDF_MINUS)
+            return false;             /* no other instruction negates a register operand */
         if (o->kind == OPD_IMM && w == 4 && x->desc->w[i] == ISA_W_PRED) {
             x->o[i] = const_slot(d, o->imm ? ISA_FULL : 0, 4);   /* a constant predicate */
             continue;
@@ -257,7 +238,7 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
         if (o->flags & OPDF_NEG)       /* !c (and lop3's !q): bit 0; !a: bit 1; !b: bit 2 */
             x->flags |= (uint8_t)(i == 3 || i == 5 ? 1 : 1 << (i == 1 ? 1 : 2));
     }
-    /* Video handlers have no negated operands (vmad's -a, -b, -c is not supported yet). */
+    /* Video handlers have no complemented operands (!a); vmad's -a, -b, -c is above. */
     if (isa_ops[in->op].family == ISA_FAM_VIDEO && x->flags)
         return false;
     /* The carry flag lives in a frame slot: the handlers of .cc, addc, subc and madc find

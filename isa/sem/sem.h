@@ -69,5 +69,10 @@ bool isa_sem_select(const isa_instr_t *in, isa_xinsn_t *out);
  * the handler's aux, 4 bits at ISA_AUX_SEL_SHIFT(i) (video.c). */
 #define ISA_AUX_SEL_SHIFT(i) (48 + 4 * (i))
 bool isa_sem_video_sel(const isa_instr_t *in, unsigned i, unsigned sel);
+/* Every selector (one field or several: sel, its digits fsel) and negation (minus:
+ * vmad's -a, -b, -c) of operand i of a video instruction already selected into x:
+ * recorded in x's aux and imm for its handler, or false when they have no semantics. */
+bool isa_sem_video_opd(const isa_instr_t *in, unsigned i, unsigned sel, unsigned fsel, bool minus,
+                       isa_xinsn_t *x);
 
 #endif

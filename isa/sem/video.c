@@ -7,7 +7,10 @@
  * selectors are decoded once into aux (layout below); the lane function is pure. */
 #include "isa/sem/lanes.h"
 
-/* aux layout.  Pre-decoding adds the operands' byte/half selectors (ISA_AUX_SEL). */
+/* aux layout.  Pre-decoding adds what the operands carry (isa_sem_video_opd): the
+ * scalar forms' byte/half selectors (ISA_AUX_SEL_SHIFT), vmad's negations, and the SIMD
+ * forms' destination mask and source permutation.  The SIMD forms' source selectors
+ * are in imm: a's digits (fsel, isa.h) in bits 15..0, b's in bits 31..16. */
 enum {
     V_DS = 1 << 0,          /* dtype .s32 */
     V_AS = 1 << 1,          /* atype .s32 */
@@ -15,10 +18,18 @@ enum {
     V_SAT = 1 << 3,
     V_WRAP = 1 << 4,        /* vshl/vshr .wrap (else .clamp) */
     V_PO = 1 << 5,          /* vmad .po */
+    V_NEGP = 1 << 6,        /* vmad: the product is negated (-a or -b, not both) */
+    V_NEGC = 1 << 7,        /* vmad: c is negated */
     V_OP2_SHIFT = 8,        /* secondary operation: 0 none, 1 .add, 2 .min, 3 .max */
     V_CMP_SHIFT = 10,       /* vset comparison: 0 eq, 1 ne, 2 lt, 3 le, 4 gt, 5 ge */
-    V_SCALE_SHIFT = 13      /* vmad scale: right shift 0, 7 or 15 */
+    V_SCALE_SHIFT = 13,     /* vmad scale: right shift 0, 7 or 15 (4 bits) */
+    V_PERM = 1 << 17,       /* SIMD: a source selector other than the default (imm) */
+    V_MASK_SHIFT = 20       /* SIMD: the destination mask, bit i for field i (4 bits) */
 };
+/* The SIMD forms' default source selectors, as imm holds them: a.h10, b.h32 and
+ * a.b3210, b.b7654 (the words as they are). */
+#define V_IMM2 (0x10 | 0x32 << 16)
+#define V_IMM4 (0x3210 | (int64_t)0x7654 << 16)
 enum { OP2_NONE, OP2_ADD, OP2_MIN, OP2_MAX };
 
 /* The selector of operand i (isa_sel_t), SEL_NONE when none. */
@@ -164,19 +175,20 @@ static inline uint32_t vset1(uint32_t a, uint32_t b, uint32_t c, uint64_t aux)
 }
 
 /* vmad: each (selected, extended) source is used as a signed 32-bit value, and c is
- * sign-extended: t = a * b + c (+ 1 with .po), exact, then shifted right arithmetically
- * by the scale.  .sat clamps to s32 when a source type is signed; for u32 * u32 it
- * clamps to [0, 2^32 - 1], except that with a scale a negative result gives 2^32 - 1.
- * The dtype does not matter. */
+ * sign-extended: t = ±a * b ± c (+ 1 with .po), exact, then shifted right
+ * arithmetically by the scale.  .sat clamps to s32 when a source type is signed or a
+ * negation takes effect; for u32 * u32 it clamps to [0, 2^32 - 1], except that with a
+ * scale a negative result gives 2^32 - 1.  The dtype does not matter. */
 static inline uint32_t vmad1(uint32_t a, uint32_t b, uint32_t c, uint64_t aux)
 {
     int64_t ta = (int32_t)(uint32_t)part(a, aux & V_AS, vsel(aux, 1));
     int64_t tb = (int32_t)(uint32_t)part(b, aux & V_BS, vsel(aux, 2));
-    int64_t t = ta * tb + (int32_t)c + ((aux & V_PO) ? 1 : 0);
+    int64_t p = ta * tb, tc = (int32_t)c;
+    int64_t t = (aux & V_NEGP ? -p : p) + (aux & V_NEGC ? -tc : tc) + ((aux & V_PO) ? 1 : 0);
     unsigned scale = (aux >> V_SCALE_SHIFT) & 0xf;
     t >>= scale;
     if (aux & V_SAT) {
-        if (aux & (V_AS | V_BS))
+        if (aux & (V_AS | V_BS | V_NEGP | V_NEGC))
             t = clamp64(t, INT32_MIN, INT32_MAX);
         else if (scale)
             t = (uint64_t)t > UINT32_MAX ? UINT32_MAX : t;
@@ -189,18 +201,35 @@ static inline uint32_t vmad1(uint32_t a, uint32_t b, uint32_t c, uint64_t aux)
 
 /* ==== SIMD operations {=====
  * N fields of 32/N bits in each source, each extended by its operand's type; .sat
- * clamps each result to the dtype's field range.  The mask (a destination selector of
- * one field; all fields when absent) picks the fields that are written, the others
- * coming from c; .add instead adds the masked results (as signed values) to c. */
+ * clamps each result to the dtype's field range.  The mask (the destination's fields;
+ * all of them when it has no selector) picks the fields that are written, the others
+ * coming from c; .add instead adds the masked results (as signed values) to c.
+ * Source selectors (a.h21, b.b7531) first permute the 64-bit value {b, a}. */
 enum { SADD, SSUB, SAVRG, SABSDIFF, SMIN, SMAX, SSET };
 
-static inline uint32_t vsimd(unsigned op, unsigned n, uint32_t a, uint32_t b, uint32_t c, uint64_t aux)
+/* Field i of the result is field digit i of x (fields of 32/n bits, n of them), the
+ * digits one per nibble of fsel: bytes 0-3 (halves 0-1) are a, 4-7 (2-3) are b. */
+static inline uint32_t vperm(uint64_t x, unsigned n, unsigned fsel)
+{
+    unsigned w = 32 / n;
+    uint32_t m = n == 2 ? 0xffffu : 0xffu, r = 0;
+    for (unsigned i = 0; i < n; i++)
+        r |= (uint32_t)(x >> (w * ((fsel >> (4 * i)) & 0xf)) & m) << (w * i);
+    return r;
+}
+
+static inline uint32_t vsimd(unsigned op, unsigned n, uint32_t a, uint32_t b, uint32_t c, uint64_t aux,
+                             uint32_t fs)
 {
     unsigned w = 32 / n;
     uint32_t m = n == 2 ? 0xffffu : 0xffu;
     bool as = aux & V_AS, bs = aux & V_BS, ds = aux & V_DS;
-    unsigned dsel = vsel(aux, 0);
-    unsigned only = dsel >= SEL_H0 ? dsel - SEL_H0 : dsel >= SEL_B0 ? dsel - SEL_B0 : n;
+    unsigned mask = (unsigned)(aux >> V_MASK_SHIFT) & 0xf;
+    if (aux & V_PERM) {
+        uint64_t x = (uint64_t)b << 32 | a;
+        a = vperm(x, n, fs & 0xffff);
+        b = vperm(x, n, fs >> 16);
+    }
     int64_t lo = ds ? -((int64_t)m + 1) / 2 : 0, hi = ds ? (int64_t)m / 2 : (int64_t)m;
     uint32_t sum = c, merged = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -228,7 +257,7 @@ static inline uint32_t vsimd(unsigned op, unsigned n, uint32_t a, uint32_t b, ui
         }
         if (aux & V_SAT)
             t = clamp64(t, lo, hi);
-        bool on = only == n || only == i;
+        bool on = (mask >> i) & 1;
         if (on)
             sum += (uint32_t)t;
         merged |= (on ? (uint32_t)t & m : (c >> (w * i)) & m) << (w * i);
@@ -238,7 +267,8 @@ static inline uint32_t vsimd(unsigned op, unsigned n, uint32_t a, uint32_t b, ui
 /* }===== */
 
 /* One handler per operation: d = FN(a, b, c) over 32-bit slots; c is absent (o[3] is
- * ISA_NONE) in the two-source scalar forms and then reads as a. */
+ * ISA_NONE) in the two-source scalar forms and then reads as a.  fs: the SIMD source
+ * selectors (imm). */
 #define VIDEO_H(NAME, EXPR)                                                                 \
     static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)        \
     {                                                                                       \
@@ -248,6 +278,8 @@ static inline uint32_t vsimd(unsigned op, unsigned n, uint32_t a, uint32_t b, ui
         const uint32_t *pb = ISA_SLOT(const uint32_t, f, in->o[2]);                         \
         const uint32_t *pc = in->o[3] == ISA_NONE ? pa : ISA_SLOT(const uint32_t, f, in->o[3]); \
         uint64_t aux = in->aux;                                                             \
+        uint32_t fs = (uint32_t)in->imm;                                                    \
+        (void)fs;                                                                           \
         ISA_LANE_LOOP(mask, {                                                               \
             uint32_t a = pa[l];                                                             \
             uint32_t b = pb[l];                                                             \
@@ -268,8 +300,8 @@ VIDEO_H(vshr_x, vshift(false, a, b, c, aux))
 VIDEO_H(vset_x, vset1(a, b, c, aux))
 VIDEO_H(vmad_x, vmad1(a, b, c, aux))
 #define SIMD_H(op, OP)                                                                      \
-    VIDEO_H(op##2_x, vsimd(OP, 2, a, b, c, aux))                                            \
-    VIDEO_H(op##4_x, vsimd(OP, 4, a, b, c, aux))
+    VIDEO_H(op##2_x, vsimd(OP, 2, a, b, c, aux, fs))                                        \
+    VIDEO_H(op##4_x, vsimd(OP, 4, a, b, c, aux, fs))
 SIMD_H(vadd, SADD)
 SIMD_H(vsub, SSUB)
 SIMD_H(vavrg, SAVRG)
@@ -278,21 +310,24 @@ SIMD_H(vmin, SMIN)
 SIMD_H(vmax, SMAX)
 SIMD_H(vset, SSET)
 
+/* The handler of each operation and its SIMD field count (0: scalar). */
+static const struct { uint16_t op; const isa_xdesc_t *fn; uint8_t simd; } rows[] = {
+    { ISA_OP_VADD, vadd_x, 0 }, { ISA_OP_VSUB, vsub_x, 0 }, { ISA_OP_VABSDIFF, vabsdiff_x, 0 },
+    { ISA_OP_VMIN, vmin_x, 0 }, { ISA_OP_VMAX, vmax_x, 0 }, { ISA_OP_VSHL, vshl_x, 0 },
+    { ISA_OP_VSHR, vshr_x, 0 }, { ISA_OP_VSET, vset_x, 0 }, { ISA_OP_VMAD, vmad_x, 0 },
+    { ISA_OP_VADD2, vadd2_x, 2 }, { ISA_OP_VSUB2, vsub2_x, 2 }, { ISA_OP_VAVRG2, vavrg2_x, 2 },
+    { ISA_OP_VABSDIFF2, vabsdiff2_x, 2 }, { ISA_OP_VMIN2, vmin2_x, 2 }, { ISA_OP_VMAX2, vmax2_x, 2 },
+    { ISA_OP_VSET2, vset2_x, 2 }, { ISA_OP_VADD4, vadd4_x, 4 }, { ISA_OP_VSUB4, vsub4_x, 4 },
+    { ISA_OP_VAVRG4, vavrg4_x, 4 }, { ISA_OP_VABSDIFF4, vabsdiff4_x, 4 }, { ISA_OP_VMIN4, vmin4_x, 4 },
+    { ISA_OP_VMAX4, vmax4_x, 4 }, { ISA_OP_VSET4, vset4_x, 4 },
+};
+
 /* Selection: the types, then every modifier the instruction carries must be one this
- * file understands (the suffix count checks it).  Operand selectors arrive later from
- * pre-decoding; the forms they may not take are refused there (isa_sem_video_sel). */
+ * file understands (the suffix count checks it).  Operand selectors and negations
+ * arrive later from pre-decoding (isa_sem_video_opd), which refuses the forms that
+ * have no semantics. */
 bool isa_sem_video(const isa_instr_t *in, isa_xinsn_t *x)
 {
-    static const struct { uint16_t op; const isa_xdesc_t *fn; uint8_t simd; } rows[] = {
-        { ISA_OP_VADD, vadd_x, 0 }, { ISA_OP_VSUB, vsub_x, 0 }, { ISA_OP_VABSDIFF, vabsdiff_x, 0 },
-        { ISA_OP_VMIN, vmin_x, 0 }, { ISA_OP_VMAX, vmax_x, 0 }, { ISA_OP_VSHL, vshl_x, 0 },
-        { ISA_OP_VSHR, vshr_x, 0 }, { ISA_OP_VSET, vset_x, 0 }, { ISA_OP_VMAD, vmad_x, 0 },
-        { ISA_OP_VADD2, vadd2_x, 2 }, { ISA_OP_VSUB2, vsub2_x, 2 }, { ISA_OP_VAVRG2, vavrg2_x, 2 },
-        { ISA_OP_VABSDIFF2, vabsdiff2_x, 2 }, { ISA_OP_VMIN2, vmin2_x, 2 }, { ISA_OP_VMAX2, vmax2_x, 2 },
-        { ISA_OP_VSET2, vset2_x, 2 }, { ISA_OP_VADD4, vadd4_x, 4 }, { ISA_OP_VSUB4, vsub4_x, 4 },
-        { ISA_OP_VAVRG4, vavrg4_x, 4 }, { ISA_OP_VABSDIFF4, vabsdiff4_x, 4 }, { ISA_OP_VMIN4, vmin4_x, 4 },
-        { ISA_OP_VMAX4, vmax4_x, 4 }, { ISA_OP_VSET4, vset4_x, 4 },
-    };
     const isa_xdesc_t *fn = NULL;
     unsigned simd = 0;
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
@@ -364,15 +399,20 @@ bool isa_sem_video(const isa_instr_t *in, isa_xinsn_t *x)
     }
     if (in->nsfx != known)
         return false;
+    /* SIMD: every field written, the sources as they are, until the operands say
+     * otherwise. */
+    if (simd)
+        aux |= (uint64_t)((1u << simd) - 1) << V_MASK_SHIFT;
+    x->imm = simd == 2 ? V_IMM2 : simd == 4 ? V_IMM4 : 0;
     x->aux = aux;
     x->desc = fn;
     return true;
 }
 
-/* Which selectors operand i (0 d, 1 a, 2 b, 3 c) of a video instruction may carry:
- * scalar sources and the scalar destination any byte or half-word (not vmad's
- * destination); a SIMD destination one field of its width as the mask; nothing else
- * (the SIMD source selectors .hxy / .bxyzw are not representable yet). */
+/* Which single selectors operand i (0 d, 1 a, 2 b, 3 c) of a video instruction may
+ * carry: scalar sources and the scalar destination any byte or half-word (not vmad's
+ * destination); a SIMD destination one field of its width as the mask.  The SIMD
+ * forms' multi-field selectors are isa_sem_video_opd's. */
 bool isa_sem_video_sel(const isa_instr_t *in, unsigned i, unsigned sel)
 {
     if (sel == SEL_NONE)
@@ -392,4 +432,66 @@ bool isa_sem_video_sel(const isa_instr_t *in, unsigned i, unsigned sel)
         /* A merge needs c, and excludes a secondary operation. */
         return i != 0 || (in->nopd == 4 && isa_instr_mod(in, ISA_G_ATOMOP) < 0);
     }
+}
+
+/* Operand i of a video instruction carries selector sel (digits fsel) and, when minus,
+ * a negation: record them in x (selected by isa_sem_video) for the handler, or refuse.
+ * Scalar: a byte or half selector goes to aux at ISA_AUX_SEL_SHIFT(i).  vmad: -a and
+ * -b each flip the product's sign (V_NEGP), -c sets V_NEGC.  SIMD: the destination's
+ * fields (.h1, .b20, .b3210) replace the mask in aux; a source's digits (.h21, .b7531:
+ * 2 or 4 of them, halves 0-3 or bytes 0-7) go to imm and V_PERM is set when imm is not
+ * the default. */
+bool isa_sem_video_opd(const isa_instr_t *in, unsigned i, unsigned sel, unsigned fsel, bool minus,
+                       isa_xinsn_t *x)
+{
+    unsigned n = 0;
+    for (size_t k = 0; k < sizeof rows / sizeof *rows; k++)
+        if (rows[k].op == in->op)
+            n = rows[k].simd;
+    if (minus) {
+        if (in->op != ISA_OP_VMAD || i < 1 || i > 3)
+            return false;
+        x->aux ^= i == 3 ? V_NEGC : V_NEGP;
+    }
+    if (sel == SEL_NONE)
+        return true;
+    if (!n) {
+        if (ISA_SEL_MULTI(sel) || !isa_sem_video_sel(in, i, sel))
+            return false;
+        x->aux |= (uint64_t)sel << ISA_AUX_SEL_SHIFT(i);
+        return true;
+    }
+    if (i > 2)
+        return false;
+    unsigned nd = ISA_SEL_MULTI(sel) ? ISA_SEL_NDIGITS(sel) : 0;
+    if (i == 0) {
+        unsigned mask = 0;
+        if (!nd) {
+            if (!isa_sem_video_sel(in, 0, sel))
+                return false;
+            mask = 1u << (sel - (n == 2 ? SEL_H0 : SEL_B0));
+        } else {
+            if ((sel == SEL_HXY) != (n == 2))
+                return false;
+            for (unsigned k = 0; k < nd; k++) {
+                unsigned dg = (fsel >> (4 * k)) & 0xf;
+                if (dg >= n)
+                    return false;
+                mask |= 1u << dg;
+            }
+        }
+        x->aux = (x->aux & ~((uint64_t)0xf << V_MASK_SHIFT)) | (uint64_t)mask << V_MASK_SHIFT;
+        return true;
+    }
+    if (sel != (n == 2 ? SEL_HXY : SEL_BXYZW))
+        return false;
+    for (unsigned k = 0; k < n; k++)
+        if (((fsel >> (4 * k)) & 0xf) >= 2 * n)
+            return false;
+    unsigned sh = 16 * (i - 1);
+    x->imm = (int64_t)(((uint64_t)x->imm & ~((uint64_t)0xffff << sh)) | (uint64_t)(fsel & 0xffff) << sh);
+    x->aux &= ~(uint64_t)V_PERM;
+    if (x->imm != (n == 2 ? V_IMM2 : V_IMM4))
+        x->aux |= V_PERM;
+    return true;
 }
