@@ -561,6 +561,50 @@ static bool is_int(isa_type_t t)
     return (c == TC_UINT || c == TC_SINT || c == TC_BIT) && isa_types[t].bits >= 8 && isa_types[t].bits <= 64;
 }
 
+/*{=====================================================================
+ * cvt.pack: two s32 values saturated to a narrow integer, packed
+ *====================================================================*/
+
+/* cvt.pack.sat.T.s32{.b32} d, a, b{, c}: a and b clamp to the range of T (N bits; u16,
+ * s16 pack two, u8 .. s2 a further c); d holds b in bits 0..N-1, a in bits N..2N-1, and,
+ * for the forms with c, the low bits of c above them.  aux: N, bit 8 set for a signed T. */
+static inline uint32_t pack_sat(int32_t v, unsigned n, bool sgn)
+{
+    int32_t lo = sgn ? -(1 << (n - 1)) : 0, hi = sgn ? (1 << (n - 1)) - 1 : (int32_t)((1u << n) - 1);
+    return (uint32_t)(v < lo ? lo : v > hi ? hi : v) & ((1u << n) - 1);
+}
+static int cvt_pack_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+{
+    (void)w_;
+    unsigned n = (unsigned)(in->aux & 0xff);
+    bool sgn = (in->aux >> 8) & 1;
+    uint32_t *d = ISA_SLOT(uint32_t, f, in->o[0]);
+    const int32_t *a = ISA_SLOT(const int32_t, f, in->o[1]), *b = ISA_SLOT(const int32_t, f, in->o[2]);
+    const uint32_t *c = in->o[3] != ISA_NONE ? ISA_SLOT(const uint32_t, f, in->o[3]) : NULL;
+    ISA_LANE_LOOP(mask, {
+        uint32_t r = pack_sat(a[l], n, sgn) << n | pack_sat(b[l], n, sgn);
+        d[l] = n < 16 && c ? r | c[l] << (2 * n) : r;
+    });
+    return ISA_X_NEXT;
+}
+ISA_DESC(cvt_pack, 4, 4, 4, 4)
+
+static bool cvt_pack_select(const isa_instr_t *in, isa_xinsn_t *x)
+{
+    isa_type_t t = (isa_type_t)in->types[0];
+    unsigned n = isa_types[t].bits;
+    bool sgn = isa_types[t].cls == TC_SINT, wide = n == 16;
+    if (in->nsfx != 1u + in->ntypes || isa_instr_mod(in, ISA_G_SAT) != ISA_M_SAT ||
+        (isa_types[t].cls != TC_SINT && isa_types[t].cls != TC_UINT) || (n != 2 && n != 4 && n != 8 && n != 16) ||
+        in->ntypes != (wide ? 2u : 3u) || in->types[1] != ISA_T_S32 || (!wide && in->types[2] != ISA_T_B32) ||
+        in->nopd != in->ntypes + 1u)
+        return false;
+    x->desc = cvt_pack;
+    x->aux = n | (uint64_t)sgn << 8;
+    return true;
+}
+/*}=====================================================================*/
+
 /* The rounding modifier as RND_*: float roundings (.rn .rz .rm .rp) when irnd is false,
  * integer roundings (.rni .rzi .rmi .rpi) when it is true; -1 for none, -2 for the
  * other kind. */
@@ -589,6 +633,8 @@ static int rnd_of(int m, bool irnd)
  * required); float to float of one size an optional integer one; f32 to f64 none. */
 bool isa_sem_cvt(const isa_instr_t *in, isa_xinsn_t *x)
 {
+    if (in->op == ISA_OP_CVT_PACK)
+        return cvt_pack_select(in, x);
     if (in->op != ISA_OP_CVT || in->ntypes != 2 || (in->nopd != 2 && in->nopd != 3))
         return false;
     isa_type_t dt = (isa_type_t)in->types[0], st = (isa_type_t)in->types[1];

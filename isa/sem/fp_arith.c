@@ -261,7 +261,10 @@ static inline double f64_fma_r(double a, double b, double c, int mode)
         k -= 128;
     }
     double hs = fma(a, b, c);
-    if (fabs(hs) < F64_TINY) {
+    if (fabs(hs) < F64_TINY && fabs(a * b) < 0x1p895) {
+        /* Only for a product below 2^895: with a larger one the exact result is 0 or
+         * above 2^-969, so here it is 0, and the scaled product would overflow (fma.rz.f64
+         * of -96, 0x7cf3d9d58f9f9fb2, 0x7d5dc6c0576f6f8b is +0: random chunk 12). */
         a = ldexp(a, 128);
         c = ldexp(c, 128);
         k += 128;
@@ -418,12 +421,15 @@ bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x)
         return false;
     x->desc = NULL;
     /* Directed modes, and f32 .ftz results of operations that can round up to the
-     * smallest normal, take the explicit-rounding handlers. */
+     * smallest normal, take the explicit-rounding handlers; so does rcp.rnd.ftz.f64, whose
+     * .ftz changes nothing (hardware-recorded: rcp.rn.ftz.f64 of -0x000fffffffffffff is
+     * 0xffd0000000000001, of 0x7fefffffffffffff the subnormal 0x0004000000000000). */
     bool f32 = t == ISA_T_F32, f64 = t == ISA_T_F64;
     bool round_op = in->op == ISA_OP_ADD || in->op == ISA_OP_SUB || in->op == ISA_OP_MUL ||
                     in->op == ISA_OP_FMA || in->op == ISA_OP_MAD || in->op == ISA_OP_DIV ||
                     in->op == ISA_OP_SQRT || in->op == ISA_OP_RCP;
-    if (round_op && ((f32 && (mode != ISA_RND_N || ftz)) || (f64 && mode != ISA_RND_N && !sat && !ftz))) {
+    if (round_op && ((f32 && (mode != ISA_RND_N || ftz)) || (f64 && mode != ISA_RND_N && !sat && !ftz) ||
+                     (f64 && ftz && in->op == ISA_OP_RCP))) {
         if ((in->op == ISA_OP_DIV || in->op == ISA_OP_SQRT || in->op == ISA_OP_RCP) && (sat || rnd < 0))
             return false;
         if ((in->op == ISA_OP_FMA || in->op == ISA_OP_MAD) && rnd < 0)

@@ -4,8 +4,8 @@
 #include "isa/sem/fp.h"
 
 /* Round x = hi + lo (hi the double nearest x, |lo| <= ulp(hi)/2; only lo's sign is read)
- * to a float with m fraction bits and smallest normal exponent emin, largest finite
- * exponent emax.  Returns the rounded value as a double (exact), signed; an overflow gives
+ * to a float with m (up to 52) fraction bits and smallest normal exponent emin, largest
+ * finite exponent emax.  Returns the rounded value as a double (exact), signed; an overflow gives
  * +-inf or the largest finite value as the mode says.  hi must be finite. */
 double isa_fp_round(double hi, double lo, int emin, int emax, unsigned m, int mode)
 {
@@ -19,6 +19,8 @@ double isa_fp_round(double hi, double lo, int emin, int emax, unsigned m, int mo
     int e = ilogb(x);
     if (e < emin)
         e = emin;
+    if (mode == ISA_RND_N && e - (int)m <= ilogb(hi) - 52)
+        return hi;                       /* the grid is hi's own: hi is the nearest */
     double q = ldexp(1.0, e - (int)m);   /* the quantum at x */
     double n = x / q, f = floor(n), frac = n - f;
     inexact |= frac != 0.0;

@@ -75,11 +75,14 @@ ISA_H1(bfind_sa_u64, uint32_t, uint64_t, bfind_u(a, 64, true))
 ISA_H1(bfind_sa_s32, uint32_t, int32_t, bfind_s(a, 32, true))
 ISA_H1(bfind_sa_s64, uint32_t, int64_t, bfind_s(a, 64, true))
 
-/* bfe: extract len bits at pos (both taken modulo 256); signed forms sign-extend from
- * the last extracted bit, and a field past the top replicates the sign. */
+/* bfe: extract len bits at pos; signed forms sign-extend from the last extracted bit, and
+ * a field past the top replicates the sign.  The 32-bit forms take pos and len modulo 256,
+ * the 64-bit forms the whole 32-bit values (hardware-recorded: bfe.u64(1, 0x80000000,
+ * 0x80) is 0, bfe.u64(0x7fffffff, 2, 0x1f00) is 0x1fffffff). */
+static inline uint32_t bf_field(uint32_t x, unsigned w) { return w == 64 ? x : x & 0xff; }
 static inline uint64_t bfe_u(uint64_t a, uint32_t b, uint32_t c, unsigned w)
 {
-    unsigned pos = b & 0xff, len = c & 0xff;
+    uint32_t pos = bf_field(b, w), len = bf_field(c, w);
     if (len == 0 || pos >= w)
         return 0;
     if (len > w - pos)
@@ -89,16 +92,16 @@ static inline uint64_t bfe_u(uint64_t a, uint32_t b, uint32_t c, unsigned w)
 }
 static inline int64_t bfe_s(int64_t a, uint32_t b, uint32_t c, unsigned w)
 {
-    unsigned pos = b & 0xff, len = c & 0xff;
+    uint32_t pos = bf_field(b, w), len = bf_field(c, w);
     int64_t sbit;
     if (len == 0)
         return 0;
-    if (pos + len - 1 >= w)
+    if (pos >= w || len > w - pos)
         sbit = (a >> (w - 1)) & 1;
     else
         sbit = (a >> (pos + len - 1)) & 1;
     uint64_t v = bfe_u((uint64_t)a, pos, len, w);
-    unsigned got = pos >= w ? 0 : (len > w - pos ? w - pos : len);
+    uint32_t got = pos >= w ? 0 : (len > w - pos ? w - pos : len);
     if (sbit && got < 64)
         v |= ~0ull << got;
     if (pos >= w)
@@ -110,10 +113,10 @@ ISA_H3(bfe_u64, uint64_t, uint64_t, uint32_t, uint32_t, bfe_u(a, b, c, 64))
 ISA_H3(bfe_s32, int32_t, int32_t, uint32_t, uint32_t, (int32_t)bfe_s(a, b, c, 32))
 ISA_H3(bfe_s64, int64_t, int64_t, uint32_t, uint32_t, bfe_s(a, b, c, 64))
 
-/* bfi: insert the low len bits of a into b at pos. */
+/* bfi: insert the low len bits of a into b at pos (pos and len as for bfe). */
 static inline uint64_t bfi_u(uint64_t a, uint64_t b, uint32_t c, uint32_t d, unsigned w)
 {
-    unsigned pos = c & 0xff, len = d & 0xff;
+    uint32_t pos = bf_field(c, w), len = bf_field(d, w);
     if (len == 0 || pos >= w)
         return b;
     if (len > w - pos)
@@ -295,12 +298,18 @@ ISA_H2(szext_wrap_s, uint32_t, uint32_t, uint32_t, szext(a, b, false, true))
 
 /* fns: the position of the |offset|-th set bit of mask counting from base (upwards for
  * a positive offset, downwards for a negative one, base itself first); offset 0 tests
- * base alone; 0xffffffff when there is none. */
+ * base alone; 0xffffffff when there is none.  Where the manual leaves it undefined the
+ * GPU gives 0xffffffff for any base above 31 (taken unsigned, whole), and 0 for the
+ * offset INT_MIN (whatever mask and base are). */
 static inline uint32_t fns(uint32_t mask, uint32_t base, int32_t off)
 {
+    if (off == INT32_MIN)
+        return 0;
+    if (base >= 32)
+        return 0xffffffffu;
     if (off == 0)
-        return base < 32 && ((mask >> base) & 1) ? base : 0xffffffffu;
-    int pos = (int)(base & 0xff), inc = off > 0 ? 1 : -1;
+        return ((mask >> base) & 1) ? base : 0xffffffffu;
+    int pos = (int)base, inc = off > 0 ? 1 : -1;
     uint32_t count = (uint32_t)(off > 0 ? off : -(int64_t)off) - 1;
     for (; pos >= 0 && pos < 32; pos += inc) {
         if ((mask >> pos) & 1) {
