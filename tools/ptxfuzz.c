@@ -409,7 +409,7 @@ static bool fresh_operands(variant_t *v, const isa_type_t *types, unsigned nt, c
         v->nsrc = boolop ? 3 : 2;
         v->sk[2] = K_PRED;
         v->dk = K_PRED;
-        v->npred = 2;
+        v->npred = t == K_F16 || t == K_BF16 ? 1 : 2;  /* scalar halves: p only (ptxas) */
         break;
     case ISA_OP_SET:
         if (nt != 2)

@@ -1,6 +1,6 @@
 /* cmp.c: comparison and selection semantics: setp and set with every comparison
- * (ordered and unordered on floats), an optional predicate combine and a p|q pair;
- * selp and slct. */
+ * (ordered and unordered on floats, halves and their pairs too), an optional predicate
+ * combine and a p|q pair; selp and slct. */
 #include "isa/sem/fp.h"
 #include "isa/sem/lanes.h"
 
@@ -104,6 +104,176 @@ static const cmp_trio_t *cmp_select(const isa_instr_t *in)
     return NULL;
 }
 
+/*{=====================================================================
+ * f16, bf16 and their pairs.  One handler per destination shape; the comparison is a
+ * set of the four IEEE relations (less, equal, greater, unordered) in aux, so one loop
+ * serves all 14.  aux: BoolOp (bits 0-1, as isa_pred_combine), relation set (4-7),
+ * .ftz (8), bf16 (9), the value written for true (16-47: per half for a pair).
+ * A pair's halves compare independently: setp writes p from the low halves and q from
+ * the high ones (each combined with c), set packs the two results.
+ *====================================================================*/
+enum { HC_LT = 1, HC_EQ = 2, HC_GT = 4, HC_UN = 8 };
+#define HC_FTZ  (1u << 8)
+#define HC_BF   (1u << 9)
+#define HC_ONE(aux) ((uint32_t)((aux) >> 16))
+
+/* The relation of two halves (bit index into the set: 0 less, 1 equal, 2 greater, 3
+ * unordered); -0 equals +0, .ftz flushes subnormals to zeros of their sign first. */
+static inline unsigned hc_rel(uint32_t a, uint32_t b, uint32_t expm, bool ftz)
+{
+    if (ftz) {
+        a = (a & expm) == 0 ? a & 0x8000u : a;
+        b = (b & expm) == 0 ? b & 0x8000u : b;
+    }
+    uint32_t ma = a & 0x7fffu, mb = b & 0x7fffu;
+    if (ma > expm || mb > expm)
+        return 3;
+    /* IEEE order is the order of the sign-magnitude bits. */
+    int32_t ka = a & 0x8000u ? -(int32_t)ma : (int32_t)ma, kb = b & 0x8000u ? -(int32_t)mb : (int32_t)mb;
+    return ka < kb ? 0 : ka == kb ? 1 : 2;
+}
+
+/* Bit l: the comparison of lane l's halves; half -1: 16-bit slots, 0 (1): the low
+ * (high) halves of 32-bit slots. */
+static inline uint32_t hc_bits(const uint8_t *f, const isa_xinsn_t *in, int half)
+{
+    uint32_t set = (uint32_t)(in->aux >> 4) & 15, expm = in->aux & HC_BF ? 0x7f80u : 0x7c00u, bits = 0;
+    bool ftz = (in->aux & HC_FTZ) != 0;
+    if (half < 0) {
+        const uint16_t *pa = ISA_SLOT(const uint16_t, f, in->o[1]), *pb = ISA_SLOT(const uint16_t, f, in->o[2]);
+        for (unsigned l = 0; l < ISA_LANES; l++)
+            bits |= (set >> hc_rel(pa[l], pb[l], expm, ftz) & 1) << l;
+    } else {
+        const uint32_t *pa = ISA_SLOT(const uint32_t, f, in->o[1]), *pb = ISA_SLOT(const uint32_t, f, in->o[2]);
+        unsigned sh = half ? 16 : 0;
+        for (unsigned l = 0; l < ISA_LANES; l++)
+            bits |= (set >> hc_rel(pa[l] >> sh & 0xffffu, pb[l] >> sh & 0xffffu, expm, ftz) & 1) << l;
+    }
+    return bits;
+}
+
+/* BoolOp with c (negated when flags bit 0 is set), as isa_pred_combine, reading only
+ * aux's BoolOp bits. */
+static inline uint32_t hc_combine(const uint8_t *f, const isa_xinsn_t *in, uint32_t bits)
+{
+    if (in->o[3] == ISA_NONE)
+        return bits;
+    uint32_t c = *ISA_SLOT(const uint32_t, f, in->o[3]);
+    if (in->flags & 1)
+        c = ~c;
+    switch (in->aux & 3) {
+    case 1: return bits & c;
+    case 2: return bits | c;
+    case 3: return bits ^ c;
+    default: return bits;
+    }
+}
+
+static inline void hc_pred(uint8_t *f, uint32_t o, uint32_t bits, uint32_t mask)
+{
+    if (o != ISA_NONE) {
+        uint32_t *p = ISA_SLOT(uint32_t, f, o);
+        *p = (*p & ~mask) | (bits & mask);
+    }
+}
+
+/* setp.f16, setp.bf16: p = BoolOp(t, c), q = BoolOp(!t, c). */
+static int hsetp_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+{
+    (void)w_;
+    uint32_t t = hc_bits(f, in, -1);
+    hc_pred(f, in->o[4], hc_combine(f, in, ~t), mask);
+    hc_pred(f, in->o[0], hc_combine(f, in, t), mask);
+    return ISA_X_NEXT;
+}
+ISA_DESC(hsetp, ISA_W_PRED, 2, 2, ISA_W_PRED, ISA_W_PRED)
+
+/* setp.f16x2, setp.bf16x2: p = BoolOp(t_lo, c), q = BoolOp(t_hi, c). */
+static int hsetp2_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+{
+    (void)w_;
+    uint32_t lo = hc_bits(f, in, 0), hi = hc_bits(f, in, 1);
+    hc_pred(f, in->o[4], hc_combine(f, in, hi), mask);
+    hc_pred(f, in->o[0], hc_combine(f, in, lo), mask);
+    return ISA_X_NEXT;
+}
+ISA_DESC(hsetp2, ISA_W_PRED, 4, 4, ISA_W_PRED, ISA_W_PRED)
+
+/* set.dtype.f16 (bf16): ONE or 0 into a 16-bit (u16, s16, f16, bf16) or 32-bit (u32,
+ * s32) destination. */
+#define HSET(NAME, TD)                                                                   \
+    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)          \
+    {                                                                                    \
+        (void)w_;                                                                        \
+        uint32_t bits = hc_combine(f, in, hc_bits(f, in, -1));                           \
+        TD one = (TD)HC_ONE(in->aux), *d = ISA_SLOT(TD, f, in->o[0]);                    \
+        ISA_LANE_LOOP(mask, { d[l] = (bits >> l & 1) ? one : 0; });                      \
+        return ISA_X_NEXT;                                                               \
+    }                                                                                    \
+    ISA_DESC(NAME, sizeof(TD), 2, 2, ISA_W_PRED)
+HSET(hset16, uint16_t)
+HSET(hset32, uint32_t)
+
+/* set.dtype.f16x2 (bf16x2): each half's result, BoolOp'd with c, as ONE or 0 in its half. */
+static int hset2_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+{
+    (void)w_;
+    uint32_t lo = hc_combine(f, in, hc_bits(f, in, 0)), hi = hc_combine(f, in, hc_bits(f, in, 1));
+    uint32_t one = HC_ONE(in->aux) & 0xffffu, *d = ISA_SLOT(uint32_t, f, in->o[0]);
+    ISA_LANE_LOOP(mask, { d[l] = ((lo >> l & 1) ? one : 0) | ((hi >> l & 1) ? one << 16 : 0); });
+    return ISA_X_NEXT;
+}
+ISA_DESC(hset2, 4, 4, 4, ISA_W_PRED)
+
+static const struct { isa_mod_t cmp; uint8_t set; } hc_rows[] = {
+    { ISA_M_EQ, HC_EQ },                { ISA_M_NE, HC_LT | HC_GT },
+    { ISA_M_LT, HC_LT },                { ISA_M_LE, HC_LT | HC_EQ },
+    { ISA_M_GT, HC_GT },                { ISA_M_GE, HC_GT | HC_EQ },
+    { ISA_M_EQU, HC_EQ | HC_UN },       { ISA_M_NEU, HC_LT | HC_GT | HC_UN },
+    { ISA_M_LTU, HC_LT | HC_UN },       { ISA_M_LEU, HC_LT | HC_EQ | HC_UN },
+    { ISA_M_GTU, HC_GT | HC_UN },       { ISA_M_GEU, HC_GT | HC_EQ | HC_UN },
+    { ISA_M_NUM, HC_LT | HC_EQ | HC_GT }, { ISA_M_NAN, HC_UN },
+};
+
+/* setp or set whose (source) type is a half or a pair: the handler and aux.  set's
+ * destination: u16, s16, u32, s32 or the source's own format for a half (either half
+ * format for 1.0); u32, s32 or the source type for a pair. */
+static bool hc_select(const isa_instr_t *in, isa_xinsn_t *x, bool set, uint32_t bop)
+{
+    isa_type_t t = (isa_type_t)in->types[in->ntypes - 1];
+    bool pair = t == ISA_T_F16X2 || t == ISA_T_BF16X2, bf = t == ISA_T_BF16 || t == ISA_T_BF16X2;
+    int cmp = isa_instr_mod(in, ISA_G_CMP);
+    uint64_t aux = bop | (isa_instr_mod(in, ISA_G_FTZ) >= 0 ? HC_FTZ : 0) | (bf ? HC_BF : 0);
+    size_t i = 0, n = sizeof hc_rows / sizeof *hc_rows;
+    while (i < n && (int)hc_rows[i].cmp != cmp)
+        i++;
+    if (i == n)
+        return false;
+    aux |= (uint64_t)hc_rows[i].set << 4;
+    if (!set) {
+        x->desc = pair ? hsetp2 : hsetp;
+        x->aux = aux;
+        return true;
+    }
+    isa_type_t dt = (isa_type_t)in->types[0];
+    uint32_t one;
+    switch (dt) {
+    case ISA_T_U16: case ISA_T_S16: one = pair ? 0 : 0xffffu; break;
+    case ISA_T_U32: case ISA_T_S32: one = pair ? 0xffffu : 0xffffffffu; break;
+    case ISA_T_F16: one = pair ? 0 : 0x3c00u; break;
+    case ISA_T_BF16: one = pair ? 0 : 0x3f80u; break;
+    case ISA_T_F16X2: one = t == ISA_T_F16X2 ? 0x3c00u : 0; break;
+    case ISA_T_BF16X2: one = t == ISA_T_BF16X2 ? 0x3f80u : 0; break;
+    default: one = 0; break;
+    }
+    if (!one)
+        return false;
+    x->desc = pair ? hset2 : isa_types[dt].bits == 16 ? hset16 : hset32;
+    x->aux = aux | (uint64_t)one << 16;
+    return true;
+}
+/*}=====================================================================*/
+
 /* selp: d = c ? a : b, c a predicate mask slot. */
 #define SELP(W, T)                                                                       \
     static int selp_##W##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
@@ -152,13 +322,17 @@ bool isa_sem_cmp(const isa_instr_t *in, isa_xinsn_t *x)
         bool set = in->op == ISA_OP_SET;
         if (in->ntypes != 1u + set || in->nsfx != in->ntypes + 1u + (bop >= 0) + ftz)
             return false;
+        uint32_t bo = bop == ISA_M_AND ? 1 : bop == ISA_M_OR ? 2 : bop == ISA_M_XOR ? 3 : 0;
+        isa_type_t st = (isa_type_t)in->types[in->ntypes - 1];
+        if (st == ISA_T_F16 || st == ISA_T_BF16 || st == ISA_T_F16X2 || st == ISA_T_BF16X2)
+            return hc_select(in, x, set, bo);
         if (set && t != ISA_T_U32 && t != ISA_T_S32 && t != ISA_T_F32)
             return false;
         const cmp_trio_t *trio = cmp_select(in);
         if (!trio)
             return false;
         x->desc = (*trio)[!set ? 0 : t == ISA_T_F32 ? 2 : 1];
-        x->aux = bop == ISA_M_AND ? 1 : bop == ISA_M_OR ? 2 : bop == ISA_M_XOR ? 3 : 0;
+        x->aux = bo;
         break;
     }
     case ISA_OP_SELP: {
