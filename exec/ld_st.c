@@ -45,6 +45,32 @@ static inline uint64_t reg_load(const uint8_t *f, uint32_t slot, unsigned rw, un
     }
 }
 
+/* The fast paths' copies of a 4- or 8-byte register slot from or to host memory at
+ * base + addr[l], for the lanes of mask. */
+static inline void lanes_load(uint8_t *f, uint32_t slot, uintptr_t base, const uint64_t *addr,
+                              unsigned bytes, uint32_t mask)
+{
+    if (bytes == 4) {
+        uint32_t *d = ISA_SLOT(uint32_t, f, slot);
+        ISA_LANE_LOOP(mask, { memcpy(&d[l], (const void *)(base + (uintptr_t)addr[l]), 4); });
+    } else {
+        uint64_t *d = ISA_SLOT(uint64_t, f, slot);
+        ISA_LANE_LOOP(mask, { memcpy(&d[l], (const void *)(base + (uintptr_t)addr[l]), 8); });
+    }
+}
+
+static inline void lanes_store(const uint8_t *f, uint32_t slot, uintptr_t base, const uint64_t *addr,
+                               unsigned bytes, uint32_t mask)
+{
+    if (bytes == 4) {
+        const uint32_t *s = ISA_SLOT(const uint32_t, f, slot);
+        ISA_LANE_LOOP(mask, { memcpy((void *)(base + (uintptr_t)addr[l]), &s[l], 4); });
+    } else {
+        const uint64_t *s = ISA_SLOT(const uint64_t, f, slot);
+        ISA_LANE_LOOP(mask, { memcpy((void *)(base + (uintptr_t)addr[l]), &s[l], 8); });
+    }
+}
+
 static inline uint64_t extend(uint64_t v, unsigned bytes, unsigned sgn)
 {
     if (bytes >= 8)
@@ -112,13 +138,7 @@ static int ld_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
     uint64_t addr[ISA_LANES];
     if (!warp_global_ok(wv, f, x, mask, bytes, addr))
         return ld_f(wv, f, x, mask);
-    if (bytes == 4) {
-        uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
-        ISA_LANE_LOOP(mask, { memcpy(&d[l], (const void *)(uintptr_t)addr[l], 4); });
-    } else {
-        uint64_t *d = ISA_SLOT(uint64_t, f, x->o[0]);
-        ISA_LANE_LOOP(mask, { memcpy(&d[l], (const void *)(uintptr_t)addr[l], 8); });
-    }
+    lanes_load(f, x->o[0], 0, addr, bytes, mask);
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t ld_global_fast_d[1] = { { ld_global_fast_f, { 0 } } };
@@ -207,13 +227,7 @@ static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
     uint64_t addr[ISA_LANES];
     if (!warp_global_ok(wv, f, x, mask, bytes, addr))
         return st_f(wv, f, x, mask);
-    if (bytes == 4) {
-        const uint32_t *s = ISA_SLOT(const uint32_t, f, x->o[0]);
-        ISA_LANE_LOOP(mask, { memcpy((void *)(uintptr_t)addr[l], &s[l], 4); });
-    } else {
-        const uint64_t *s = ISA_SLOT(const uint64_t, f, x->o[0]);
-        ISA_LANE_LOOP(mask, { memcpy((void *)(uintptr_t)addr[l], &s[l], 8); });
-    }
+    lanes_store(f, x->o[0], 0, addr, bytes, mask);
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t st_global_fast_d[1] = { { st_global_fast_f, { 0 } } };
@@ -221,7 +235,7 @@ static const isa_xdesc_t st_global_fast_d[1] = { { st_global_fast_f, { 0 } } };
 /* ld/st.shared of a 4- or 8-byte register with a 32-bit address register: the warp's
  * addresses are computed once, checked together, then used. */
 static inline bool shared_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
-                                unsigned bytes, uint32_t *addr)
+                                unsigned bytes, uint64_t *addr)
 {
     const uint32_t *b = ISA_SLOT(const uint32_t, f, x->o[4]);
     uint32_t imm = (uint32_t)x->imm, hi = 0, bits = 0;
@@ -248,17 +262,10 @@ static int ld_shared_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux);
-    uint32_t addr[ISA_LANES];
+    uint64_t addr[ISA_LANES];
     if (!shared_addrs(w, f, x, mask, bytes, addr))
         return ld_f(wv, f, x, mask);
-    const uint8_t *sh = w->cta->shared;
-    if (bytes == 4) {
-        uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
-        ISA_LANE_LOOP(mask, { memcpy(&d[l], sh + addr[l], 4); });
-    } else {
-        uint64_t *d = ISA_SLOT(uint64_t, f, x->o[0]);
-        ISA_LANE_LOOP(mask, { memcpy(&d[l], sh + addr[l], 8); });
-    }
+    lanes_load(f, x->o[0], (uintptr_t)w->cta->shared, addr, bytes, mask);
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t ld_shared_fast_d[1] = { { ld_shared_fast_f, { 0 } } };
@@ -267,17 +274,10 @@ static int st_shared_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux);
-    uint32_t addr[ISA_LANES];
+    uint64_t addr[ISA_LANES];
     if (!shared_addrs(w, f, x, mask, bytes, addr))
         return st_f(wv, f, x, mask);
-    uint8_t *sh = w->cta->shared;
-    if (bytes == 4) {
-        const uint32_t *s = ISA_SLOT(const uint32_t, f, x->o[0]);
-        ISA_LANE_LOOP(mask, { memcpy(sh + addr[l], &s[l], 4); });
-    } else {
-        const uint64_t *s = ISA_SLOT(const uint64_t, f, x->o[0]);
-        ISA_LANE_LOOP(mask, { memcpy(sh + addr[l], &s[l], 8); });
-    }
+    lanes_store(f, x->o[0], (uintptr_t)w->cta->shared, addr, bytes, mask);
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t st_shared_fast_d[1] = { { st_shared_fast_f, { 0 } } };
