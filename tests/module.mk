@@ -28,7 +28,9 @@ bench: $(BUILD)/bin/ptxbench
 corpus:
 	cd tests/ptx/corpus && ./regen.sh
 
-# docs/ptx-support.md is generated from the ISA tables (a test checks it is current).
+# docs/ptx-support.md is generated from the ISA tables, docs/verification.md from the tables
+# and the committed test data (tests/fuzz, the kernels); tests check both are current.
 .PHONY: docs
-docs: $(BUILD)/bin/ptxrun
+docs: $(BUILD)/bin/ptxrun $(BUILD)/bin/ptxfuzz
 	$(BUILD)/bin/ptxrun --isa-table > docs/ptx-support.md
+	$(BUILD)/bin/ptxfuzz doc > docs/verification.md

@@ -12,9 +12,10 @@ $(BUILD)/bin/ptxbench: $(BUILD)/obj/tools/ptxbench.o $(TOOL_LIBS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 all: $(BUILD)/bin/ptxbench
 
-# ptxfuzz: differential fuzzing of the arithmetic against the GPU (tests/fuzz/, docs/arithmetic.md).
-$(BUILD)/bin/ptxfuzz: $(BUILD)/obj/tools/ptxfuzz.o $(TOOL_LIBS)
+# ptxfuzz: differential fuzzing of the arithmetic against the GPU (tests/fuzz/, docs/arithmetic.md);
+# fuzzdoc.c is its doc command (docs/verification.md).
+$(BUILD)/bin/ptxfuzz: $(BUILD)/obj/tools/ptxfuzz.o $(BUILD)/obj/tools/fuzzdoc.o $(TOOL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS) -ldl
 all: $(BUILD)/bin/ptxfuzz
-check-fuzz: $(BUILD)/bin/ptxfuzz
+check-fuzz check-tools: $(BUILD)/bin/ptxfuzz

@@ -7,6 +7,7 @@
  *   ptxfuzz replay [opts] [NAME...]       run the recorded variants on the emulator, compare
  *   ptxfuzz show [opts] NAME CHUNK        print a chunk's vectors and outputs (emu, cuda, both)
  *   ptxfuzz measure [opts] [NAME...]      .approx variants: ulp bounds from raw GPU outputs
+ *   ptxfuzz doc [--dir DIR]               docs/verification.md on stdout (tools/fuzzdoc.c)
  * Options: --dir DIR (tests/fuzz), --raw DIR (full GPU outputs, for measure and debugging),
  * --backend emu|cuda|both, --chunks N (random chunks of 4096 vectors; 25 by default).
  * Exit status: 0 ok, 1 a mismatch or an unsupported variant, 2 usage or I/O errors. */
@@ -22,6 +23,7 @@
 #include "frontend/fe.h"
 #include "isa/isa.h"
 #include "runtime/rt.h"
+#include "tools/fuzzdoc.h"
 
 #define CHUNK      4096u
 #define NCHUNKS    25u     /* 102400 random vectors per variant */
@@ -1626,7 +1628,8 @@ static void usage(FILE *f)
           "       ptxfuzz record [--dir DIR] [--raw DIR] [--backend cuda|emu] [--chunks N] [NAME...]\n"
           "       ptxfuzz replay [--dir DIR] [-v] [NAME...]\n"
           "       ptxfuzz show [--backend emu|cuda|both] [--raw DIR] [-v] NAME CHUNK   (CHUNK -1: the specials)\n"
-          "       ptxfuzz measure [--dir DIR] --raw DIR [NAME...]\n", f);
+          "       ptxfuzz measure [--dir DIR] --raw DIR [NAME...]\n"
+          "       ptxfuzz doc [--dir DIR]   (the verification status page, from the source root)\n", f);
 }
 
 int main(int argc, char **argv)
@@ -1661,6 +1664,8 @@ int main(int argc, char **argv)
         enumerate(list_one, NULL);
         return 0;
     }
+    if (strcmp(cmd, "doc") == 0)
+        return fuzz_doc_write(stdout, o.dir);
     if (strcmp(cmd, "show") == 0) {
         if (argc - i != 2) {
             usage(stderr);
