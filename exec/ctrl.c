@@ -141,13 +141,18 @@ static bool select_bar(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t 
             x->aux = EX_BAR_OR;
         else
             return false;
-        if (o[0].kind != OPD_REG || o[0].sel || f->reg_width[o[0].u.reg] != (t == ISA_T_PRED ? 0 : 4))
+        unsigned dw, cw;
+        if (o[0].kind != OPD_REG)
             return false;
-        x->o[0] = f->reg_slot[o[0].u.reg];
+        x->o[0] = ex_reg_operand(f, &o[0], &dw);
+        if (x->o[0] == ISA_NONE || dw != (t == ISA_T_PRED ? 0 : 4))
+            return false;
         const isa_operand_t *c = &o[n - 1];
-        if (c->kind != OPD_REG || f->reg_width[c->u.reg] != 0)
+        if (c->kind != OPD_REG)
             return false;
-        x->o[3] = f->reg_slot[c->u.reg];
+        x->o[3] = ex_reg_operand(f, c, &cw);
+        if (x->o[3] == ISA_NONE || cw != 0)
+            return false;
         x->flags = (c->flags & OPDF_NEG) ? 1 : 0;
         first = 1;
         n--;
@@ -156,7 +161,7 @@ static bool select_bar(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t 
     }
     for (unsigned i = first; i < n; i++) {
         const isa_operand_t *a = &o[i];
-        if (a->kind == OPD_REG && (a->sel || f->reg_width[a->u.reg] != 4))
+        if (a->kind == OPD_REG && ex_reg_width(f, a) != 4)
             return false;
         x->o[1 + i - first] = ex_pd_operand(pd, a, 4);
         if (x->o[1 + i - first] == ISA_NONE)
@@ -185,12 +190,13 @@ static bool select_call(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         if (!callee->has_body)
             return false;
         x->aux = o[i].u.func;
-    } else if (o[i].kind == OPD_REG && !o[i].sel &&
-               (f->reg_width[o[i].u.reg] == 8 || f->reg_width[o[i].u.reg] == 4)) {
+    } else if (o[i].kind == OPD_REG &&
+               (ex_reg_width(f, &o[i]) == 8 || ex_reg_width(f, &o[i]) == 4)) {
         const isa_operand_t *last = &o[in->nopd - 1];
+        unsigned rw;
         x->aux = EX_CALL_INDIRECT;
-        x->o[0] = f->reg_slot[o[i].u.reg];
-        x->width = f->reg_width[o[i].u.reg];
+        x->o[0] = ex_reg_operand(f, &o[i], &rw);
+        x->width = (uint8_t)rw;
         if (last->kind == OPD_BRTARGETS && f->ir->brts[last->u.idx].calltargets) {
             x->vec = 1;
             x->imm = last->u.idx;
@@ -257,7 +263,7 @@ bool ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         if (in->nopd != 2 || o[1].kind != OPD_BRTARGETS || f->ir->brts[o[1].u.idx].calltargets)
             return false;
         x->o[0] = ex_pd_operand(pd, &o[0], 4);
-        if (x->o[0] == ISA_NONE || (o[0].kind == OPD_REG && f->reg_width[o[0].u.reg] != 4))
+        if (x->o[0] == ISA_NONE || (o[0].kind == OPD_REG && ex_reg_width(f, &o[0]) != 4))
             return false;
         x->aux = o[1].u.idx;
         x->target = ISA_NONE;          /* per-lane targets in w->jump */

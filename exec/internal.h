@@ -183,6 +183,10 @@ bool     ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t 
 bool     ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 uint32_t ex_pd_operand(void *pd, const isa_operand_t *o, unsigned w);
+/* A register operand's slot and width, a vector register's component (%v.x) resolved
+ * to its element (predecode.c); ex_reg_width gives 0xff where there is no such slot. */
+uint32_t ex_reg_operand(const ex_func_t *f, const isa_operand_t *o, unsigned *width);
+unsigned ex_reg_width(const ex_func_t *f, const isa_operand_t *o);
 
 /* The frame of the current activation. */
 static inline ex_ctx_t *ex_top(ex_warp_t *w) { return &w->ctx[w->depth - 1]; }

@@ -353,7 +353,7 @@ static uint64_t window_of(isa_space_t sp)
 
 static unsigned opd_width(ex_func_t *f, const isa_operand_t *o, unsigned dflt)
 {
-    return o->kind == OPD_REG ? f->reg_width[o->u.reg] : dflt;
+    return o->kind == OPD_REG ? ex_reg_width(f, o) : dflt;
 }
 
 static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x, bool load)
@@ -375,12 +375,23 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
     const isa_operand_t *addr = &fn->opds[in->opd + (load ? 1 : 0)];
     if (addr->kind != OPD_ADDR || (addr->flags & OPDF_ADDRLIST))
         return false;
-    /* Data operands: one register per element. */
+    /* Data operands: one register per element; a whole vector register (.v2/.v4 d) is
+     * its components in order. */
     const isa_operand_t *elems = data;
+    isa_operand_t comp[4];
     unsigned n = 1;
     if (data->kind == OPD_VEC) {
         elems = &fn->opds[data->u.first];
         n = data->count;
+    } else if (data->kind == OPD_REG && data->sel == SEL_NONE && fn->regs[data->u.reg].vec > 1) {
+        n = fn->regs[data->u.reg].vec;
+        if (n > 4)
+            return false;
+        for (unsigned k = 0; k < n; k++) {
+            comp[k] = *data;
+            comp[k].sel = (uint8_t)(SEL_X + k);
+        }
+        elems = comp;
     }
     if (n != vec)
         return false;
@@ -394,7 +405,7 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         if (load && e->kind != OPD_REG)
             return false;
         unsigned rw = opd_width(f, e, bytes);
-        if (rw == 0 || rw == 0xfe || rw < bytes || (e->kind == OPD_REG && e->sel))
+        if (rw == 0 || rw == 0xfe || rw == 0xff || rw < bytes)
             return false;
         if (bytes == 16 && (e->kind != OPD_REG || rw != 16))
             return false;                 /* .b128 moves whole 128-bit registers */
@@ -407,10 +418,10 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
     x->imm = addr->imm;
     x->o[4] = ISA_NONE;
     if (addr->base == OPD_REG) {
-        unsigned bw = f->reg_width[addr->u.reg];
-        if (bw != 4 && bw != 8)
+        unsigned bw;
+        x->o[4] = ex_reg_operand(f, addr, &bw);
+        if (x->o[4] == ISA_NONE || (bw != 4 && bw != 8))
             return false;
-        x->o[4] = f->reg_slot[addr->u.reg];
         if (bw == 4)
             x->flags |= LS_BASE32;
     } else if (addr->base == OPD_SYM) {
@@ -479,11 +490,12 @@ bool ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         if (sp < 0)
             return false;
         unsigned tw = isa_types[in->types[0]].bits / 8;
-        x->width = (uint8_t)f->reg_width[o[0].u.reg];
+        unsigned dw;
+        x->o[0] = ex_reg_operand(f, &o[0], &dw);
+        x->width = (uint8_t)dw;
         x->vec = (uint8_t)opd_width(f, &o[1], tw);
-        if (x->width != tw || (x->vec != 4 && x->vec != 8))
+        if (x->o[0] == ISA_NONE || x->width != tw || (x->vec != 4 && x->vec != 8))
             return false;
-        x->o[0] = f->reg_slot[o[0].u.reg];
         x->o[1] = ex_pd_operand(pd, &o[1], x->vec);
         if (x->o[1] == ISA_NONE)
             return false;

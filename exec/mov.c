@@ -1,6 +1,7 @@
 /* mov.c: data movement between registers: copies (registers, immediates, addresses of
- * variables and functions), special registers, and vector pack/unpack
- * (mov.b64 {lo, hi}, x and mov.b32 x, {lo, hi}). */
+ * variables and functions), special registers, vector pack/unpack
+ * (mov.b64 {lo, hi}, x and mov.b32 x, {lo, hi}), and whole vector registers
+ * (mov.v4.f32 v, w).  A vector register's component (%v.x) is a register of its own. */
 #include "exec/internal.h"
 
 #include <string.h>
@@ -30,6 +31,19 @@ static int copy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t copy_d[1] = { { copy_f, { 0 } } };
+
+/* A vector register's copy: x->vec element slots of x->width bytes, one after another. */
+static int vcopy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    isa_xinsn_t e = *x;
+    for (unsigned k = 0; k < x->vec; k++) {
+        e.o[0] = x->o[0] + k * x->width * ISA_LANES;
+        e.o[1] = x->o[1] + k * x->width * ISA_LANES;
+        copy_f(wv, f, &e, mask);
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t vcopy_d[1] = { { vcopy_f, { 0 } } };
 
 static int copy_pred_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
@@ -161,9 +175,18 @@ static int pack_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 }
 static const isa_xdesc_t pack_d[1] = { { pack_f, { 0 } } };
 
+/* Bytes per lane of a register operand (a vector component's element width), 0xff
+ * for other operands. */
 static unsigned width_of(ex_func_t *f, const isa_operand_t *o)
 {
-    return o->kind == OPD_REG && !o->sel ? f->reg_width[o->u.reg] : 0xff;
+    return o->kind == OPD_REG ? ex_reg_width(f, o) : 0xff;
+}
+
+/* The slot of a register operand whose width was checked with width_of. */
+static uint32_t slot_of(ex_func_t *f, const isa_operand_t *o)
+{
+    unsigned w;
+    return ex_reg_operand(f, o, &w);
 }
 
 bool ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
@@ -176,7 +199,7 @@ bool ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     if (t == ISA_T_PRED) {
         if (width_of(f, d) != 0)
             return false;
-        x->o[0] = f->reg_slot[d->u.reg];
+        x->o[0] = slot_of(f, d);
         if (a->kind == OPD_IMM) {
             x->o[1] = ex_pd_operand(pd, a, 4);
             /* A predicate constant is a lane mask: all ones for true. */
@@ -185,7 +208,7 @@ bool ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         } else if (a->kind == OPD_SREG && a->u.sreg.id == ISA_SR_IS_EXPLICIT_CLUSTER) {
             x->o[1] = ex_pd_operand(pd, &(isa_operand_t){ .kind = OPD_IMM, .imm = 0 }, 4);  /* no clusters */
         } else if (a->kind == OPD_REG && width_of(f, a) == 0) {
-            x->o[1] = f->reg_slot[a->u.reg];
+            x->o[1] = slot_of(f, a);
         } else {
             return false;
         }
@@ -215,13 +238,35 @@ bool ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
             }
             x->o[x->aux ? k : 1 + k] = slot;
         }
-        x->o[x->aux ? n : 0] = f->reg_slot[s->u.reg];
+        x->o[x->aux ? n : 0] = slot_of(f, s);
         x->desc = pack_d;
+        return true;
+    }
+    int vm = isa_instr_mod(in, ISA_G_VEC);
+    if (vm >= 0) {
+        /* mov.v2/.v4 between whole vector registers of that shape: every component. */
+        unsigned n = vm == ISA_M_V2 ? 2 : vm == ISA_M_V4 ? 4 : 0;
+        if (d->kind != OPD_REG || a->kind != OPD_REG || width_of(f, d) != 0xfe ||
+            width_of(f, a) != 0xfe)
+            return false;
+        const isa_reg_t *rd = &f->ir->regs[d->u.reg], *ra = &f->ir->regs[a->u.reg];
+        if (n == 0 || rd->vec != n || ra->vec != n)
+            return false;
+        isa_operand_t cd = *d, ca = *a;
+        cd.sel = ca.sel = SEL_X;
+        unsigned ew = width_of(f, &cd);
+        if (ew != tw || width_of(f, &ca) != ew)
+            return false;
+        x->o[0] = slot_of(f, &cd);
+        x->o[1] = slot_of(f, &ca);
+        x->width = (uint8_t)ew;
+        x->vec = rd->vec;
+        x->desc = vcopy_d;
         return true;
     }
     if (width_of(f, d) != tw)
         return false;
-    x->o[0] = f->reg_slot[d->u.reg];
+    x->o[0] = slot_of(f, d);
     x->width = (uint8_t)tw;
     if (a->kind == OPD_SREG) {
         x->aux = a->u.sreg.id | (uint64_t)a->u.sreg.comp << 16;

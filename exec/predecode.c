@@ -103,16 +103,48 @@ static bool var_address(pd_t *d, const isa_operand_t *o, ex_fixkind_t *kind, uin
     }
 }
 
+/* A register operand's frame slot and bytes per lane (0: a predicate mask, 0xfe: a whole
+ * vector register).  A vector register of vec elements is vec consecutive element slots,
+ * so its component (%v.x .. %v.w, %v.r .. %v.a) is the slot of that element, with the
+ * element's width.  ISA_NONE for any other selector (the video ones), or a component
+ * the register does not have. */
+uint32_t ex_reg_operand(const ex_func_t *f, const isa_operand_t *o, unsigned *width)
+{
+    const isa_reg_t *reg = &f->ir->regs[o->u.reg];
+    unsigned k;
+    *width = f->reg_width[o->u.reg];
+    if (o->sel == SEL_NONE)
+        return f->reg_slot[o->u.reg];
+    if (o->sel >= SEL_X && o->sel <= SEL_W)
+        k = o->sel - SEL_X;
+    else if (o->sel >= SEL_R && o->sel <= SEL_A)
+        k = o->sel - SEL_R;
+    else
+        return ISA_NONE;
+    if (reg->vec < 2 || k >= reg->vec)
+        return ISA_NONE;
+    *width = type_width(reg->type);
+    return f->reg_slot[o->u.reg] + k * *width * ISA_LANES;
+}
+
+/* Bytes per lane of a register operand as ex_reg_operand gives it; 0xff for a selector
+ * that is no vector component. */
+unsigned ex_reg_width(const ex_func_t *f, const isa_operand_t *o)
+{
+    unsigned w;
+    return ex_reg_operand(f, o, &w) == ISA_NONE ? 0xff : w;
+}
+
 /* The frame slot of a source operand that is a register or a constant; ISA_NONE when
  * the operand has another form.  w: bytes per lane wanted for constants. */
 uint32_t ex_pd_operand(void *pdv, const isa_operand_t *o, unsigned w)
 {
     pd_t *d = pdv;
     switch (o->kind) {
-    case OPD_REG:
-        if (o->sel)
-            return ISA_NONE;
-        return d->f->reg_slot[o->u.reg];
+    case OPD_REG: {
+        unsigned rw;
+        return ex_reg_operand(d->f, o, &rw);
+    }
     case OPD_IMM:
         return const_slot(d, (uint64_t)o->imm, w ? w : 4);
     case OPD_F32:
@@ -163,16 +195,16 @@ static bool widths_ok(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
             continue;                 /* p|q: checked below */
         if (o->kind == OPD_SINK)
             continue;
+        bool video = isa_ops[in->op].family == ISA_FAM_VIDEO;
         if (want == ISA_W_ANY) {
-            if (o->kind == OPD_REG && o->sel)
+            if (o->kind == OPD_REG && ex_reg_width(d->f, o) == 0xff)
                 return false;
             continue;
         }
         if (o->kind == OPD_REG) {
-            /* Video selectors were checked and recorded by select_alu. */
-            if (o->sel && isa_ops[in->op].family != ISA_FAM_VIDEO)
-                return false;
-            unsigned have = d->f->reg_width[o->u.reg];
+            /* Video selectors were checked and recorded by select_alu: the whole
+             * register's width. */
+            unsigned have = video && o->sel ? d->f->reg_width[o->u.reg] : ex_reg_width(d->f, o);
             if (want == ISA_W_PRED ? have != 0 : have != want)
                 return false;
         } else if (want == ISA_W_PRED && o->kind != OPD_IMM) {
@@ -207,12 +239,13 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
             const isa_operand_t *pp = &fn->opds[o->u.first], *qq = pp + 1;
             if ((pp->kind != OPD_REG && pp->kind != OPD_SINK) || (qq->kind != OPD_REG && qq->kind != OPD_SINK))
                 return false;
-            x->o[0] = pp->kind == OPD_REG ? d->f->reg_slot[pp->u.reg] : ISA_NONE;
-            x->o[4] = qq->kind == OPD_REG ? d->f->reg_slot[qq->u.reg] : ISA_NONE;
+            unsigned pw = 0, qw = 0;
+            x->o[0] = pp->kind == OPD_REG ? ex_reg_operand(d->f, pp, &pw) : ISA_NONE;
+            x->o[4] = qq->kind == OPD_REG ? ex_reg_operand(d->f, qq, &qw) : ISA_NONE;
             /* setp's p|q: two predicates; lop3's d|p: d of the handler's width. */
             unsigned w0 = x->desc->w[0] == ISA_W_PRED ? 0 : x->desc->w[0];
-            if ((pp->kind == OPD_REG && d->f->reg_width[pp->u.reg] != w0) ||
-                (qq->kind == OPD_REG && d->f->reg_width[qq->u.reg] != 0))
+            if ((pp->kind == OPD_REG && (x->o[0] == ISA_NONE || pw != w0)) ||
+                (qq->kind == OPD_REG && (x->o[4] == ISA_NONE || qw != 0)))
                 return false;
             continue;
         }
@@ -257,7 +290,7 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
     if (in->op == ISA_OP_CVT) {
         for (unsigned i = 0; i < 2; i++) {
             const isa_operand_t *o = &fn->opds[in->opd + i];
-            unsigned w = o->kind == OPD_REG ? d->f->reg_width[o->u.reg]
+            unsigned w = o->kind == OPD_REG ? ex_reg_width(d->f, o)
                                             : type_width((isa_type_t)in->types[i]);
             if (w == 0 || w > 8 || w < type_width((isa_type_t)in->types[i]) ||
                 ((isa_types[in->types[i]].cls == TC_FLOAT) && w != type_width((isa_type_t)in->types[i])))
@@ -278,6 +311,7 @@ static void layout(pd_t *d)
     for (uint32_t r = 0; r < fn->nreg; r++) {
         const isa_reg_t *reg = &fn->regs[r];
         unsigned w = reg->type == ISA_T_PRED ? 0 : type_width(reg->type);
+        /* A vector register: vec element slots, component k at slot + k * w * 32. */
         f->reg_width[r] = (uint8_t)(reg->vec > 1 ? 0xfe : w);
         f->reg_slot[r] = slot_new(d, w ? w * ISA_LANES * (reg->vec ? reg->vec : 1) : 4);
     }

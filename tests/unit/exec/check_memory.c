@@ -1,7 +1,7 @@
 /* check_memory.c: the memory spaces through small kernels: module globals with
  * initializers and relocations, the constant bank, local frames (%SPL/%SP), generic
- * addressing through every window, and the faults for misaligned and out-of-range
- * accesses. */
+ * addressing through every window, vector registers, and the faults for misaligned
+ * and out-of-range accesses. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +143,58 @@ START_TEST(shared_out_of_range)
 }
 END_TEST
 
+/* Vector registers: .v4/.v2 loads and stores of whole vector registers, components
+ * (.x/.y/.z/.w, .r/.g/.b/.a) as sources and destinations of ALU, mov, cvt and
+ * pack/unpack, and mov.v4 between vector registers.  Lane l writes 17 u32 at
+ * out + 80 l; every value is data movement or small integer arithmetic. */
+START_TEST(vector_registers)
+{
+    run_t r = run(HDR
+        ".global .align 16 .u32 in[8] = {1, 2, 3, 4, 0x3f800000, 0x40000000, 0x40400000, 0x40800000};\n"
+        ".visible .entry k(.param .u64 out)\n{\n"
+        ".reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .f32 %f<4>; .reg .b16 %h<4>;\n"
+        ".reg .v4 .u32 %a; .reg .v4 .u32 %b; .reg .v4 .f32 %vf; .reg .v4 .b16 %vh; .reg .v2 .b64 %vd;\n"
+        "ld.param.u64 %rd1, [out];\n"
+        "mov.u32 %r1, %tid.x; mul.wide.u32 %rd2, %r1, 80; add.s64 %rd1, %rd1, %rd2;\n"
+        "ld.global.v4.u32 %a, [in];\n"                      /* a = {1, 2, 3, 4} */
+        "ld.global.v4.f32 %vf, [in+16];\n"                  /* vf = {1.0, 2.0, 3.0, 4.0} */
+        "add.u32 %a.z, %a.z, %r1;\n"                         /* a.z = 3 + l */
+        "mov.v4.u32 %b, %a;\n"                               /* b = a */
+        "mov.u32 %a.x, 100;\n"                               /* a = {100, 2, 3 + l, 4}, b unchanged */
+        "mul.lo.u32 %b.w, %b.w, %a.y;\n"                     /* b = {1, 2, 3 + l, 8} */
+        "add.f32 %vf.g, %vf.r, %vf.a;\n"                     /* vf = {1.0, 5.0, 3.0, 4.0} */
+        "cvt.rzi.u32.f32 %r2, %vf.y;\n"                      /* r2 = 5 */
+        "mov.u16 %vh.x, 7; mov.u16 %vh.y, %vh.x; cvt.u16.u32 %vh.z, %r1; mov.u16 %vh.w, 0xbeef;\n"
+        "cvt.u32.u16 %r3, %vh.w;\n"                          /* r3 = 0xbeef */
+        "mov.b64 %vd.x, {%vh.x, %vh.y, %vh.z, %vh.w};\n"     /* pack */
+        "mov.b64 {%h1, %h2, %h3, _}, %vd.x;\n"               /* unpack: h1 = h2 = 7, h3 = l */
+        "mov.b32 {%h1, %h2}, %a.y;\n"                        /* unpack: h1 = 2, h2 = 0 */
+        "mov.b64 %vd.y, 0; mov.b64 {%r4, %r5}, %vd.x;\n"     /* r4 = 7 | 7 << 16, r5 = l | 0xbeef << 16 */
+        "cvt.u32.u16 %r6, %h1;\n"                            /* r6 = 2 */
+        "st.global.v4.u32 [%rd1], %a;\n"
+        "st.global.v4.u32 [%rd1+16], %b;\n"
+        "st.global.v4.f32 [%rd1+32], %vf;\n"
+        "st.global.v4.u32 [%rd1+48], {%r2, %r3, %r4, %r5};\n"
+        "st.global.v2.b16 [%rd1+64], {%vh.y, %h1};\n"
+        "ret;\n}\n", 2, 20);
+    ck_assert_msg(r.st == ISA_ST_OK, "%s", r.diag);
+    const uint32_t *o = (const uint32_t *)r.out;
+    for (uint32_t l = 0; l < 2; l++) {
+        const uint32_t *w = o + 20 * l;
+        const uint32_t want[20] = {
+            100, 2, 3 + l, 4,
+            1, 2, 3 + l, 8,
+            0x3f800000, 0x40a00000, 0x40400000, 0x40800000,
+            5, 0xbeef, 7 | 7u << 16, l | 0xbeefu << 16,
+            7 | 2u << 16, 0, 0, 0,
+        };
+        for (unsigned i = 0; i < 20; i++)
+            ck_assert_msg(w[i] == want[i], "lane %u word %u: %#x, want %#x", l, i, w[i], want[i]);
+    }
+    done(&r);
+}
+END_TEST
+
 Suite *make_memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -152,6 +204,7 @@ Suite *make_memory_suite(void)
     tcase_add_test(tc, generic_shared);
     tcase_add_test(tc, misaligned_fault);
     tcase_add_test(tc, shared_out_of_range);
+    tcase_add_test(tc, vector_registers);
     suite_add_tcase(s, tc);
     return s;
 }
