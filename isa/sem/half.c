@@ -106,6 +106,32 @@ static inline uint16_t h_fma(uint16_t ua, uint16_t ub, uint16_t uc, bool bf, uin
         hi = h_zero_sum(p, c, AUX_MODE(aux));
     return h_finish(hi, isfinite(hi) ? lo : 0, bf, aux);
 }
+/* What the H100 computes for fma.{rz,rm,rp}{.relu}.bf16 (the driver's PTX JIT, 580.159.04,
+ * sm_90; docs/arithmetic.md), not what the manual says: the operands are read as f16, the
+ * fma is done in f32 in the given mode, that is rounded to f16 to nearest, and .relu is
+ * ignored (fma.rm.bf16(0x3f80, 0x3fc0, 0xbf00) gives 0x3f88).  The f16 product is exact in
+ * a double and the two-sum keeps the sum exact, so the f32 rounding is exact too. */
+static inline uint16_t h_fma_bf16_jit(uint16_t ua, uint16_t ub, uint16_t uc, uint64_t aux)
+{
+    int mode = AUX_MODE(aux);
+    double p = h_dec(ua, false) * h_dec(ub, false), c = h_dec(uc, false), lo, hi = two_sum(p, c, &lo);
+    if (hi != hi)
+        return H_CANON;
+    if (hi == 0 && lo == 0)
+        hi = h_zero_sum(p, c, mode);
+    double f = isinf(hi) ? hi : isa_fp_round(hi, lo, -126, 127, 23, mode);
+    return h_finish(f, 0, false, (uint64_t)ISA_RND_N);
+}
+/* fma.bf16 and fma.bf16x2, with the H100's directed-rounding behaviour: the scalar as above,
+ * the pair rounds to nearest whatever the mode. */
+static inline uint16_t h_fma_bf16(uint16_t a, uint16_t b, uint16_t c, uint64_t aux)
+{
+    return AUX_MODE(aux) == ISA_RND_N ? h_fma(a, b, c, true, aux) : h_fma_bf16_jit(a, b, c, aux);
+}
+static inline uint16_t h_fma_bf16x2(uint16_t a, uint16_t b, uint16_t c, uint64_t aux)
+{
+    return h_fma(a, b, c, true, (aux & ~(uint64_t)15) | ISA_RND_N);
+}
 static inline uint16_t h_abs(uint16_t u, bool bf, uint64_t aux)
 {
     return h_isnan(u, bf) ? H_CANON : h_in(u, bf, aux) & 0x7fffu;
@@ -152,11 +178,11 @@ H_BINARY(mul)
 H_BINARY(min)
 H_BINARY(max)
 ISA_H3(fma_f16, uint16_t, uint16_t, uint16_t, uint16_t, h_fma(a, b, c, false, in->aux))
-ISA_H3(fma_bf16, uint16_t, uint16_t, uint16_t, uint16_t, h_fma(a, b, c, true, in->aux))
+ISA_H3(fma_bf16, uint16_t, uint16_t, uint16_t, uint16_t, h_fma_bf16(a, b, c, in->aux))
 ISA_H3(fma_f16x2, uint32_t, uint32_t, uint32_t, uint32_t,
        PACK(h_fma(LO(a), LO(b), LO(c), false, in->aux), h_fma(HI(a), HI(b), HI(c), false, in->aux)))
 ISA_H3(fma_bf16x2, uint32_t, uint32_t, uint32_t, uint32_t,
-       PACK(h_fma(LO(a), LO(b), LO(c), true, in->aux), h_fma(HI(a), HI(b), HI(c), true, in->aux)))
+       PACK(h_fma_bf16x2(LO(a), LO(b), LO(c), in->aux), h_fma_bf16x2(HI(a), HI(b), HI(c), in->aux)))
 
 /* An operation's four handlers, in the order f16, bf16, f16x2, bf16x2. */
 typedef const isa_xdesc_t *const h_four_t[4];
