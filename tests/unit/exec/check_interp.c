@@ -64,6 +64,19 @@ static uint32_t *run_u32(const char *text, unsigned grid, unsigned block, unsign
     return run_ext(text, grid, block, 0, n, 0, st, diag);
 }
 
+/* Runs text expecting a fault whose report contains want (and also, when given). */
+static void expect_fault(const char *text, unsigned grid, unsigned block, unsigned n, const char *want,
+                         const char *also)
+{
+    isa_status_t st;
+    char *diag;
+    uint32_t *out = run_u32(text, grid, block, n, &st, &diag);
+    ck_assert_int_eq(st, ISA_ST_FAULT);
+    ck_assert_msg(strstr(diag, want) && (!also || strstr(diag, also)), "%s", diag);
+    free(diag);
+    free(out);
+}
+
 /* out[gid] = gid * 3 + 1 over 37 CTAs of 96 threads (the last warp of each CTA full). */
 START_TEST(grid_of_ctas)
 {
@@ -154,14 +167,8 @@ START_TEST(out_of_bounds_fault)
     const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<3>; .reg .b64 %rd<4>;\n"
         "ld.param.u64 %rd1, [out]; mov.u32 %r1, %tid.x; mul.wide.u32 %rd2, %r1, 4;"
         " add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r1;\nret;\n}\n";
-    isa_status_t st;
-    char *diag;
-    uint32_t *out = run_u32(k, 1, 64, 16, &st, &diag);
-    ck_assert_int_eq(st, ISA_ST_FAULT);
-    ck_assert_msg(strstr(diag, "kernel k: CTA (0,0,0) thread (16,0,0): global address outside every allocation") &&
-                  strstr(diag, "at t.ptx:8:3: st.global.u32"), "%s", diag);
-    free(diag);
-    free(out);
+    expect_fault(k, 1, 64, 16, "kernel k: CTA (0,0,0) thread (16,0,0): global address outside every allocation",
+                 "at t.ptx:8:3: st.global.u32");
 }
 END_TEST
 
@@ -169,13 +176,7 @@ START_TEST(trap_reported)
 {
     const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r1; .reg .pred %p1;\n"
         "mov.u32 %r1, %tid.x; setp.eq.u32 %p1, %r1, 5; @%p1 trap;\nret;\n}\n";
-    isa_status_t st;
-    char *diag;
-    uint32_t *out = run_u32(k, 2, 32, 1, &st, &diag);
-    ck_assert_int_eq(st, ISA_ST_FAULT);
-    ck_assert_msg(strstr(diag, "thread (5,0,0): trap instruction executed"), "%s", diag);
-    free(diag);
-    free(out);
+    expect_fault(k, 2, 32, 1, "thread (5,0,0): trap instruction executed", NULL);
 }
 END_TEST
 
@@ -266,33 +267,17 @@ START_TEST(barrier_after_exit)
     free(out);
     const char *k2 = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
         "setp.ge.u32 %p1, %r1, 64; @%p1 exit;\n  bar.sync 1, 96;\nret;\n}\n";
-    char *diag;
-    out = run_u32(k2, 1, 96, 96, &st, &diag);
-    ck_assert_int_eq(st, ISA_ST_FAULT);
-    ck_assert_msg(strstr(diag, "deadlock: every remaining thread waits at a barrier that cannot complete "
-                               "(barrier 1: 2 of 3 warps arrived)") && strstr(diag, "at t.ptx:9:3: bar.sync"),
-                  "%s", diag);
-    free(diag);
-    free(out);
+    expect_fault(k2, 1, 96, 96, "deadlock: every remaining thread waits at a barrier that cannot complete "
+                               "(barrier 1: 2 of 3 warps arrived)", "at t.ptx:9:3: bar.sync");
 }
 END_TEST
 
 START_TEST(barrier_bad_operands)
 {
     const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS "mov.u32 %r1, 16;\n  bar.sync %r1;\nret;\n}\n";
-    isa_status_t st;
-    char *diag;
-    uint32_t *out = run_u32(k, 1, 32, 1, &st, &diag);
-    ck_assert_int_eq(st, ISA_ST_FAULT);
-    ck_assert_msg(strstr(diag, "barrier id 16 outside 0..15"), "%s", diag);
-    free(diag);
-    free(out);
+    expect_fault(k, 1, 32, 1, "barrier id 16 outside 0..15", NULL);
     k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS "mov.u32 %r1, 48;\n  bar.sync 1, %r1;\nret;\n}\n";
-    out = run_u32(k, 1, 64, 1, &st, &diag);
-    ck_assert_int_eq(st, ISA_ST_FAULT);
-    ck_assert_msg(strstr(diag, "barrier thread count 48 is not a positive multiple of the warp size"), "%s", diag);
-    free(diag);
-    free(out);
+    expect_fault(k, 1, 64, 1, "barrier thread count 48 is not a positive multiple of the warp size", NULL);
 }
 END_TEST
 
@@ -316,12 +301,7 @@ START_TEST(warp_sync_after_divergence)
     free(out);
     const char *k2 = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
         "setp.eq.u32 %p1, %r1, 3; @%p1 bra SPIN;\n  bar.warp.sync -1;\nret;\nSPIN: bar.sync 0;\nret;\n}\n";
-    char *diag;
-    out = run_u32(k2, 1, 32, 32, &st, &diag);
-    ck_assert_int_eq(st, ISA_ST_FAULT);
-    ck_assert_msg(strstr(diag, "deadlock: "), "%s", diag);
-    free(diag);
-    free(out);
+    expect_fault(k2, 1, 32, 32, "deadlock: ", NULL);
 }
 END_TEST
 
@@ -364,12 +344,7 @@ START_TEST(brx_idx_divergent)
     free(out);
     const char *k2 = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
         "ts: .branchtargets A, B;\n  brx.idx %r1, ts;\nA: ret;\nB: ret;\n}\n";
-    char *diag;
-    out = run_u32(k2, 1, 32, 32, &st, &diag);
-    ck_assert_int_eq(st, ISA_ST_FAULT);
-    ck_assert_msg(strstr(diag, "thread (2,0,0): brx.idx: index 2 outside the 2 targets of ts"), "%s", diag);
-    free(diag);
-    free(out);
+    expect_fault(k2, 1, 32, 32, "thread (2,0,0): brx.idx: index 2 outside the 2 targets of ts", NULL);
 }
 END_TEST
 
@@ -406,12 +381,7 @@ START_TEST(indirect_calls)
     const char *k2 = HDR FUNCS ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
         "pr: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
         "{ .param .b32 a; st.param.b32 [a], %r1; .param .b32 b; call (b), %rd1, (a), pr; }\nret;\n}\n";
-    char *diag;
-    out = run_u32(k2, 1, 32, 32, &st, &diag);
-    ck_assert_int_eq(st, ISA_ST_FAULT);
-    ck_assert_msg(strstr(diag, "indirect call to an address that is not a function"), "%s", diag);
-    free(diag);
-    free(out);
+    expect_fault(k2, 1, 32, 32, "indirect call to an address that is not a function", NULL);
 }
 END_TEST
 /*}=====================================================================*/
