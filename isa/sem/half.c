@@ -122,16 +122,6 @@ static inline uint16_t h_fma_bf16_jit(uint16_t ua, uint16_t ub, uint16_t uc, uin
     double f = isinf(hi) ? hi : isa_fp_round(hi, lo, -126, 127, 23, mode);
     return h_finish(f, 0, false, (uint64_t)ISA_RND_N);
 }
-/* fma.bf16 and fma.bf16x2, with the H100's directed-rounding behaviour: the scalar as above,
- * the pair rounds to nearest whatever the mode. */
-static inline uint16_t h_fma_bf16(uint16_t a, uint16_t b, uint16_t c, uint64_t aux)
-{
-    return AUX_MODE(aux) == ISA_RND_N ? h_fma(a, b, c, true, aux) : h_fma_bf16_jit(a, b, c, aux);
-}
-static inline uint16_t h_fma_bf16x2(uint16_t a, uint16_t b, uint16_t c, uint64_t aux)
-{
-    return h_fma(a, b, c, true, (aux & ~(uint64_t)15) | ISA_RND_N);
-}
 static inline uint16_t h_abs(uint16_t u, bool bf, uint64_t aux)
 {
     return h_isnan(u, bf) ? H_CANON : h_in(u, bf, aux) & 0x7fffu;
@@ -178,11 +168,12 @@ H_BINARY(mul)
 H_BINARY(min)
 H_BINARY(max)
 ISA_H3(fma_f16, uint16_t, uint16_t, uint16_t, uint16_t, h_fma(a, b, c, false, in->aux))
-ISA_H3(fma_bf16, uint16_t, uint16_t, uint16_t, uint16_t, h_fma_bf16(a, b, c, in->aux))
+ISA_H3(fma_bf16, uint16_t, uint16_t, uint16_t, uint16_t, h_fma(a, b, c, true, in->aux))
+ISA_H3(fma_bf16_dir, uint16_t, uint16_t, uint16_t, uint16_t, h_fma_bf16_jit(a, b, c, in->aux))
 ISA_H3(fma_f16x2, uint32_t, uint32_t, uint32_t, uint32_t,
        PACK(h_fma(LO(a), LO(b), LO(c), false, in->aux), h_fma(HI(a), HI(b), HI(c), false, in->aux)))
 ISA_H3(fma_bf16x2, uint32_t, uint32_t, uint32_t, uint32_t,
-       PACK(h_fma_bf16x2(LO(a), LO(b), LO(c), in->aux), h_fma_bf16x2(HI(a), HI(b), HI(c), in->aux)))
+       PACK(h_fma(LO(a), LO(b), LO(c), true, in->aux), h_fma(HI(a), HI(b), HI(c), true, in->aux)))
 
 /* An operation's four handlers, in the order f16, bf16, f16x2, bf16x2. */
 typedef const isa_xdesc_t *const h_four_t[4];
@@ -237,6 +228,12 @@ bool isa_sem_half(const isa_instr_t *in, isa_xinsn_t *x)
     if ((in->op == ISA_OP_ABS || in->op == ISA_OP_NEG) && (nan || xs))
         return false;
     x->desc = (*t)[k];
+    /* fma.bf16 and fma.bf16x2 with .rz .rm .rp do what the H100 does (h_fma_bf16_jit):
+     * the scalar its own handler, the pair rounds to nearest whatever the mode. */
+    if (in->op == ISA_OP_FMA && mode != ISA_RND_N && k == 1)
+        x->desc = fma_bf16_dir;
+    if (in->op == ISA_OP_FMA && k == 3)
+        mode = ISA_RND_N;
     x->aux = (uint64_t)mode | (ftz ? AUX_FTZ : 0) | (sat ? AUX_SAT : 0) | (relu ? AUX_RELU : 0) |
              (nan ? AUX_NAN : 0) | (xs ? AUX_XORSIGN : 0);
     return true;
