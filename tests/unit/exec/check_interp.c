@@ -305,6 +305,26 @@ START_TEST(warp_sync_after_divergence)
 }
 END_TEST
 
+/* Fences, membar, nanosleep and pmevent leave results alone: every lane stores to shared
+ * memory, runs each of them, then reads its neighbour's value after the barrier. */
+START_TEST(fences_sleep_pmevent)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n.shared .align 4 .u32 sw[64];\n" REGS OUT_TID
+        "mov.u32 %r2, sw; shl.b32 %r3, %r1, 2; add.u32 %r4, %r2, %r3; mul.lo.u32 %r5, %r1, 7;"
+        " st.shared.u32 [%r4], %r5;\n"
+        "membar.cta; membar.gl; membar.sys; fence.sc.cta; fence.acq_rel.gpu; fence.sc.sys;\n"
+        "and.b32 %r6, %r1, 15; nanosleep.u32 100; nanosleep.u32 %r6; pmevent 1; pmevent.mask 0x5;\n"
+        "bar.sync 0; xor.b32 %r7, %r3, 4; add.u32 %r7, %r2, %r7; ld.shared.u32 %r8, [%r7];"
+        " st.global.u32 [%rd3], %r8;\nret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_u32(k, 1, 64, 64, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    for (unsigned i = 0; i < 64; i++)
+        ck_assert_uint_eq(out[i], (i ^ 1) * 7);
+    free(out);
+}
+END_TEST
+
 /* A spin lock inside one warp: lanes 1..31 spin on a flag in global memory (set to 7 by
  * the host) that lane 0 releases after them in program order; the scheduler must let
  * lane 0 run. */
@@ -450,6 +470,7 @@ Suite *make_interp_suite(void)
     tcase_add_test(tc, barrier_bad_operands);
     tcase_add_test(tc, warp_sync_after_divergence);
     tcase_add_test(tc, spin_lock_in_warp);
+    tcase_add_test(tc, fences_sleep_pmevent);
     suite_add_tcase(s, tc);
     tc = tcase_create("indirect");
     tcase_add_test(tc, brx_idx_divergent);
