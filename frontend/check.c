@@ -356,6 +356,10 @@ static void check_rules(check_t *K, const isa_instr_t *in)
         snprintf(what, sizeof what, "%s with %u operands", NAME(), (unsigned)(n));            \
         check_requirement(K, in->mloc, what, (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);           \
     }
+#define ISA_RULE_NTYPES(opc, n, tmask)                                                        \
+    if (IS(opc) && type_in(in, 0, tmask) && in->ntypes != (n))                                \
+        CERR(K, in->mloc, "'%s' needs %u type suffixes with .%s, not %u", NAME(), (unsigned)(n), \
+             isa_types[in->types[0]].text, in->ntypes);
 #define ISA_RULE_OPERANDS_BAN(opc, n, mod)                                                    \
     if (IS(opc) && in->nopd == (n) && isa_instr_has(in, ISA_M_##mod))                         \
         CERR(K, in->mloc, "'.%s' is not valid for '%s' with %u operands", isa_mods[ISA_M_##mod].text, \
@@ -418,6 +422,7 @@ static void check_rules(check_t *K, const isa_instr_t *in)
 #undef ISA_RULE_EXCLUSIVE_GROUP
 #undef ISA_RULE_OPERANDS
 #undef ISA_RULE_OPERANDS_BAN
+#undef ISA_RULE_NTYPES
 #undef ISA_RULE_OPERANDS_REQUIRES_MOD
 #undef ISA_RULE_SPACES
 #undef ISA_RULE_MOD_SPACE

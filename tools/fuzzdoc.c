@@ -293,6 +293,7 @@ typedef struct {
     long long bound;            /* -1: bit-exact */
     char     *pending;          /* the reason, or NULL */
     bool      golden;
+    bool      via_sm90;         /* an sm_100 variant recorded through its sm_90 equivalent */
 } fvar_t;
 
 /* "NAME  reason" lines of a list file (comments start with '#'): names and reasons. */
@@ -355,6 +356,8 @@ static void print_status(FILE *out, const fvar_t *v)
     } else {
         fputs("bit-exact", out);
     }
+    if (v->via_sm90)
+        fputs(" (sm_100; GPU: its sm_90 equivalent)", out);
 }
 
 static const char *sem_word(const opstat_t *os)
@@ -362,7 +365,7 @@ static const char *sem_word(const opstat_t *os)
     return os->sem_yes && os->sem_no ? "partly" : os->sem_yes ? "yes" : os->sem_no ? "no" : "-";
 }
 
-int fuzz_doc_write(FILE *out, const char *fuzzdir)
+int fuzz_doc_write(FILE *out, const char *fuzzdir, bool (*via_sm90)(const char *name))
 {
     static scan_t sc;
     memset(&sc, 0, sizeof sc);
@@ -389,7 +392,7 @@ int fuzz_doc_write(FILE *out, const char *fuzzdir)
     strs_sort(&fz);
 
     fvar_t *vs = calloc(fz.n + 1, sizeof *vs);
-    unsigned nops_fz = 0, tot_exact = 0, tot_within = 0, tot_pending = 0, tot_golden = 0;
+    unsigned nops_fz = 0, tot_exact = 0, tot_within = 0, tot_pending = 0, tot_golden = 0, tot_sm90 = 0;
     for (size_t i = 0; i < fz.n; i++) {
         fvar_t *v = &vs[i];
         char path[4096], key[2048];
@@ -398,6 +401,8 @@ int fuzz_doc_write(FILE *out, const char *fuzzdir)
         snprintf(path, sizeof path, "%s/%s.fz", fuzzdir, v->name);
         v->bound = fz_bound(path);
         v->golden = v->op >= 0 && strs_has(&sc.golden_keys, key);
+        v->via_sm90 = via_sm90 && via_sm90(v->name);
+        tot_sm90 += v->via_sm90;
         for (size_t k = 0; k < pnames.n; k++)
             if (strcmp(pnames.s[k], v->name) == 0)
                 v->pending = preasons.s[k];
@@ -459,6 +464,11 @@ int fuzz_doc_write(FILE *out, const char *fuzzdir)
     fprintf(out, "- Fuzzed: %zu variants of %u opcodes: %u bit-exact, %u within an ulp bound, "
             "%u pending; %zu more variants the tables allow were rejected by ptxas.\n",
             fz.n, nops_fz, tot_exact, tot_within, tot_pending, rnames.n);
+    fprintf(out, "- %u of the fuzzed variants need sm_100 (`.f32x2`, f32 arithmetic with f16 or bf16 "
+            "sources, min/max of three sources (names ending in `+3`), `cvt.{rn,rz}.satfinite.tf32.f32`): the GPU ran, on the "
+            "same vectors, the sm_90 instructions the PTX manual defines each of them by (`ptxfuzz kernel "
+            "--backend cuda NAME` prints that kernel), and the emulator runs the sm_100 instruction "
+            "itself.\n", tot_sm90);
     fprintf(out, "- Golden: %u opcodes are used by the %u kernels of `tests/golden/`; %u fuzzed "
             "variants are among their instructions.\n\n", n_golden, sc.ngolden_files, tot_golden);
 

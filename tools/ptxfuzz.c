@@ -6,6 +6,7 @@
  *   ptxfuzz record [opts] [NAME...]       run on a backend (cuda) and write NAME.fz files
  *   ptxfuzz replay [opts] [NAME...]       run the recorded variants on the emulator, compare
  *   ptxfuzz show [opts] NAME CHUNK        print a chunk's vectors and outputs (emu, cuda, both)
+ *   ptxfuzz kernel [--backend cuda] NAME  print the variant's kernel (as the emulator or the GPU runs it)
  *   ptxfuzz measure [opts] [NAME...]      .approx variants: ulp bounds from raw GPU outputs
  *   ptxfuzz doc [--dir DIR]               docs/verification.md on stdout (tools/fuzzdoc.c)
  * Options: --dir DIR (tests/fuzz), --raw DIR (full GPU outputs, for measure and debugging),
@@ -34,6 +35,7 @@
  *====================================================================*/
 typedef enum {
     K_F16, K_BF16, K_F32, K_F64, K_F16X2, K_BF16X2, K_E4M3X2, K_E5M2X2,
+    K_F32X2,    /* two f32 in 64 bits (sm_100's .f32x2) */
     K_S8, K_S16, K_S32, K_S64, K_U8, K_U16, K_U32, K_U64,
     K_I16X2,    /* u16x2, s16x2: two 16-bit integers */
     K_PRED,     /* a predicate, or two (bit 0 p, bit 1 q): one byte, 0 or 1 as an input */
@@ -41,7 +43,7 @@ typedef enum {
     K_U128,     /* an output only: a 64-bit result and the carry flag after it */
     K__COUNT
 } kind_t;
-static const unsigned kind_bytes[K__COUNT] = { 2, 2, 4, 8, 4, 4, 2, 2, 1, 2, 4, 8, 1, 2, 4, 8, 4, 1, 4, 16 };
+static const unsigned kind_bytes[K__COUNT] = { 2, 2, 4, 8, 4, 4, 2, 2, 8, 1, 2, 4, 8, 1, 2, 4, 8, 4, 1, 4, 16 };
 
 static int kind_of_type(isa_type_t t)
 {
@@ -50,7 +52,7 @@ static int kind_of_type(isa_type_t t)
     case ISA_T_F32: return K_F32;       case ISA_T_TF32: return K_F32;
     case ISA_T_F64: return K_F64;       case ISA_T_F16X2: return K_F16X2;
     case ISA_T_BF16X2: return K_BF16X2; case ISA_T_E4M3X2: return K_E4M3X2;
-    case ISA_T_E5M2X2: return K_E5M2X2;
+    case ISA_T_E5M2X2: return K_E5M2X2; case ISA_T_F32X2: return K_F32X2;
     case ISA_T_S8: return K_S8;   case ISA_T_S16: return K_S16;
     case ISA_T_S32: return K_S32; case ISA_T_S64: return K_S64;
     case ISA_T_U8: return K_U8;   case ISA_T_U16: return K_U16;
@@ -148,7 +150,7 @@ static const uint64_t *kind_specials(kind_t k, bool fresh, size_t *out_n)
         }
     }
     switch (k) {
-    case K_F32: *out_n = sizeof sp_f32 / 8; return sp_f32;
+    case K_F32: case K_F32X2: *out_n = sizeof sp_f32 / 8; return sp_f32;
     case K_F64: *out_n = sizeof sp_f64 / 8; return sp_f64;
     case K_F16: case K_F16X2: *out_n = sizeof sp_f16 / 8; return sp_f16;
     case K_BF16: case K_BF16X2: *out_n = sizeof sp_bf16 / 8; return sp_bf16;
@@ -167,6 +169,7 @@ static uint64_t kind_special(kind_t k, bool fresh, size_t i)
     switch (k) {
     case K_F16X2: case K_BF16X2: case K_I16X2: return lo | hi << 16;
     case K_E4M3X2: case K_E5M2X2: return lo | hi << 8;
+    case K_F32X2: return lo | hi << 32;
     default: return lo;
     }
 }
@@ -254,6 +257,9 @@ static uint64_t kind_random(kind_t k, uint64_t *st, uint64_t prev, bool have_pre
         return rand_float(st, 8, 7, prev & 0xffff, have_prev) |
                rand_float(st, 8, 7, prev >> 16, have_prev) << 16;
     case K_E4M3X2: case K_E5M2X2: return mix64(st) & 0xffff;
+    case K_F32X2:
+        return rand_float(st, 8, 23, prev & 0xffffffff, have_prev) |
+               rand_float(st, 8, 23, prev >> 32, have_prev) << 32;
     case K_PRED: return mix64(st) >> 7 & 1;
     case K_CNT: {
         uint64_t r = mix64(st), x = mix64(st);
@@ -288,6 +294,8 @@ typedef struct {
     bool     borrow;        /* the flag is set and read by sub.cc / subc (a borrow) */
     char     sel[4][4];     /* the selectors of d, a, b, c ("b0".."h1"), "" for none */
     char     imm[12];       /* an immediate last operand (lop3's LUT), "" for none */
+    bool     sm100;         /* needs sm_100: recorded on sm_90 through an equivalent kernel */
+    bool     three;         /* min/max with three sources (name suffix "+3") */
 } variant_t;
 
 #define SPECIAL_2D_INT 16u  /* integer, comparison and video variants cross fewer specials */
@@ -314,7 +322,7 @@ static bool old_variant(isa_op_t op, int k0)
     case ISA_OP_DIV: case ISA_OP_RCP: case ISA_OP_SQRT: case ISA_OP_RSQRT: case ISA_OP_SIN:
     case ISA_OP_COS: case ISA_OP_LG2: case ISA_OP_EX2: case ISA_OP_TANH: case ISA_OP_ABS:
     case ISA_OP_NEG: case ISA_OP_MIN: case ISA_OP_MAX: case ISA_OP_COPYSIGN:
-        return k0 >= 0 && k0 <= K_BF16X2;
+        return k0 >= 0 && (k0 <= K_BF16X2 || k0 == K_F32X2);
     case ISA_OP_CVT: return true;
     default: return false;
     }
@@ -459,6 +467,8 @@ static bool variant_parse(const char *name, variant_t *v)
         const char *which = len > 2 && p[2] == '.' ? strchr("dabc", p[1]) : NULL;
         if (which && len - 2 < sizeof v->sel[0]) {
             memcpy(v->sel[which - "dabc"], p + 3, len - 2);
+        } else if (len == 1 && p[1] == '3' && !q && p == plus) {
+            v->three = true;
         } else if (!which && len && len < sizeof v->imm) {
             memcpy(v->imm, p + 1, len);
         } else {
@@ -493,6 +503,11 @@ static bool variant_parse(const char *name, variant_t *v)
     }
     if (nt == 0)
         return false;
+    if (v->three) {
+        if ((v->op != ISA_OP_MIN && v->op != ISA_OP_MAX) || nt != 1 || types[0] != ISA_T_F32)
+            return false;
+        plus = NULL;
+    }
     if (!old_variant(v->op, kind_of_type(types[0])) || plus)
         return fresh_operands(v, types, nt, mods, nm);
     switch (v->op) {
@@ -506,6 +521,12 @@ static bool variant_parse(const char *name, variant_t *v)
     if (v->op == ISA_OP_CVT) {
         if (nt != 2)
             return false;
+        bool satf = false, rnz = false;
+        for (unsigned i = 0; i < nm; i++) {
+            satf |= mods[i] == ISA_M_SATFINITE;
+            rnz |= mods[i] == ISA_M_RN || mods[i] == ISA_M_RZ;
+        }
+        v->sm100 = types[0] == ISA_T_TF32 && satf && rnz;
         int d = kind_of_type(types[0]), s = kind_of_type(types[1]);
         if (d < 0 || s < 0 || d >= K_I16X2 || s >= K_I16X2)
             return false;
@@ -515,17 +536,28 @@ static bool variant_parse(const char *name, variant_t *v)
         v->nsrc = pair ? 2 : 1;
         return true;
     }
+    if (nt == 2 && types[0] == ISA_T_F32 && (types[1] == ISA_T_F16 || types[1] == ISA_T_BF16) &&
+        (v->op == ISA_OP_ADD || v->op == ISA_OP_SUB || v->op == ISA_OP_FMA)) {
+        /* mixed precision: half sources a (and b for fma), an f32 addend */
+        v->sm100 = true;
+        v->dk = K_F32;
+        v->sk[0] = v->sk[1] = (kind_t)kind_of_type(types[1]);
+        v->nsrc = v->op == ISA_OP_FMA ? 3 : 2;
+        v->sk[v->nsrc - 1] = K_F32;
+        return true;
+    }
     if (nt != 1)
         return false;
     int k = kind_of_type(types[0]);
     switch (isa_ops[v->op].shape) {
     case ISA_SH_D_S: v->nsrc = 1; break;
-    case ISA_SH_D_S_S: case ISA_SH_D_S_S_S_OPT: v->nsrc = 2; break;
+    case ISA_SH_D_S_S: case ISA_SH_D_S_S_S_OPT: v->nsrc = v->three ? 3 : 2; break;
     case ISA_SH_D_S_S_S: v->nsrc = 3; break;
     default: return false;
     }
     v->dk = v->sk[0] = v->sk[1] = v->sk[2] = (kind_t)k;
-    v->fma_c = v->nsrc == 3;
+    v->fma_c = v->nsrc == 3 && !v->three;
+    v->sm100 = v->three || k == K_F32X2;
     return true;
 }
 
@@ -539,13 +571,73 @@ static void cat(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
+/* text without its first occurrence of cut (".f32x2" -> "", ...), add in its place. */
+static void text_without(const char *text, const char *cut, const char *add, char *out, size_t size)
+{
+    const char *at = strstr(text, cut);
+    size_t n = at ? (size_t)(at - text) : strlen(text);
+    snprintf(out, size, "%.*s%s%s", (int)n, text, at ? add : "", at ? at + strlen(cut) : "");
+}
+
+/* The body of an sm_100 variant's kernel as sm_90 runs it (recording on an H100): what
+ * the manual defines the instruction to compute, in sm_90 instructions.  .f32x2: the f32
+ * instruction on each element; f32 with half sources: the sources converted (exactly)
+ * to f32, then the f32 instruction; min/max of three: min(min(a, b), c), of magnitudes
+ * with .abs; cvt.{rn,rz}.satfinite to tf32: the conversion without .satfinite, an
+ * infinity then replaced by the largest finite tf32 of its sign. */
+static void sm90_body(const variant_t *v, char *out, size_t size)
+{
+    char base[96];
+    out[0] = 0;
+    if (v->sk[0] == K_F32X2) {
+        text_without(v->text, ".f32x2", ".f32", base, sizeof base);
+        bool c = v->nsrc == 3;
+        cat(out, size, "\tmov.b64 {%%sa0, %%sa1}, %%a;\n\tmov.b64 {%%sb0, %%sb1}, %%b;\n");
+        if (c)
+            cat(out, size, "\tmov.b64 {%%sc0, %%sc1}, %%c;\n");
+        for (unsigned h = 0; h < 2; h++) {
+            if (c)
+                cat(out, size, "\t%s %%sd%u, %%sa%u, %%sb%u, %%sc%u;\n", base, h, h, h, h);
+            else
+                cat(out, size, "\t%s %%sd%u, %%sa%u, %%sb%u;\n", base, h, h, h);
+        }
+        cat(out, size, "\tmov.b64 %%d, {%%sd0, %%sd1};\n");
+    } else if (v->op != ISA_OP_CVT && !v->three) {
+        const char *h = v->sk[0] == K_BF16 ? "bf16" : "f16";
+        char cut[8];
+        snprintf(cut, sizeof cut, ".%s", h);
+        text_without(v->text, cut, "", base, sizeof base);
+        cat(out, size, "\tcvt.f32.%s %%sa0, %%a;\n", h);
+        if (v->nsrc == 3)
+            cat(out, size, "\tcvt.f32.%s %%sb0, %%b;\n\t%s %%d, %%sa0, %%sb0, %%c;\n", h, base);
+        else
+            cat(out, size, "\t%s %%d, %%sa0, %%b;\n", base);
+    } else if (v->three) {
+        bool abs = strstr(v->text, ".abs") != NULL, ftz = strstr(v->text, ".ftz") != NULL;
+        text_without(v->text, ".abs", "", base, sizeof base);
+        const char *a = "%a", *b = "%b", *c = "%c";
+        if (abs) {
+            for (unsigned i = 0; i < 3; i++)
+                cat(out, size, "\tabs%s.f32 %%s%c0, %%%c;\n", ftz ? ".ftz" : "", "abc"[i], "abc"[i]);
+            a = "%sa0", b = "%sb0", c = "%sc0";
+        }
+        cat(out, size, "\t%s %%st, %s, %s;\n\t%s %%d, %%st, %s;\n", base, a, b, base, c);
+    } else {
+        text_without(v->text, ".satfinite", "", base, sizeof base);
+        cat(out, size, "\t%s %%st, %%a;\n\tand.b32 %%sa0, %%st, 0x7fffffff;\n"
+                       "\tsetp.eq.u32 %%ps, %%sa0, 0x7f800000;\n\tand.b32 %%sb0, %%st, 0x80000000;\n"
+                       "\tor.b32 %%sb0, %%sb0, 0x7f7fe000;\n\tselp.b32 %%d, %%sb0, %%st, %%ps;\n", base);
+    }
+}
+
 /* The kernel: thread i applies the instruction to vector i (sources a, b, c, e from four
  * arrays) and stores the result.  Registers are bit-typed, 8-bit values in 16-bit ones;
  * a predicate source is loaded as a byte and compared with 0; a predicate destination is
  * stored as a byte (p in bit 0, q in bit 1).  A carry-in source sets the carry flag just
  * before the instruction (add.cc of it and -1, or sub.cc of 0 and it), and a .cc
- * instruction's carry flag is read after it (addc or subc of 0 and 0). */
-static char *variant_kernel(const variant_t *v)
+ * instruction's carry flag is read after it (addc or subc of 0 and 0).  An sm_100
+ * variant's kernel targets sm_100a; for the GPU (gpu true) it is its sm_90 equivalent. */
+static char *variant_kernel(const variant_t *v, bool gpu)
 {
     static char buf[8192];
     static const char *srcs[4] = { "a", "b", "c", "e" };
@@ -584,22 +676,29 @@ static char *variant_kernel(const variant_t *v)
     }
     if (v->carry_out)
         cat(post, sizeof post, "\t%s.u%u %%co, %%z%u, %%z%u;\n", v->borrow ? "subc" : "addc", drb, drb, drb);
+    char body[1024];
+    if (v->sm100 && gpu)
+        sm90_body(v, body, sizeof body);
+    else
+        snprintf(body, sizeof body, "\t%s %s%s;\n", v->text, dop, opnds);
     snprintf(buf, sizeof buf,
-             ".version 8.3\n.target sm_90\n.address_size 64\n\n"
+             "%s\n.address_size 64\n\n"
              "// ptxfuzz: %s\n"
              ".visible .entry fz(.param .u64 pd, .param .u64 pa, .param .u64 pb, .param .u64 pc, "
              ".param .u64 pe, .param .u32 pn)\n{\n"
              "\t.reg .pred %%p, %%pd, %%pe, %%qa, %%qb, %%qc, %%qe;\n"
              "\t.reg .b32 %%i, %%n, %%t, %%ci, %%z, %%m1, %%z32;\n\t.reg .b64 %%x, %%o, %%z64;\n"
              "\t.reg .b16 %%h;\n\t.reg .b%u %%d, %%co;\n%s"
+             "\t.reg .b32 %%sa0, %%sa1, %%sb0, %%sb1, %%sc0, %%sc1, %%sd0, %%sd1, %%st;\n\t.reg .pred %%ps;\n"
              "\tmov.u32 %%i, %%ctaid.x;\n\tmov.u32 %%n, %%ntid.x;\n\tmov.u32 %%t, %%tid.x;\n"
              "\tmad.lo.u32 %%i, %%i, %%n, %%t;\n\tld.param.u32 %%n, [pn];\n"
              "\tsetp.ge.u32 %%p, %%i, %%n;\n\t@%%p bra DONE;\n%s"
              "\tmov.b32 %%z, 0;\n\tmov.b32 %%z32, 0;\n\tmov.b64 %%z64, 0;\n\tmov.b32 %%m1, -1;\n%s"
-             "\t%s %s%s;\n%s"
+             "%s%s"
              "\tld.param.u64 %%x, [pd];\n\tmul.wide.u32 %%o, %%i, %u;\n\tadd.s64 %%x, %%x, %%o;\n"
              "\tst.global.b%u [%%x], %%d;\n",
-             v->name, drb, decl, loads, pre, v->text, dop, opnds, post, ow, dw * 8);
+             v->sm100 && !gpu ? ".version 8.8\n.target sm_100a" : ".version 8.3\n.target sm_90", v->name, drb,
+             decl, loads, pre, body, post, ow, dw * 8);
     if (v->carry_out)
         cat(buf, sizeof buf, "\tst.global.b%u [%%x+%u], %%co;\n", dw * 8, dw);
     cat(buf, sizeof buf, "DONE:\n\tret;\n}\n");
@@ -665,6 +764,9 @@ static void hex_parse(uint8_t *p, unsigned w, const char *s)
 static uint64_t cancel_c(kind_t k, uint64_t a, uint64_t b, uint64_t r)
 {
     int64_t nudge = (int64_t)(r % 7) - 3;
+    if (k == K_F32X2)
+        return cancel_c(K_F32, a & 0xffffffff, b & 0xffffffff, r) |
+               cancel_c(K_F32, a >> 32, b >> 32, r >> 8) << 32;
     if (k == K_F32) {
         float fa, fb;
         uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
@@ -734,7 +836,7 @@ enum { BE_EMU = 1, BE_CUDA = 2 };
 static isa_status_t variant_run(const variant_t *v, int backend, size_t first, size_t n, uint8_t *out,
                                 char *err, size_t errsize)
 {
-    const char *text = variant_kernel(v);
+    const char *text = variant_kernel(v, backend == BE_CUDA);
     isa_module_t *m = NULL;
     char *dbuf = NULL;
     size_t dlen = 0;
@@ -815,7 +917,8 @@ static const isa_op_t fuzz_ops[] = {
     ISA_OP_RSQRT, ISA_OP_SIN, ISA_OP_COS, ISA_OP_LG2, ISA_OP_EX2, ISA_OP_TANH, ISA_OP_ABS, ISA_OP_NEG,
     ISA_OP_MIN, ISA_OP_MAX, ISA_OP_COPYSIGN, ISA_OP_CVT,
 };
-static const isa_type_t fuzz_ftypes[] = { ISA_T_F32, ISA_T_F64, ISA_T_F16, ISA_T_F16X2, ISA_T_BF16, ISA_T_BF16X2 };
+static const isa_type_t fuzz_ftypes[] = { ISA_T_F32, ISA_T_F64, ISA_T_F16, ISA_T_F16X2, ISA_T_BF16, ISA_T_BF16X2,
+                                           ISA_T_F32X2 };
 static const isa_type_t fuzz_ctypes[] = {
     ISA_T_S8, ISA_T_S16, ISA_T_S32, ISA_T_S64, ISA_T_U8, ISA_T_U16, ISA_T_U32, ISA_T_U64, ISA_T_F16,
     ISA_T_BF16, ISA_T_TF32, ISA_T_F32, ISA_T_F64, ISA_T_F16X2, ISA_T_BF16X2, ISA_T_E4M3X2, ISA_T_E5M2X2,
@@ -827,7 +930,7 @@ static bool candidate_valid(const char *name)
     variant_t v;
     if (!variant_parse(name, &v))
         return false;
-    const char *text = variant_kernel(&v);
+    const char *text = variant_kernel(&v, false);
     FILE *null = fopen("/dev/null", "w");
     fe_options_t fo = { null, 1, false };
     isa_module_t *m = NULL;
@@ -1066,6 +1169,30 @@ static void enumerate_fresh(name_fn fn, void *ctx)
     }
 }
 
+/* sm_100's forms that the type walk does not make: f32 arithmetic with f16 or bf16
+ * sources (add, sub: d, a, c; fma: d, a, b, c) and min/max of three f32 sources. */
+static void enumerate_sm100(name_fn fn, void *ctx)
+{
+    static const char *ops[] = { "add", "sub", "fma" }, *rnd[] = { "", ".rn", ".rz", ".rm", ".rp" };
+    static const char *half[] = { "f16", "bf16" };
+    char name[96];
+    for (unsigned o = 0; o < 3; o++)
+        for (unsigned r = 0; r < 5; r++)
+            for (unsigned sat = 0; sat < 2; sat++)
+                for (unsigned h = 0; h < 2; h++) {
+                    snprintf(name, sizeof name, "%s%s%s.f32.%s", ops[o], rnd[r], sat ? ".sat" : "", half[h]);
+                    if (candidate_valid(name))
+                        fn(name, ctx);
+                }
+    for (unsigned o = 0; o < 2; o++)
+        for (unsigned m = 0; m < 8; m++) {
+            snprintf(name, sizeof name, "%s%s%s%s.f32+3", o ? "max" : "min", m & 1 ? ".ftz" : "",
+                     m & 2 ? ".NaN" : "", m & 4 ? ".abs" : "");
+            if (candidate_valid(name))
+                fn(name, ctx);
+        }
+}
+
 /* Every combination of the modifier axes the opcode's row accepts, in PTX's order:
  * precision, rounding, ftz, NaN, xorsign.abs, relu, sat/satfinite; then the types. */
 static void enumerate(name_fn fn, void *ctx)
@@ -1098,6 +1225,7 @@ static void enumerate(name_fn fn, void *ctx)
                 fn(name, ctx);
         }
     }
+    enumerate_sm100(fn, ctx);
     enumerate_fresh(fn, ctx);
 }
 /*}=====================================================================*/
@@ -1628,8 +1756,16 @@ static void usage(FILE *f)
           "       ptxfuzz record [--dir DIR] [--raw DIR] [--backend cuda|emu] [--chunks N] [NAME...]\n"
           "       ptxfuzz replay [--dir DIR] [-v] [NAME...]\n"
           "       ptxfuzz show [--backend emu|cuda|both] [--raw DIR] [-v] NAME CHUNK   (CHUNK -1: the specials)\n"
+          "       ptxfuzz kernel [--backend emu|cuda] NAME\n"
           "       ptxfuzz measure [--dir DIR] --raw DIR [NAME...]\n"
           "       ptxfuzz doc [--dir DIR]   (the verification status page, from the source root)\n", f);
+}
+
+/* Whether a variant needs sm_100 and is recorded through its sm_90 equivalent (doc). */
+static bool via_sm90(const char *name)
+{
+    variant_t v;
+    return variant_parse(name, &v) && v.sm100;
 }
 
 int main(int argc, char **argv)
@@ -1665,7 +1801,16 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "doc") == 0)
-        return fuzz_doc_write(stdout, o.dir);
+        return fuzz_doc_write(stdout, o.dir, via_sm90);
+    if (strcmp(cmd, "kernel") == 0) {
+        variant_t v;
+        if (argc - i != 1 || !variant_parse(argv[i], &v)) {
+            usage(stderr);
+            return 2;
+        }
+        fputs(variant_kernel(&v, o.backend == BE_CUDA), stdout);
+        return 0;
+    }
     if (strcmp(cmd, "show") == 0) {
         if (argc - i != 2) {
             usage(stderr);

@@ -1,6 +1,6 @@
 /* fp_arith.c: f32 and f64 arithmetic: add, sub, mul, fma/mad, div, sqrt, rcp in every
  * rounding mode with .ftz and .sat, abs, neg, min, max (.NaN, .xorsign.abs), copysign; testp. */
-#include "isa/sem/fp.h"
+#include "isa/sem/f32r.h"
 #include "isa/sem/lanes.h"
 
 #define FZ(x) f32_ftz(x)
@@ -63,6 +63,25 @@ static inline uint32_t f32_minmax_x(uint32_t a, uint32_t b, uint64_t aux)
     return isa_fp_minmax(a, b, 32, 0x7f800000u, aux & 1, aux & 2, aux & 4);
 }
 ISA_H2(minmax_f32_x, uint32_t, uint32_t, uint32_t, f32_minmax_x(a, b, in->aux))
+/* Three sources (sm_100): min(min(a, b), c) by the two-source rules, so two NaNs among
+ * them give the third; .abs compares and gives the magnitudes; aux as above with .abs
+ * in bit 2. */
+static inline uint32_t f32_minmax3(uint32_t a, uint32_t b, uint32_t c, uint64_t aux)
+{
+    if (aux & 8) {
+        a = f32_bits(FZ(f32_of(a)));
+        b = f32_bits(FZ(f32_of(b)));
+        c = f32_bits(FZ(f32_of(c)));
+    }
+    if (aux & 4) {
+        a &= 0x7fffffffu;
+        b &= 0x7fffffffu;
+        c &= 0x7fffffffu;
+    }
+    uint32_t ab = isa_fp_minmax(a, b, 32, 0x7f800000u, aux & 1, aux & 2, false);
+    return isa_fp_minmax(ab, c, 32, 0x7f800000u, aux & 1, aux & 2, false);
+}
+ISA_H3(minmax3_f32, uint32_t, uint32_t, uint32_t, uint32_t, f32_minmax3(a, b, c, in->aux))
 ISA_H2(copysign_f32, uint32_t, uint32_t, uint32_t, (b & 0x7fffffffu) | (a & 0x80000000u))
 
 ISA_H2(add_f64, double, double, double, f64_nan_ba(a, b, a + b))
@@ -90,71 +109,8 @@ ISA_H2(copysign_f64, uint64_t, uint64_t, uint64_t, (b & 0x7fffffffffffffffull) |
  * (isa_fp_tiny; hardware-recorded, tests/golden/fp_ftz_round: mul.rn.ftz(0x00800001,
  * 0x3f7ffffe) is 0x00800000, mul.rn.ftz(2^-126, 1 - 2^-24) is +0).  The exact
  * result is a double hi plus the sign of the remainder lo, from error-free
- * transformations; aux holds the mode (bits 0-3), .ftz (bit 4) and .sat (bit 5).
+ * transformations (f32r.h).
  *====================================================================*/
-#define AUX_MODE(a) ((int)((a) & 15))
-#define AUX_FTZ(a)  ((unsigned)((a) >> 4 & 1))
-#define AUX_SAT(a)  ((unsigned)((a) >> 5 & 1))
-
-/* The sign of an exactly zero sum x + y: that of two zeros of one sign, else -0 when
- * rounding down and +0 otherwise. */
-static inline double zero_sum(double x, double y, int mode)
-{
-    if (x == 0 && y == 0 && signbit(x) == signbit(y))
-        return x;
-    return mode == ISA_RND_M ? -0.0 : 0.0;
-}
-
-static inline float f32_finish(double hi, double lo, uint64_t aux)
-{
-    float r;
-    if (hi != hi)
-        r = f32_of(0x7fffffffu);
-    else if (isinf(hi))
-        r = (float)hi;
-    else if (AUX_FTZ(aux) && isa_fp_tiny(hi, lo, -126, 23, AUX_MODE(aux)))
-        r = signbit(hi) ? -0.0f : 0.0f;
-    else
-        r = (float)isa_fp_round(hi, lo, -126, 127, 23, AUX_MODE(aux));
-    return AUX_SAT(aux) ? f32_sat(r) : r;
-}
-static inline float f32_in(float x, uint64_t aux) { return AUX_FTZ(aux) ? f32_ftz(x) : x; }
-
-static inline float f32_add_r(float fa, float fb, uint64_t aux)
-{
-    double a = f32_in(fa, aux), b = f32_in(fb, aux), lo, hi = two_sum(a, b, &lo);
-    if (hi == 0 && lo == 0)
-        hi = zero_sum(a, b, AUX_MODE(aux));
-    return f32_finish(hi, isfinite(hi) ? lo : 0, aux);
-}
-static inline float f32_mul_r(float a, float b, uint64_t aux)
-{
-    return f32_finish((double)f32_in(a, aux) * (double)f32_in(b, aux), 0, aux);
-}
-static inline float f32_fma_r(float fa, float fb, float fc, uint64_t aux)
-{
-    double p = (double)f32_in(fa, aux) * (double)f32_in(fb, aux), c = f32_in(fc, aux), lo;
-    double hi = two_sum(p, c, &lo);
-    if (hi == 0 && lo == 0)
-        hi = zero_sum(p, c, AUX_MODE(aux));
-    return f32_finish(hi, isfinite(hi) ? lo : 0, aux);
-}
-static inline float f32_div_r(float fa, float fb, uint64_t aux)
-{
-    double a = f32_in(fa, aux), b = f32_in(fb, aux), hi = a / b, lo = 0;
-    if (isfinite(hi) && hi != 0) {
-        double r = fma(-hi, b, a);
-        lo = b < 0 ? -r : r;
-    }
-    return f32_finish(hi, lo, aux);
-}
-static inline float f32_sqrt_r(float fa, uint64_t aux)
-{
-    double a = f32_in(fa, aux), hi = sqrt(a), lo = 0;
-    if (isfinite(hi) && hi > 0)
-        lo = fma(-hi, hi, a);
-    return f32_finish(hi, lo, aux);
-}
 ISA_H2(add_f32_r, float, float, float, f32_add_r(a, b, in->aux))
 ISA_H2(sub_f32_r, float, float, float, f32_add_r(a, -b, in->aux))
 ISA_H2(mul_f32_r, float, float, float, f32_mul_r(a, b, in->aux))
@@ -386,7 +342,7 @@ static const isa_xdesc_t *testp_select(const isa_instr_t *in, bool f64)
 
 bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x)
 {
-    if (isa_sem_half(in, x))            /* f16, bf16 and their packs: half.c */
+    if (isa_sem_half(in, x) || isa_sem_fp_wide(in, x))  /* half.c, fp_wide.c */
         return true;
     if (in->ntypes != 1)
         return false;
@@ -402,6 +358,14 @@ bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x)
     if (isa_instr_mod(in, ISA_G_PREC) >= 0)     /* .approx, .full: fp_approx.c */
         return isa_sem_fp_approx(in, x);
     bool nan = isa_instr_mod(in, ISA_G_NAN) >= 0, xs = isa_instr_mod(in, ISA_G_XORSIGN) >= 0;
+    if ((in->op == ISA_OP_MIN || in->op == ISA_OP_MAX) && in->nopd == 4) {
+        bool abs = isa_instr_mod(in, ISA_G_ABSMOD) >= 0;
+        if (t != ISA_T_F32 || xs || sat || rnd >= 0 || in->nsfx != 1u + ftz + nan + abs)
+            return false;
+        x->desc = minmax3_f32;
+        x->aux = (uint64_t)(in->op == ISA_OP_MAX) | (uint64_t)nan << 1 | (uint64_t)abs << 2 | (uint64_t)ftz << 3;
+        return true;
+    }
     if (nan || xs) {            /* f32 min/max .NaN, .xorsign.abs */
         bool abs = isa_instr_mod(in, ISA_G_ABSMOD) >= 0, max = in->op == ISA_OP_MAX;
         if ((in->op != ISA_OP_MIN && !max) || t != ISA_T_F32 || in->nopd != 3 || xs != abs ||

@@ -309,9 +309,11 @@ bool isa_sem_int(const isa_instr_t *in, isa_xinsn_t *x)
 {
     if (in->op == ISA_OP_DP4A || in->op == ISA_OP_DP2A)
         return dot_select(in, x);
+    isa_type_t t = (isa_type_t)in->types[0];
+    if (in->ntypes == 2 && t == ISA_T_F32)          /* add, sub .f32.{f16,bf16} */
+        return isa_sem_fp(in, x);
     if (in->ntypes != 1)
         return false;
-    isa_type_t t = (isa_type_t)in->types[0];
     bool rl = isa_instr_mod(in, ISA_G_RELU) >= 0;
     if ((in->op == ISA_OP_MIN || in->op == ISA_OP_MAX || in->op == ISA_OP_ADD) &&
         (t == ISA_T_U16X2 || t == ISA_T_S16X2))

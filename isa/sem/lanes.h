@@ -136,6 +136,7 @@ bool isa_sem_logic(const isa_instr_t *in, isa_xinsn_t *x);
 bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x);
 bool isa_sem_fp_approx(const isa_instr_t *in, isa_xinsn_t *x); /* fp_approx.c: .approx, .full */
 bool isa_sem_half(const isa_instr_t *in, isa_xinsn_t *x);   /* half.c; fp_arith.c asks it first */
+bool isa_sem_fp_wide(const isa_instr_t *in, isa_xinsn_t *x); /* fp_wide.c: .f32x2, .f32.f16/.bf16 */
 bool isa_sem_cmp(const isa_instr_t *in, isa_xinsn_t *x);
 bool isa_sem_cvt(const isa_instr_t *in, isa_xinsn_t *x);
 bool isa_sem_video(const isa_instr_t *in, isa_xinsn_t *x);   /* video.c */
