@@ -1,5 +1,6 @@
 /* cvt.c: conversion semantics between the integer types, f32/f64 and the narrow formats
- * (f16, bf16, tf32, the f16x2/bf16x2/e4m3x2/e5m2x2 pairs).  Integer-to-integer
+ * (f16, bf16, tf32, the f16x2/bf16x2/e4m3x2/e5m2x2 pairs, and sm_100's microscaling
+ * formats e2m1x2, e2m3x2, e3m2x2, ue8m0x2 and stochastic rounding .rs).  Integer-to-integer
  * conversions read and write registers of any width (PTX lets cvt's registers be wider
  * than its types); float results take every rounding mode (.rn .rz .rm .rp .rna), computed
  * exactly without the host's rounding mode; float-to-integer conversions saturate. */
@@ -292,15 +293,20 @@ static int cvt_ff64_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask
 ISA_DESC(cvt_ff64, 8, 8)
 
 /*{=====================================================================
- * Narrow formats: f16, bf16, tf32, e4m3, e5m2 and their pairs
+ * Narrow formats: f16, bf16, tf32, e4m3, e5m2, e2m1, e2m3, e3m2, ue8m0 and their pairs
  *====================================================================*/
 
 /* Value kinds of the narrow conversions, and each float kind's exponent and fraction
- * bits.  tf32 is an f32 bit pattern with 10 fraction bits kept. */
-enum { NK_INT, NK_F16, NK_BF16, NK_TF32, NK_F32, NK_F64, NK_E4M3, NK_E5M2 };
+ * bits.  tf32 is an f32 bit pattern with 10 fraction bits kept.  Of the sm_100 formats
+ * (OCP microscaling), e2m1, e2m3 and e3m2 have neither infinities nor NaNs (the top
+ * exponent holds normal values); ue8m0 is an unsigned power of two 2^(x - 127), 0xff
+ * its NaN. */
+enum { NK_INT, NK_F16, NK_BF16, NK_TF32, NK_F32, NK_F64, NK_E4M3, NK_E5M2, NK_E2M1, NK_E2M3, NK_E3M2, NK_UE8M0 };
 static const struct { uint8_t e, m; } nk_fmt[] = {
     { 0, 0 }, { 5, 10 }, { 8, 7 }, { 8, 10 }, { 8, 23 }, { 11, 52 }, { 4, 3 }, { 5, 2 },
+    { 2, 1 }, { 2, 3 }, { 3, 2 }, { 8, 0 },
 };
+static inline bool nk_finite_only(unsigned k) { return k == NK_E2M1 || k == NK_E2M3 || k == NK_E3M2; }
 
 /* aux layout of a narrow conversion: slot widths (bits 0-7, from pre-decoding), source
  * and destination kinds, the integer side's bits and signedness, the rounding
@@ -333,11 +339,15 @@ static inline nparm_t nparm_of(uint64_t a)
     return p;
 }
 
-/* Bit width of a kind's element in a pair. */
-static inline unsigned nk_bits(unsigned k) { return k == NK_E4M3 || k == NK_E5M2 ? 8 : 16; }
+/* Bit width of a kind's element in a pair (e2m3 and e3m2 use the low 6 of their 8). */
+static inline unsigned nk_bits(unsigned k) { return k == NK_E2M1 ? 4 : k >= NK_E4M3 ? 8 : 16; }
 
 static inline bool nk_isnan(uint64_t x, unsigned k)
 {
+    if (nk_finite_only(k))
+        return false;
+    if (k == NK_UE8M0)
+        return (x & 0xff) == 0xff;
     unsigned e = nk_fmt[k].e, m = nk_fmt[k].m;
     uint64_t ex = x >> m & ((1ull << e) - 1), fr = x & ((1ull << m) - 1);
     if (k == NK_E4M3)
@@ -350,11 +360,13 @@ static inline double nk_decode(uint64_t x, unsigned k)
 {
     if (k == NK_F64)
         return f64_of(x);
+    if (k == NK_UE8M0)
+        return ldexp(1.0, (int)(x & 0xff) - 127);
     unsigned e = nk_fmt[k].e, m = nk_fmt[k].m;
     int bias = (1 << (e - 1)) - 1;
     uint64_t ex = x >> m & ((1ull << e) - 1), fr = x & ((1ull << m) - 1);
     double v;
-    if (ex == (1ull << e) - 1 && k != NK_E4M3)
+    if (ex == (1ull << e) - 1 && k != NK_E4M3 && !nk_finite_only(k))
         v = INFINITY;
     else if (ex == 0)
         v = ldexp((double)fr, 1 - bias - (int)m);
@@ -367,7 +379,8 @@ static inline double nk_decode(uint64_t x, unsigned k)
  * rule; f16 and bf16 the canonical 0x7fff, but from an f64 NaN its sign and top payload
  * bits, quieted (as f64 to f32 does); f32 the canonical 0x7fffffff, but a bf16 NaN's bits
  * exactly (signalling ones too) without .ftz; tf32 0x7fffe000; f64 the source's sign and
- * payload, quieted; e4m3 and e5m2 0x7f. */
+ * payload, quieted; e4m3 and e5m2 0x7f.  From the PTX manual (no sm_100 GPU recorded):
+ * e2m1, e2m3 and e3m2, which have no NaN, the positive largest value; ue8m0 0xff. */
 static inline uint64_t nv_nan(uint64_t x, const nparm_t *p)
 {
     if (p->sat && p->dk != NK_INT)
@@ -389,9 +402,43 @@ static inline uint64_t nv_nan(uint64_t x, const nparm_t *p)
         return 0x7fffe000;
     case NK_F64:
         return (uint64_t)sign << 63 | 0x7ff8000000000000ull | (x & ((1ull << sm) - 1)) << (52 - sm);
+    case NK_E2M1:
+        return 0x7;
+    case NK_E2M3: case NK_E3M2:
+        return 0x1f;
+    case NK_UE8M0:
+        return 0xff;
     default:
         return 0x7f;
     }
+}
+
+/* ue8m0 (.rz or .rp) of a value: the power of two at or below |v| (.rz) or at or above
+ * it (.rp), the sign dropped; below 2^-127 the smallest code 0, above 2^127 (and from an
+ * infinity) 0xff, or the largest code 0xfe with .satfinite. */
+static inline uint64_t ue8m0_of(double v, int mode, bool satf)
+{
+    double a = fabs(v);
+    if (isinf(a))
+        return satf ? 0xfe : 0xff;
+    if (a == 0.0)
+        return 0;
+    int e = ilogb(a);
+    if (mode == ISA_RND_P && a != ldexp(1.0, e))
+        e++;
+    e += 127;
+    return e < 0 ? 0 : e > 254 ? (satf ? 0xfe : 0xff) : (uint64_t)e;
+}
+
+/* The largest exponent and the largest finite value of a float kind. */
+static inline int nk_emax(unsigned k)
+{
+    unsigned e = nk_fmt[k].e;
+    return k == NK_E4M3 ? 8 : nk_finite_only(k) ? 1 << (e - 1) : (1 << (e - 1)) - 1;
+}
+static inline double nk_max(unsigned k)
+{
+    return k == NK_E4M3 ? 448.0 : ldexp(2.0 - ldexp(1.0, -(int)nk_fmt[k].m), nk_emax(k));
 }
 
 /* One value: source bits x to destination bits.  The source is exact as hi (and, for a
@@ -429,13 +476,15 @@ static inline uint64_t nv_convert(uint64_t x, const nparm_t *p)
         hi = 0.0;
     if (p->dk == NK_INT)
         return f2i(hi, p->mode, p->ib, p->is, false);
+    if (p->dk == NK_UE8M0)
+        return ue8m0_of(hi, p->mode, p->satf);
     unsigned e = nk_fmt[p->dk].e, m = nk_fmt[p->dk].m;
-    int emin = 2 - (1 << (e - 1)), emax = p->dk == NK_E4M3 ? 8 : (1 << (e - 1)) - 1;
-    double max = p->dk == NK_E4M3 ? 448.0 : ldexp(2.0 - ldexp(1.0, -(int)m), emax);
+    int emin = 2 - (1 << (e - 1)), emax = nk_emax(p->dk);
+    double max = nk_max(p->dk);
     double r = isinf(hi) || p->dk == NK_F64 ? hi : isa_fp_round(hi, lo, emin, emax, m, p->irnd ? ISA_RND_N : p->mode);
     if (p->ftz && fabs(r) < 0x1p-126)
         r = copysign(0.0, r);
-    if ((p->satf || p->dk == NK_E4M3) && fabs(r) > max)
+    if ((p->satf || p->dk == NK_E4M3 || nk_finite_only(p->dk)) && fabs(r) > max)
         r = copysign(max, r);
     if (p->sat)
         r = f64_sat(r);
@@ -479,6 +528,52 @@ static int cvt_nar_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 }
 ISA_DESC(cvt_nar, ISA_W_ANY, ISA_W_ANY, 4)
 
+/* Stochastic rounding (.rs) of an f32 (bits x) to f16 or bf16 with random bits rb (13
+ * for f16, 16 for bf16), as the PTX manual defines it (no sm_100 GPU recorded): the
+ * magnitude truncated to the format, then one unit more when adding rb to the discarded
+ * fraction's top bits carries out, so that it rounds away from zero with a probability
+ * of the discarded fraction.  A magnitude past the largest finite value is an infinity
+ * (.satfinite: the largest finite value); .relu makes a negative result +0; a NaN gives
+ * the canonical 0x7fff. */
+static inline uint64_t nv_stochastic(uint32_t x, unsigned rb, const nparm_t *p)
+{
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return 0x7fff;
+    double v = f32_of(x);
+    if (p->relu && signbit(v))
+        v = 0.0;
+    unsigned e = nk_fmt[p->dk].e, m = nk_fmt[p->dk].m, bits = p->dk == NK_F16 ? 13 : 16;
+    int emin = 2 - (1 << (e - 1)), emax = nk_emax(p->dk);
+    double a = fabs(v), max = nk_max(p->dk), r = a;
+    if (isinf(a) || (a != 0.0 && ilogb(a) > emax)) {
+        r = INFINITY;
+    } else if (a != 0.0) {
+        int ex = ilogb(a);
+        double q = ldexp(1.0, (ex < emin ? emin : ex) - (int)m), t = floor(a / q) * q;
+        double top = floor(ldexp((a - t) / q, (int)bits));
+        r = top + (double)(rb & ((1u << bits) - 1)) >= ldexp(1.0, (int)bits) ? t + q : t;
+    }
+    if (r > max)
+        r = p->satf ? max : INFINITY;
+    return isa_fp_pack(signbit(v) ? -r : r, e, m);
+}
+
+/* cvt.rs{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b, rbits: a to the upper half with
+ * rbits' upper 16 bits, b to the lower half with its lower 16 bits. */
+static int cvt_rs_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+{
+    (void)w_;
+    nparm_t p = nparm_of(in->aux);
+    uint32_t *d = ISA_SLOT(uint32_t, f, in->o[0]);
+    const uint32_t *a = ISA_SLOT(const uint32_t, f, in->o[1]), *b = ISA_SLOT(const uint32_t, f, in->o[2]);
+    const uint32_t *r = ISA_SLOT(const uint32_t, f, in->o[3]);
+    ISA_LANE_LOOP(mask, {
+        d[l] = (uint32_t)(nv_stochastic(a[l], r[l] >> 16, &p) << 16 | nv_stochastic(b[l], r[l] & 0xffff, &p));
+    });
+    return ISA_X_NEXT;
+}
+ISA_DESC(cvt_rs, 4, 4, 4, 4)
+
 /* The narrow kind of a type (its element's for a pair), NK_INT for an integer, -1 for
  * a type the narrow conversions do not take. */
 static int nk_of(isa_type_t t, bool *out_pair)
@@ -494,6 +589,10 @@ static int nk_of(isa_type_t t, bool *out_pair)
     case ISA_T_BF16X2: *out_pair = true; return NK_BF16;
     case ISA_T_E4M3X2: *out_pair = true; return NK_E4M3;
     case ISA_T_E5M2X2: *out_pair = true; return NK_E5M2;
+    case ISA_T_E2M1X2: *out_pair = true; return NK_E2M1;
+    case ISA_T_E2M3X2: *out_pair = true; return NK_E2M3;
+    case ISA_T_E3M2X2: *out_pair = true; return NK_E3M2;
+    case ISA_T_UE8M0X2: *out_pair = true; return NK_UE8M0;
     default:           return -1;
     }
 }
@@ -514,6 +613,14 @@ static bool cvt_narrow_select(const isa_instr_t *in, isa_xinsn_t *x, bool dint, 
     if (dk < 0 || sk < 0 || (dk == NK_INT && sk == NK_INT))
         return false;
     int m = isa_instr_mod(in, ISA_G_ROUND), sm = isa_instr_mod(in, ISA_G_SAT);
+    if (m == ISA_M_RS) {
+        if ((dt != ISA_T_F16X2 && dt != ISA_T_BF16X2) || st != ISA_T_F32 || in->nopd != 4)
+            return false;
+        x->desc = cvt_rs;
+        x->aux = (uint64_t)sk << 8 | (uint64_t)dk << 16 | (sm == ISA_M_SATFINITE ? NV_SATF : 0) |
+                 (isa_instr_mod(in, ISA_G_RELU) >= 0 ? NV_RELU : 0);
+        return true;
+    }
     unsigned shape = NV_ONE;
     if (dpair && sk == NK_F32 && !spair && in->nopd == 3)
         shape = NV_PACK;
@@ -635,7 +742,7 @@ bool isa_sem_cvt(const isa_instr_t *in, isa_xinsn_t *x)
 {
     if (in->op == ISA_OP_CVT_PACK)
         return cvt_pack_select(in, x);
-    if (in->op != ISA_OP_CVT || in->ntypes != 2 || (in->nopd != 2 && in->nopd != 3))
+    if (in->op != ISA_OP_CVT || in->ntypes != 2 || in->nopd < 2 || in->nopd > 4)
         return false;
     isa_type_t dt = (isa_type_t)in->types[0], st = (isa_type_t)in->types[1];
     int m = isa_instr_mod(in, ISA_G_ROUND), sm = isa_instr_mod(in, ISA_G_SAT);

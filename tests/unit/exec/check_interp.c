@@ -7,25 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "exec/exec.h"
-#include "frontend/fe.h"
+#include "tests/unit/exec/exutil.h"
 
 #define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
-
-static isa_module_t *load(const char *text)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *d = open_memstream(&buf, &len);
-    fe_options_t o = { 0 };
-    o.diag = d;
-    isa_module_t *m = NULL;
-    fe_load_text("t.ptx", text, strlen(text), &o, &m);
-    fclose(d);
-    ck_assert_msg(m != NULL, "%s", buf);
-    free(buf);
-    return m;
-}
 
 /* Run the first entry of text over grid x block (with shared bytes of dynamic shared memory)
  * with one u32 buffer of n elements, each set to init, returning the buffer (malloc'd)
@@ -33,28 +17,11 @@ static isa_module_t *load(const char *text)
 static uint32_t *run_ext(const char *text, unsigned grid, unsigned block, unsigned shared, unsigned n,
                          uint32_t init, isa_status_t *st, char **diag)
 {
-    isa_module_t *m = load(text);
-    ex_program_t *p = ex_program_new(m);
-    uint32_t *buf = aligned_alloc(256, ((n * 4 + 255) / 256) * 256);
+    size_t bytes = ((n * 4 + 255) / 256) * 256;
+    uint32_t *buf = aligned_alloc(256, bytes);
     for (unsigned i = 0; i < n; i++)
         buf[i] = init;
-    ex_program_add_global(p, buf, n * 4);
-    uint64_t param = (uint64_t)(uintptr_t)buf;
-    ex_launch_t l = { { grid, 1, 1 }, { block, 1, 1 }, shared, 2 };
-    size_t dlen = 0;
-    char *dbuf = NULL;
-    FILE *d = open_memstream(&dbuf, &dlen);
-    uint32_t entry = 0;
-    while (entry < m->nfunc && !m->funcs[entry].is_entry)
-        entry++;
-    *st = ex_launch(p, entry, &l, &param, sizeof param, d, NULL);
-    fclose(d);
-    if (diag)
-        *diag = dbuf;
-    else
-        free(dbuf);
-    ex_program_free(p);
-    isa_module_free(m);
+    *st = exu_run(text, grid, block, shared, buf, n * 4, diag);
     return buf;
 }
 
@@ -144,7 +111,7 @@ START_TEST(recursive_call)
         "ld.param.u64 %rd1, [out]; mov.u32 %r1, %tid.x;\n"
         "{ .param .b32 a; st.param.b32 [a], %r1; .param .b32 b; call.uni (b), sum, (a); ld.param.b32 %r2, [b]; }\n"
         "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; st.global.u32 [%rd3], %r2;\nret;\n}\n";
-    isa_module_t *m = load(k);
+    isa_module_t *m = exu_load(k);
     ex_program_t *p = ex_program_new(m);
     ck_assert_uint_eq(ex_program_check_entry(p, 1, NULL), 0);
     uint32_t *buf = aligned_alloc(256, 256);
@@ -183,7 +150,7 @@ END_TEST
 /* A call to a function without a body is reported by name before the launch. */
 START_TEST(unsupported_reported)
 {
-    isa_module_t *m = load(HDR ".extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
+    isa_module_t *m = exu_load(HDR ".extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
                            ".visible .entry k()\n{\n.reg .b32 %r1;\n"
                            "{ .param .b64 p0; st.param.b64 [p0], 0; .param .b64 p1; st.param.b64 [p1], 0;\n"
                            ".param .b32 r0;\n  call.uni (r0), vprintf, (p0, p1); ld.param.b32 %r1, [r0]; }\nret;\n}\n");

@@ -1,0 +1,59 @@
+/* exutil.h: the exec tests' helpers: load PTX text (failing the test with the
+ * diagnostics if it does not load) and launch its first entry on one caller-owned
+ * global buffer, passed as the only parameter. */
+#ifndef PTXEMU_TESTS_EXUTIL_H
+#define PTXEMU_TESTS_EXUTIL_H
+
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec.h"
+#include "frontend/fe.h"
+
+static inline isa_module_t *exu_load(const char *text)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *d = open_memstream(&buf, &len);
+    fe_options_t o = { 0 };
+    o.diag = d;
+    isa_module_t *m = NULL;
+    fe_load_text("t.ptx", text, strlen(text), &o, &m);
+    fclose(d);
+    ck_assert_msg(m != NULL, "%s", buf);
+    free(buf);
+    return m;
+}
+
+/* Run the first entry of text over grid x block CTAs (shared bytes of dynamic shared
+ * memory) with buf (nbytes, registered as global memory) as its parameter.  The
+ * diagnostics go to *diag (malloc'd) when diag is given. */
+static inline isa_status_t exu_run(const char *text, unsigned grid, unsigned block, unsigned shared, void *buf,
+                                   size_t nbytes, char **diag)
+{
+    isa_module_t *m = exu_load(text);
+    ex_program_t *p = ex_program_new(m);
+    ex_program_add_global(p, buf, nbytes);
+    uint64_t param = (uint64_t)(uintptr_t)buf;
+    ex_launch_t l = { { grid, 1, 1 }, { block, 1, 1 }, shared, 2 };
+    size_t dlen = 0;
+    char *dbuf = NULL;
+    FILE *d = open_memstream(&dbuf, &dlen);
+    uint32_t entry = 0;
+    while (entry < m->nfunc && !m->funcs[entry].is_entry)
+        entry++;
+    isa_status_t st = ex_launch(p, entry, &l, &param, sizeof param, d, NULL);
+    fclose(d);
+    if (diag)
+        *diag = dbuf;
+    else
+        free(dbuf);
+    ex_program_free(p);
+    isa_module_free(m);
+    return st;
+}
+
+#endif
