@@ -296,6 +296,7 @@ typedef struct {
     char     imm[12];       /* an immediate last operand (lop3's LUT), "" for none */
     bool     sm100;         /* needs sm_100: recorded on sm_90 through an equivalent kernel */
     bool     three;         /* min/max with three sources (name suffix "+3") */
+    bool     oob;           /* fma .oob: sources also take the OOB-NaN 0x7ff7 (0xfff7), 0x7fff */
 } variant_t;
 
 #define SPECIAL_2D_INT 16u  /* integer, comparison and video variants cross fewer specials */
@@ -498,6 +499,7 @@ static bool variant_parse(const char *name, variant_t *v)
                 return false;
             mods[nm++] = m;
             approx |= m == ISA_M_APPROX || m == ISA_M_FULL;
+            v->oob |= m == ISA_M_OOB;
         }
         p += 1 + len;
     }
@@ -818,6 +820,18 @@ static void variant_inputs(const variant_t *v, size_t first, size_t n, uint8_t *
                 else if ((r & 7) == 1)
                     val[1] = val[0] + (r >> 8 & 1 ? 1 : ~0ull);
             }
+        }
+        if (v->oob) {
+            /* each half of each source is the OOB-NaN 0x7ff7 or 0xfff7 one time in four, and
+             * the canonical NaN 0x7fff one time in eight */
+            static const uint16_t special_nan[3] = { 0x7ff7, 0xfff7, 0x7fff };
+            uint64_t r = fnv1a(&i, sizeof i, seed);
+            for (unsigned s = 0; s < v->nsrc; s++)
+                for (unsigned h = 0; h < kind_bytes[v->sk[s]] / 2; h++) {
+                    unsigned k = (unsigned)(r >> (6 * s + 3 * h)) & 7;
+                    if (k < 3)
+                        val[s] = (val[s] & ~(0xffffull << (16 * h))) | (uint64_t)special_nan[k] << (16 * h);
+                }
         }
         for (unsigned s = 0; s < v->nsrc; s++)
             put_le(in[s] + j * kind_bytes[v->sk[s]], kind_bytes[v->sk[s]], val[s]);
@@ -1194,7 +1208,7 @@ static void enumerate_sm100(name_fn fn, void *ctx)
 }
 
 /* Every combination of the modifier axes the opcode's row accepts, in PTX's order:
- * precision, rounding, ftz, NaN, xorsign.abs, relu, sat/satfinite; then the types. */
+ * precision, rounding, ftz, oob, NaN, xorsign.abs, relu, sat/satfinite; then the types. */
 static void enumerate(name_fn fn, void *ctx)
 {
     static const char *prec[] = { "", ".approx", ".full" };
@@ -1208,6 +1222,7 @@ static void enumerate(name_fn fn, void *ctx)
         for (unsigned ip = 0; ip < (oi->groups & G_PREC ? 3u : 1u); ip++)
         for (unsigned ir = 0; ir < (oi->groups & G_ROUND ? (cvt ? 10u : 5u) : 1u); ir++)
         for (unsigned iz = 0; iz < (oi->groups & G_FTZ ? 2u : 1u); iz++)
+        for (unsigned io = 0; io < (oi->groups & G_OOB ? 2u : 1u); io++)
         for (unsigned in = 0; in < (oi->groups & G_NAN ? 2u : 1u); in++)
         for (unsigned ix = 0; ix < (oi->groups & G_XORSIGN ? 2u : 1u); ix++)
         for (unsigned iu = 0; iu < (oi->groups & G_RELU ? 2u : 1u); iu++)
@@ -1218,8 +1233,8 @@ static void enumerate(name_fn fn, void *ctx)
             isa_type_t a = cvt ? fuzz_ctypes[t1] : fuzz_ftypes[t1];
             if (!(oi->types & (1ull << a)))
                 continue;
-            snprintf(name, sizeof name, "%s%s%s%s%s%s%s%s.%s%s%s", oi->mnemonic, prec[ip], rnd[ir],
-                     iz ? ".ftz" : "", in ? ".NaN" : "", ix ? ".xorsign.abs" : "", iu ? ".relu" : "",
+            snprintf(name, sizeof name, "%s%s%s%s%s%s%s%s%s.%s%s%s", oi->mnemonic, prec[ip], rnd[ir],
+                     iz ? ".ftz" : "", io ? ".oob" : "", in ? ".NaN" : "", ix ? ".xorsign.abs" : "", iu ? ".relu" : "",
                      sat[is], isa_types[a].text, cvt ? "." : "", cvt ? isa_types[fuzz_ctypes[t2]].text : "");
             if (candidate_valid(name))
                 fn(name, ctx);

@@ -14,7 +14,10 @@
  *   keeps NaNs (canonical);
  * - min/max: a NaN operand yields the other operand, -0 is below +0; .NaN makes any NaN
  *   operand give the canonical NaN; .xorsign.abs compares the magnitudes and gives the
- *   result the xor of the operands' signs (also when one operand is a NaN).
+ *   result the xor of the operands' signs (also when one operand is a NaN);
+ * - fma .oob: a factor (a or b) that is the OOB-NaN 0x7ff7 or 0xfff7 (f16 and bf16 alike)
+ *   makes the result +0, whatever the other operands; in c it is an ordinary NaN (every
+ *   16-bit value tried as each operand on sm_90; other NaNs are ordinary).
  * An x2 pack applies the operation to each 16-bit half independently. */
 
 /*{=====================================================================
@@ -28,13 +31,20 @@
 #define H_EMIN(bf) ((bf) ? -126 : -14)
 #define H_EMAX(bf) ((bf) ? 127 : 15)
 
-/* aux: rounding mode (bits 0-3), .ftz (4), .sat (5), .relu (6), .NaN (7), .xorsign.abs (8). */
+/* aux: rounding mode (bits 0-3), .ftz (4), .sat (5), .relu (6), .NaN (7), .xorsign.abs (8), .oob (9). */
 #define AUX_MODE(a) ((int)((a) & 15))
 #define AUX_FTZ     (1u << 4)
 #define AUX_SAT     (1u << 5)
 #define AUX_RELU    (1u << 6)
 #define AUX_NAN     (1u << 7)
 #define AUX_XORSIGN (1u << 8)
+#define AUX_OOB     (1u << 9)
+
+/* fma .oob: a factor that is the OOB-NaN (tensor loads fill out-of-bounds elements with it). */
+static inline bool h_oob(uint16_t ua, uint16_t ub, uint64_t aux)
+{
+    return (aux & AUX_OOB) && ((ua & 0x7fffu) == 0x7ff7u || (ub & 0x7fffu) == 0x7ff7u);
+}
 
 static inline bool h_isnan(uint16_t u, bool bf) { return (u & 0x7fffu) > H_EXPM(bf); }
 static inline uint16_t h_ftz(uint16_t u, bool bf) { return (u & H_EXPM(bf)) == 0 ? u & 0x8000u : u; }
@@ -100,6 +110,8 @@ static inline uint16_t h_mul(uint16_t ua, uint16_t ub, bool bf, uint64_t aux)
 /* a * b + c: the exact product plus c as a two-sum. */
 static inline uint16_t h_fma(uint16_t ua, uint16_t ub, uint16_t uc, bool bf, uint64_t aux)
 {
+    if (h_oob(ua, ub, aux))
+        return 0;
     double p = h_dec(h_in(ua, bf, aux), bf) * h_dec(h_in(ub, bf, aux), bf);
     double c = h_dec(h_in(uc, bf, aux), bf), lo, hi = two_sum(p, c, &lo);
     if (hi == 0 && lo == 0)
@@ -109,7 +121,8 @@ static inline uint16_t h_fma(uint16_t ua, uint16_t ub, uint16_t uc, bool bf, uin
 /* What the H100 computes for fma.{rz,rm,rp}{.relu}.bf16 (the driver's PTX JIT, 580.159.04,
  * sm_90; docs/arithmetic.md), not what the manual says: the operands are read as f16, the
  * fma is done in f32 in the given mode, that is rounded to f16 to nearest, and .relu is
- * ignored (fma.rm.bf16(0x3f80, 0x3fc0, 0xbf00) gives 0x3f88).  The f16 product is exact in
+ * ignored (fma.rm.bf16(0x3f80, 0x3fc0, 0xbf00) gives 0x3f88), and so is .oob (the OOB-NaN
+ * read as an f16 is a NaN: fma.rz.oob.bf16(0x7ff7, 0x0080, 0x7f81) gives 0x7fff).  The f16 product is exact in
  * a double and the two-sum keeps the sum exact, so the f32 rounding is exact too. */
 static inline uint16_t h_fma_bf16_jit(uint16_t ua, uint16_t ub, uint16_t uc, uint64_t aux)
 {
@@ -184,7 +197,7 @@ static h_four_t h_add_t = FOUR(add), h_sub_t = FOUR(sub), h_mul_t = FOUR(mul), h
 
 /* Selection for a half type: every suffix must be understood (the frontend's rules have
  * already checked which combinations each type allows).  Returns false for other types
- * and for variants without semantics here (.approx, .oob, mixed-precision forms). */
+ * and for variants without semantics here (.approx, mixed-precision forms). */
 bool isa_sem_half(const isa_instr_t *in, isa_xinsn_t *x)
 {
     if (in->ntypes != 1)
@@ -201,7 +214,8 @@ bool isa_sem_half(const isa_instr_t *in, isa_xinsn_t *x)
     bool ftz = isa_instr_mod(in, ISA_G_FTZ) == ISA_M_FTZ, sat = isa_instr_mod(in, ISA_G_SAT) == ISA_M_SAT;
     bool relu = isa_instr_mod(in, ISA_G_RELU) >= 0, nan = isa_instr_mod(in, ISA_G_NAN) >= 0;
     bool xs = isa_instr_mod(in, ISA_G_XORSIGN) >= 0, abs = isa_instr_mod(in, ISA_G_ABSMOD) >= 0;
-    unsigned known = 1u + (rnd >= 0) + ftz + sat + relu + nan + xs + abs;
+    bool oob = isa_instr_mod(in, ISA_G_OOB) == ISA_M_OOB;
+    unsigned known = 1u + (rnd >= 0) + ftz + sat + relu + nan + xs + abs + oob;
     if (in->nsfx != known || xs != abs)
         return false;
     int mode = rnd < 0 || rnd == ISA_M_RN ? ISA_RND_N : rnd == ISA_M_RZ ? ISA_RND_Z
@@ -221,7 +235,7 @@ bool isa_sem_half(const isa_instr_t *in, isa_xinsn_t *x)
     case ISA_OP_MAX: t = &h_max_t; arith = false; rounds = false; break;
     default: return false;
     }
-    if ((!rounds && rnd >= 0) || (!arith && (sat || relu)) || (arith && (nan || xs)))
+    if ((!rounds && rnd >= 0) || (!arith && (sat || relu)) || (arith && (nan || xs)) || (oob && in->op != ISA_OP_FMA))
         return false;
     if ((in->op == ISA_OP_MIN || in->op == ISA_OP_MAX) && in->nopd != 3)
         return false;
@@ -235,6 +249,6 @@ bool isa_sem_half(const isa_instr_t *in, isa_xinsn_t *x)
     if (in->op == ISA_OP_FMA && k == 3)
         mode = ISA_RND_N;
     x->aux = (uint64_t)mode | (ftz ? AUX_FTZ : 0) | (sat ? AUX_SAT : 0) | (relu ? AUX_RELU : 0) |
-             (nan ? AUX_NAN : 0) | (xs ? AUX_XORSIGN : 0);
+             (nan ? AUX_NAN : 0) | (xs ? AUX_XORSIGN : 0) | (oob ? AUX_OOB : 0);
     return true;
 }
