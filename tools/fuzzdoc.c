@@ -555,8 +555,11 @@ int fuzz_doc_write(FILE *out, const char *fuzzdir, bool (*via_sm90)(const char *
     }
 
     fprintf(out, "\n## Rejected by ptxas (%zu)\n\nVariants the ISA tables allow that ptxas refused when "
-            "recording (`tests/fuzz/REJECTED`, with its message); they are not fuzzed.\n\n"
-            "| variant | message |\n| --- | --- |\n", rnames.n);
+            "recording (`tests/fuzz/REJECTED`, with its message); they are not fuzzed.\n\n", rnames.n);
+    if (rnames.n)
+        fputs("| variant | message |\n| --- | --- |\n", out);
+    else
+        fputs("None: the checker's rules (`isa/rules.def`) reject every form ptxas refused.\n", out);
     for (size_t i = 0; i < rnames.n; i++) {
         fprintf(out, "| `%s` | ", rnames.s[i]);
         md_text(out, rreasons.s[i]);
