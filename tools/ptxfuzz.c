@@ -2,7 +2,8 @@
  * ISA tables for instruction variants, makes their kernels and input vectors, records the
  * GPU's outputs (tests/fuzz/NAME.fz) and replays them on the emulator.
  *
- *   ptxfuzz list                          every variant the tables allow that it can test
+ *   ptxfuzz list [--sm100]                every variant the tables allow that it can test (or those
+ *                                         needing sm_100, recorded through sm_90 equivalents)
  *   ptxfuzz record [opts] [NAME...]       run on a backend (cuda) and write NAME.fz files
  *   ptxfuzz replay [opts] [NAME...]       run the recorded variants on the emulator, compare
  *   ptxfuzz show [opts] NAME CHUNK        print a chunk's vectors and outputs (emu, cuda, both)
@@ -1767,7 +1768,7 @@ static int cmd_measure(const opts_t *o, names_t *ns)
 
 static void usage(FILE *f)
 {
-    fputs("usage: ptxfuzz list\n"
+    fputs("usage: ptxfuzz list [--sm100]\n"
           "       ptxfuzz record [--dir DIR] [--raw DIR] [--backend cuda|emu] [--chunks N] [NAME...]\n"
           "       ptxfuzz replay [--dir DIR] [-v] [NAME...]\n"
           "       ptxfuzz show [--backend emu|cuda|both] [--raw DIR] [-v] NAME CHUNK   (CHUNK -1: the specials)\n"
@@ -1782,6 +1783,11 @@ static bool via_sm90(const char *name)
     variant_t v;
     return variant_parse(name, &v) && v.sm100;
 }
+static void list_sm100(const char *name, void *ctx)
+{
+    if (via_sm90(name))
+        list_one(name, ctx);
+}
 
 int main(int argc, char **argv)
 {
@@ -1792,11 +1798,14 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     opts_t o = { "tests/fuzz", NULL, BE_EMU, NCHUNKS, false };
     names_t ns = { 0 };
+    bool sm100 = false;
     int i = 2;
     for (; i < argc && argv[i][0] == '-' && argv[i][1] && !(argv[i][1] >= '0' && argv[i][1] <= '9'); i++) {
         const char *a = argv[i];
         if (strcmp(a, "-v") == 0) {
             o.verbose = true;
+        } else if (strcmp(a, "--sm100") == 0) {
+            sm100 = true;
         } else if (i + 1 < argc && strcmp(a, "--dir") == 0) {
             o.dir = argv[++i];
         } else if (i + 1 < argc && strcmp(a, "--raw") == 0) {
@@ -1812,7 +1821,7 @@ int main(int argc, char **argv)
         }
     }
     if (strcmp(cmd, "list") == 0) {
-        enumerate(list_one, NULL);
+        enumerate(sm100 ? list_sm100 : list_one, NULL);
         return 0;
     }
     if (strcmp(cmd, "doc") == 0)

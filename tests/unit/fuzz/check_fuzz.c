@@ -4,7 +4,8 @@
  * mismatching), each with its reason: they must still fail, so that the list stays
  * true; every other recorded variant must pass.  tests/fuzz/REJECTED lists what the
  * ISA tables allow but ptxas rejected at recording; with the recorded variants it must
- * make up exactly what `ptxfuzz list` enumerates, so that nothing is left out silently. */
+ * make up exactly what `ptxfuzz list` enumerates, so that nothing is left out silently.
+ * The sm_100 variants' GPU kernels (their sm_90 equivalents) are checked to be sm_90 PTX. */
 #include <check.h>
 #include <dirent.h>
 #include <libgen.h>
@@ -14,6 +15,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "frontend/fe.h"
 
 #define MAX_NAMES 8192
 static char *names[MAX_NAMES];
@@ -142,6 +145,41 @@ START_TEST(all_enumerated_recorded)
 }
 END_TEST
 
+/* A recorded sm_100 variant (its emulator kernel targets sm_100a) is recorded on the GPU
+ * through an sm_90 kernel: that kernel must target sm_90, be valid there for the
+ * frontend's checker (ptxas's rules), and not contain the sm_100 instruction itself. */
+static char *sm100[MAX_NAMES];
+static int nsm100;
+START_TEST(sm100_equivalents)
+{
+    static char emu[1 << 16], gpu[1 << 16];
+    ck_assert_msg(nsm100 > 0, "ptxfuzz list --sm100 lists nothing");
+    const char *name = sm100[_i];
+    char *ea[] = { fuzz_bin, "kernel", (char *)name, NULL };
+    ck_assert_int_eq(run_fuzz(ea, emu, sizeof emu), 0);
+    ck_assert_msg(strstr(emu, ".target sm_100a") != NULL, "%s: %s", name, emu);
+    char *ga[] = { fuzz_bin, "kernel", "--backend", "cuda", (char *)name, NULL };
+    ck_assert_int_eq(run_fuzz(ga, gpu, sizeof gpu), 0);
+    ck_assert_msg(strstr(gpu, ".target sm_90\n") != NULL, "%s: %s", name, gpu);
+    char text[128], line[256];
+    snprintf(text, sizeof text, "\t%.*s ", (int)strcspn(name, "+"), name);
+    const char *at = strstr(emu, text);
+    ck_assert_msg(at != NULL, "%s: no instruction line in\n%s", name, emu);
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(at, "\n"), at);
+    ck_assert_msg(strstr(gpu, line) == NULL, "%s: the sm_90 kernel uses the instruction itself", name);
+    char *dbuf = NULL;
+    size_t dlen = 0;
+    FILE *d = open_memstream(&dbuf, &dlen);
+    fe_options_t fo = { d, 1, false };
+    isa_module_t *m = NULL;
+    isa_status_t st = fe_load_text(name, gpu, strlen(gpu), &fo, &m);
+    fclose(d);
+    ck_assert_msg(st == ISA_ST_OK, "%s: %s\n%s", name, dbuf, gpu);
+    isa_module_free(m);
+    free(dbuf);
+}
+END_TEST
+
 Suite *make_fuzz_suite(void)
 {
     const char *bin = getenv("PTXRUN");
@@ -159,6 +197,12 @@ Suite *make_fuzz_suite(void)
     tcase_set_timeout(tl, 60);
     tcase_add_test(tl, pending_recorded);
     tcase_add_test(tl, all_enumerated_recorded);
+    static char list[1 << 16];
+    char *la[] = { fuzz_bin, "list", "--sm100", NULL };
+    if (run_fuzz(la, list, sizeof list) == 0)
+        for (char *w = strtok(list, "\n"); w && nsm100 < MAX_NAMES; w = strtok(NULL, "\n"))
+            sm100[nsm100++] = w;
+    tcase_add_loop_test(tl, sm100_equivalents, 0, nsm100 ? nsm100 : 1);
     suite_add_tcase(s, tl);
     return s;
 }
