@@ -11,20 +11,14 @@
 #include <string.h>
 
 #include "exec/exec.h"
-#include "frontend/fe.h"
+#include "tests/unit/frontend/testutil.h"
 
 static inline isa_module_t *exu_load(const char *text)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *d = open_memstream(&buf, &len);
-    fe_options_t o = { 0 };
-    o.diag = d;
-    isa_module_t *m = NULL;
-    fe_load_text("t.ptx", text, strlen(text), &o, &m);
-    fclose(d);
-    ck_assert_msg(m != NULL, "%s", buf);
-    free(buf);
+    char *diag = NULL;
+    isa_module_t *m = tu_load("t.ptx", text, &diag);
+    ck_assert_msg(m != NULL, "%s", diag);
+    free(diag);
     return m;
 }
 
