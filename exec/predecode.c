@@ -286,17 +286,21 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
             return false;
         x->aux = (x->aux & ~(uint64_t)0xff) | ((uint64_t)lut->imm & 0xff);
     }
-    /* cvt adapts to its registers' widths. */
+    /* cvt adapts to its registers' widths; a float operand in a wider register (which
+     * the frontend allows only where ptxas does) takes the handler for wide registers. */
     if (in->op == ISA_OP_CVT) {
+        bool wide = false;
         for (unsigned i = 0; i < 2; i++) {
             const isa_operand_t *o = &fn->opds[in->opd + i];
-            unsigned w = o->kind == OPD_REG ? ex_reg_width(d->f, o)
-                                            : type_width((isa_type_t)in->types[i]);
-            if (w == 0 || w > 8 || w < type_width((isa_type_t)in->types[i]) ||
-                ((isa_types[in->types[i]].cls == TC_FLOAT) && w != type_width((isa_type_t)in->types[i])))
+            unsigned tw = type_width((isa_type_t)in->types[i]);
+            unsigned w = o->kind == OPD_REG ? ex_reg_width(d->f, o) : tw;
+            if (w == 0 || w > 8 || w < tw)
                 return false;
+            wide |= isa_types[in->types[i]].cls == TC_FLOAT && w != tw;
             x->aux |= (uint64_t)w << (i == 0 ? 4 : 0);
         }
+        if (wide && !isa_sem_cvt_wide(x))
+            return false;
     }
     return widths_ok(d, in, x);
 }

@@ -154,6 +154,50 @@ static bool reg_type_ok(isa_type_t insn, isa_type_t reg, bool relaxed)
     return false;
 }
 
+/* cvt's registers (ptxas, measured): a register narrower than its type is refused; a
+ * wider one is accepted by the older conversions (integers, f16, f32, f64, f16x2 from
+ * f32), but a conversion involving a newer format (bf16, bf16x2, tf32, the fp8/fp6/fp4
+ * pairs and packs, ue8m0x2, or f16x2 as a source) takes every register at exactly its
+ * type's width (cvt.f32.bf16 with a 64-bit destination is refused); the random bits of
+ * .rs are a 32-bit register. */
+static bool cvt_newer(isa_type_t t)
+{
+    switch (t) {
+    case ISA_T_BF16: case ISA_T_BF16X2: case ISA_T_TF32: case ISA_T_E4M3X2: case ISA_T_E5M2X2:
+    case ISA_T_E2M3X2: case ISA_T_E3M2X2: case ISA_T_E2M1X2: case ISA_T_UE8M0X2: case ISA_T_E4M3X4:
+    case ISA_T_E5M2X4: case ISA_T_E2M3X4: case ISA_T_E3M2X4: case ISA_T_E2M1X4:
+        return true;
+    default:
+        return false;
+    }
+}
+static void check_cvt_reg(check_t *K, const isa_instr_t *in, unsigned slot, isa_type_t t, bool exact)
+{
+    const isa_reg_t *r = slot < in->nopd ? reg_of(K, &K->f->opds[in->opd + slot]) : NULL;
+    if (!r || r->vec > 1 || r->type == ISA_T_PRED)
+        return;
+    unsigned have = isa_types[r->type].bits, want = isa_types[t].bits;
+    char name[256];
+    if (exact ? have != want : have < want)
+        CERR(K, K->f->opds[in->opd + slot].loc, "register '%s' of type .%s does not fit '%s': it needs %s%u bits",
+             r->name, isa_types[r->type].text, isa_instr_name(K->m, in, name, sizeof name),
+             exact ? "exactly " : "at least ", want);
+}
+static void check_cvt_regs(check_t *K, const isa_instr_t *in)
+{
+    if (in->op != ISA_OP_CVT || in->ntypes != 2)
+        return;
+    isa_type_t dt = (isa_type_t)in->types[0], st = (isa_type_t)in->types[1];
+    bool exact = cvt_newer(dt) || cvt_newer(st) || st == ISA_T_F16X2;
+    bool rs = isa_instr_mod(in, ISA_G_ROUND) == ISA_M_RS;
+    unsigned nsrc = rs ? in->nopd - 2 : in->nopd - 1;   /* d, a{, b}{, rbits} */
+    check_cvt_reg(K, in, 0, dt, exact);
+    for (unsigned i = 1; i <= nsrc; i++)
+        check_cvt_reg(K, in, i, st, exact);
+    if (rs)
+        check_cvt_reg(K, in, in->nopd - 1, ISA_T_B32, true);
+}
+
 /* The destination of simple one-type instructions (add.s32 d, a, b) must be a register
  * of the instruction's type; the same holds for ld destinations and st sources, with
  * the relaxed width rule. */
@@ -568,6 +612,7 @@ static void check_instr(check_t *K, const isa_instr_t *in)
 {
     const isa_op_info_t *oi = &isa_ops[in->op];
     char name[256];
+    unsigned nerr0 = K->c->nerr;
 #define NAME() isa_instr_name(K->m, in, name, sizeof name)
 
     check_requirement(K, in->mloc, oi->mnemonic, oi->sm, oi->ptx);
@@ -610,6 +655,8 @@ static void check_instr(check_t *K, const isa_instr_t *in)
     if (in->op == ISA_OP_LOP3)
         check_lop3(K, in);
     check_rules(K, in);
+    if (K->c->nerr == nerr0)        /* register widths of an otherwise valid conversion */
+        check_cvt_regs(K, in);
 #undef NAME
 }
 

@@ -669,6 +669,80 @@ static bool is_int(isa_type_t t)
 }
 
 /*{=====================================================================
+ * Wider registers: the f32/f64 conversions above with a float operand in a register
+ * wider than its type (valid PTX; hardware-recorded, tests/golden/cvt_wide_regs: a
+ * float result is zero-extended, a float source's upper bits are ignored)
+ *====================================================================*/
+enum { FW_NONE, FW_I2F, FW_F2I, FW_D2F, FW_F2D, FW_FF32, FW_FF64 };
+#define FW_KIND(a) ((unsigned)(((a) >> 60) & 7))
+
+static inline uint64_t fw_lane(uint64_t u, uint64_t a)
+{
+    int mode = CV_RND(a);
+    bool ftz = CV_FTZ(a), sat = CV_SAT(a);
+    switch (FW_KIND(a)) {
+    case FW_I2F: {
+        int64_t v = ext(u, CV_SB(a), CV_SS(a));
+        bool neg = CV_SS(a) && v < 0;
+        uint64_t m = neg ? 0 - (uint64_t)v : (uint64_t)v;
+        if (CV_DB(a) == 64) {
+            double r = round_mag(m, neg, 53, mode);
+            return f64_bits(sat ? f64_sat(r) : r);
+        }
+        float r = (float)round_mag(m, neg, 24, mode);
+        return f32_bits(sat ? f32_sat(r) : r);
+    }
+    case FW_F2I: {
+        bool src64 = CV_SB(a) == 64;
+        double x = src64 ? f64_of(u) : (double)(ftz ? f32_ftz(f32_of((uint32_t)u)) : f32_of((uint32_t)u));
+        return f2i(x, mode, CV_DB(a), CV_DS(a), src64);
+    }
+    case FW_D2F: {
+        double x = f64_of(u);
+        float r = f64_to_f32(x, mode);
+        if (ftz && isa_fp_tiny(x, 0, -126, 23, mode))
+            r = signbit(x) ? -0.0f : 0.0f;
+        return f32_bits(sat ? f32_sat(r) : r);
+    }
+    case FW_F2D: {
+        float x = f32_of((uint32_t)u);
+        double r = ftz ? f32_to_f64_ftz(x) : f32_to_f64(x);
+        return f64_bits(sat ? f64_sat(r) : r);
+    }
+    case FW_FF32:
+        return f32_bits(f32_same(f32_of((uint32_t)u), (int)(int8_t)mode, ftz, sat));
+    default:
+        return f64_bits(f64_same(f64_of(u), (int)(int8_t)mode, sat));
+    }
+}
+static int cvt_fw_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+{
+    (void)w_;
+    uint64_t a = in->aux;
+    uint8_t *d = f + in->o[0];
+    const uint8_t *s = f + in->o[1];
+    ISA_LANE_LOOP(mask, { slot_write(d, CV_DW(a), l, fw_lane(slot_read(s, CV_SW(a), l), a)); });
+    return ISA_X_NEXT;
+}
+ISA_DESC(cvt_fw, ISA_W_ANY, ISA_W_ANY)
+
+bool isa_sem_cvt_wide(isa_xinsn_t *x)
+{
+    unsigned k = x->desc == cvt_i2f ? FW_I2F : x->desc == cvt_f2i ? FW_F2I : x->desc == cvt_d2f ? FW_D2F
+               : x->desc == cvt_ff32 ? FW_FF32 : x->desc == cvt_ff64 ? FW_FF64
+               : x->desc == cvt_f32_f64 || x->desc == cvt_f32_f64_ftz || x->desc == cvt_f32_f64_sat ||
+                 x->desc == cvt_f32_f64_ftz_sat ? FW_F2D : FW_NONE;
+    if (x->desc == cvt_nar)
+        return true;                /* reads and writes any width already */
+    if (k == FW_NONE)
+        return false;
+    x->desc = cvt_fw;
+    x->aux = (x->aux & ~(7ull << 60)) | (uint64_t)k << 60;
+    return true;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
  * cvt.pack: two s32 values saturated to a narrow integer, packed
  *====================================================================*/
 

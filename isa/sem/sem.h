@@ -64,6 +64,13 @@ struct isa_xinsn {
  * the instruction has no semantics yet. */
 bool isa_sem_select(const isa_instr_t *in, isa_xinsn_t *out);
 
+/* cvt with a float operand in a register wider than its type (cvt.rn.f16.f32 %r1, %f1;
+ * cvt.f64.f32 %fd1, %rd1): x, selected by isa_sem_select, becomes a handler that reads the
+ * low bits of a wider source and zero-extends a float result into a wider destination
+ * (the register widths in aux bits 0-7 as pre-decoding fills them).  False when x has no
+ * such form. */
+bool isa_sem_cvt_wide(isa_xinsn_t *x);
+
 /* Video instructions' operand selectors (%r1.b2, %r3.h1): pre-decoding asks whether
  * operand i (0 d, 1 a, 2 b, 3 c) may carry selector sel (isa_sel_t), then stores it in
  * the handler's aux, 4 bits at ISA_AUX_SEL_SHIFT(i) (video.c). */

@@ -31,6 +31,8 @@
 #   texrefs.ptx          .target ..., texmode_independent; .texref/.samplerref (initialiser)/.surfref
 #   video_operands.ptx   vmad {-}a/{-}b/{-}c, SIMD video selectors .hxy/.bxyzw and masks .h10/.b20/.b3210,
 #                        lop3.{and,or} d|p, ..., q
+#   cvt_registers.ptx    cvt's register widths: wider registers for the older conversions, exact
+#                        widths for bf16, tf32 and the fp8 pairs
 set -u
 cd "$(dirname "$0")" || exit 1
 PTXAS=${PTXAS:-}
