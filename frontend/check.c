@@ -128,6 +128,8 @@ static bool kind_ok(check_t *K, char k, const isa_operand_t *o)
 /* Register-type compatibility with an instruction type, per the PTX operand type rules:
  * a bit-size type accepts any register of its size; integer types accept integer or
  * bit registers of their size; float types accept float or bit registers of their size;
+ * a pair type (f16x2, u16x2) its own or bit registers, and a pair's register serves
+ * integer instructions too;
  * "relaxed" (ld, st) also accepts wider registers: integer or bit ones for integer and
  * bit types, bit ones for float types (as ptxas does). */
 static bool reg_type_ok(isa_type_t insn, isa_type_t reg, bool relaxed)
@@ -144,7 +146,10 @@ static bool reg_type_ok(isa_type_t insn, isa_type_t reg, bool relaxed)
             return true;
         if (ti->cls == TC_FLOAT && ri->cls == TC_FLOAT)
             return insn == reg;
-        return ti->cls == TC_PACKED || ri->cls == TC_PACKED;
+        /* a pair (f16x2, u16x2) takes a bit register or its own; a pair's register also
+         * serves integer instructions, as a bit register would (ptxas) */
+        bool int_pair = insn == ISA_T_U16X2 || insn == ISA_T_S16X2;
+        return insn == reg || (ri->cls == TC_PACKED && (ti_int || int_pair));
     }
     if (relaxed && ri->bits > ti->bits) {
         if (ti->cls == TC_FLOAT || ti->cls == TC_PACKED)
@@ -154,12 +159,92 @@ static bool reg_type_ok(isa_type_t insn, isa_type_t reg, bool relaxed)
     return false;
 }
 
+/* Twice as wide an integer type (mul.wide, mad.wide), or ISA_T__COUNT. */
+static isa_type_t wide_type(isa_type_t t)
+{
+    return t == ISA_T_U16 ? ISA_T_U32 : t == ISA_T_S16 ? ISA_T_S32 : t == ISA_T_U32 ? ISA_T_U64
+         : t == ISA_T_S32 ? ISA_T_S64 : ISA_T__COUNT;
+}
+
+/* The type a register source of an arithmetic, logic or comparison instruction carries
+ * (ISA_T__COUNT when it is not checked here: shift counts, bit positions, predicates,
+ * the families with operands of their own types); mad.wide's addend is twice as wide.  Mixed
+ * precision (add.f32.f16 d, a, c; fma.f32.f16 d, a, b, c): the half sources take the
+ * second type. */
+static isa_type_t src_type(const isa_instr_t *in, unsigned i)
+{
+    isa_type_t t0 = (isa_type_t)in->types[0], t1 = in->ntypes > 1 ? (isa_type_t)in->types[1] : t0;
+    switch ((isa_op_t)in->op) {
+    case ISA_OP_ADD: case ISA_OP_SUB:
+        return in->ntypes == 2 && i == 1 ? t1 : t0;
+    case ISA_OP_FMA:
+        return in->ntypes == 2 && i < 3 ? t1 : t0;
+    case ISA_OP_MAD:
+        return i == 3 && isa_instr_mod(in, ISA_G_MULMODE) == ISA_M_WIDE ? wide_type(t0) : t0;
+    case ISA_OP_SET:
+        return i < 3 ? t1 : ISA_T__COUNT;
+    case ISA_OP_SETP: case ISA_OP_SELP:
+        return i < 3 ? t0 : ISA_T__COUNT;
+    case ISA_OP_SLCT:
+        return i < 3 ? t0 : t1;
+    case ISA_OP_MUL: case ISA_OP_MUL24: case ISA_OP_MAD24: case ISA_OP_SAD: case ISA_OP_DIV:
+    case ISA_OP_REM: case ISA_OP_ABS: case ISA_OP_NEG: case ISA_OP_MIN: case ISA_OP_MAX:
+    case ISA_OP_ADDC: case ISA_OP_SUBC: case ISA_OP_MADC: case ISA_OP_POPC: case ISA_OP_CLZ:
+    case ISA_OP_BFIND: case ISA_OP_BREV: case ISA_OP_RCP: case ISA_OP_SQRT: case ISA_OP_RSQRT:
+    case ISA_OP_SIN: case ISA_OP_COS: case ISA_OP_LG2: case ISA_OP_EX2: case ISA_OP_TANH:
+    case ISA_OP_COPYSIGN: case ISA_OP_TESTP: case ISA_OP_AND: case ISA_OP_OR: case ISA_OP_XOR:
+    case ISA_OP_NOT: case ISA_OP_CNOT:
+        return t0;
+    default:
+        return ISA_T__COUNT;
+    }
+}
+
+/* The destination's type where check_data_regs does not check it (opcodes without a
+ * destination of the instruction type, the .wide products), or ISA_T__COUNT. */
+static isa_type_t dst_type(const isa_instr_t *in)
+{
+    isa_type_t t0 = (isa_type_t)in->types[0];
+    switch ((isa_op_t)in->op) {
+    case ISA_OP_MUL: case ISA_OP_MAD:
+        return isa_instr_mod(in, ISA_G_MULMODE) == ISA_M_WIDE ? wide_type(t0) : ISA_T__COUNT;
+    case ISA_OP_POPC: case ISA_OP_CLZ: case ISA_OP_BFIND:
+        return ISA_T_U32;
+    case ISA_OP_SET: case ISA_OP_SLCT: case ISA_OP_ADDC: case ISA_OP_SUBC: case ISA_OP_MADC:
+    case ISA_OP_MUL24: case ISA_OP_MAD24: case ISA_OP_SAD:
+        return isa_ops[in->op].flags & OF_DTYPE ? ISA_T__COUNT : t0;
+    default:
+        return ISA_T__COUNT;
+    }
+}
+
+/* Register operands must fit their types (reg_type_ok), as ptxas requires: the sources
+ * of the arithmetic, logic and comparison instructions (add.u32 %r1, %rd1, %r2 is
+ * refused) and the destinations check_data_regs leaves (mul.wide.u32 %r1, ...). */
+static void check_opd_regs(check_t *K, const isa_instr_t *in)
+{
+    if (in->ntypes == 0)
+        return;
+    for (unsigned i = 0; i < in->nopd; i++) {
+        isa_type_t t = i == 0 ? dst_type(in) : src_type(in, i);
+        const isa_operand_t *o = &K->f->opds[in->opd + i];
+        const isa_reg_t *r = reg_of(K, o);
+        if (t == ISA_T__COUNT || !r || r->vec > 1 || o->sel)
+            continue;
+        if (!reg_type_ok(t, r->type, false))
+            CERR(K, o->loc, "register '%s' of type .%s does not match the operand type .%s", r->name,
+                 isa_types[r->type].text, isa_types[t].text);
+    }
+}
+
 /* cvt's registers (ptxas, measured): a register narrower than its type is refused; a
  * wider one is accepted by the older conversions (integers, f16, f32, f64, f16x2 from
  * f32), but a conversion involving a newer format (bf16, bf16x2, tf32, the fp8/fp6/fp4
  * pairs and packs, ue8m0x2, or f16x2 as a source) takes every register at exactly its
  * type's width (cvt.f32.bf16 with a 64-bit destination is refused); the random bits of
- * .rs are a 32-bit register. */
+ * .rs are a 32-bit register.  Besides, a register is a bit register, one of the type
+ * itself, or an integer register for an integer type (a .f32 register does not hold a
+ * tf32, nor a .u16 one an f16). */
 static bool cvt_newer(isa_type_t t)
 {
     switch (t) {
@@ -178,6 +263,13 @@ static void check_cvt_reg(check_t *K, const isa_instr_t *in, unsigned slot, isa_
         return;
     unsigned have = isa_types[r->type].bits, want = isa_types[t].bits;
     char name[256];
+    const isa_type_info_t *ti = &isa_types[t], *ri = &isa_types[r->type];
+    bool ints = (ti->cls == TC_UINT || ti->cls == TC_SINT) && (ri->cls == TC_UINT || ri->cls == TC_SINT);
+    if (ri->cls != TC_BIT && r->type != t && !ints) {
+        CERR(K, K->f->opds[in->opd + slot].loc, "register '%s' of type .%s does not match the type .%s in '%s'",
+             r->name, ri->text, ti->text, isa_instr_name(K->m, in, name, sizeof name));
+        return;
+    }
     if (exact ? have != want : have < want)
         CERR(K, K->f->opds[in->opd + slot].loc, "register '%s' of type .%s does not fit '%s': it needs %s%u bits",
              r->name, isa_types[r->type].text, isa_instr_name(K->m, in, name, sizeof name),
@@ -655,8 +747,10 @@ static void check_instr(check_t *K, const isa_instr_t *in)
     if (in->op == ISA_OP_LOP3)
         check_lop3(K, in);
     check_rules(K, in);
-    if (K->c->nerr == nerr0)        /* register widths of an otherwise valid conversion */
+    if (K->c->nerr == nerr0) {      /* the registers of an otherwise valid instruction */
         check_cvt_regs(K, in);
+        check_opd_regs(K, in);
+    }
 #undef NAME
 }
 
