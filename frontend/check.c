@@ -220,7 +220,8 @@ static isa_type_t dst_type(const isa_instr_t *in)
 
 /* Register operands must fit their types (reg_type_ok), as ptxas requires: the sources
  * of the arithmetic, logic and comparison instructions (add.u32 %r1, %rd1, %r2 is
- * refused) and the destinations check_data_regs leaves (mul.wide.u32 %r1, ...). */
+ * refused) and the destinations check_data_regs leaves (mul.wide.u32 %r1, ...); and an
+ * f16, bf16 or pair operand is never an immediate (add.f16 %h1, %h2, 0x3c00 is refused). */
 static void check_opd_regs(check_t *K, const isa_instr_t *in)
 {
     if (in->ntypes == 0)
@@ -229,6 +230,12 @@ static void check_opd_regs(check_t *K, const isa_instr_t *in)
         isa_type_t t = i == 0 ? dst_type(in) : src_type(in, i);
         const isa_operand_t *o = &K->f->opds[in->opd + i];
         const isa_reg_t *r = reg_of(K, o);
+        bool half = t == ISA_T_F16 || t == ISA_T_BF16 || t == ISA_T_F16X2 || t == ISA_T_BF16X2;
+        if (half && (o->kind == OPD_IMM || o->kind == OPD_F32 || o->kind == OPD_F64)) {
+            CERR(K, o->loc, "an immediate cannot be a .%s operand (move it into a register first)",
+                 isa_types[t].text);
+            continue;
+        }
         if (t == ISA_T__COUNT || !r || r->vec > 1 || o->sel)
             continue;
         if (!reg_type_ok(t, r->type, false))
