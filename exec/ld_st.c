@@ -359,7 +359,9 @@ static unsigned opd_width(ex_func_t *f, const isa_operand_t *o, unsigned dflt)
 static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x, bool load)
 {
     const isa_func_t *fn = f->ir;
-    if (in->ntypes != 1 || in->nopd != 2)
+    /* .L2::cache_hint's cache-policy operand (the last) is a hint: it changes no result. */
+    unsigned nopd = in->nopd - (isa_instr_has(in, ISA_M_L2_CACHE_HINT) ? 1u : 0u);
+    if (in->ntypes != 1 || nopd != 2)
         return false;
     isa_type_t t = (isa_type_t)in->types[0];
     unsigned bytes = isa_types[t].bits / 8;

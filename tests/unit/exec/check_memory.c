@@ -1,7 +1,7 @@
 /* check_memory.c: the memory spaces through small kernels: module globals with
  * initializers and relocations, the constant bank, local frames (%SPL/%SP), generic
- * addressing through every window, vector registers, and the faults for misaligned
- * and out-of-range accesses. */
+ * addressing through every window, vector registers, cache hints, and the faults for
+ * misaligned and out-of-range accesses. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +195,30 @@ START_TEST(vector_registers)
 }
 END_TEST
 
+/* Cache hints change no result: .L1::evict_* and .L2::cache_hint with its cache-policy
+ * operand (here a register), on loads and stores, vector ones too. */
+START_TEST(cache_hints)
+{
+    run_t r = run(HDR
+        ".global .align 16 .u32 in[4] = {11, 22, 33, 44};\n"
+        ".visible .entry k(.param .u64 out)\n{\n"
+        ".reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [out]; mov.b64 %rd2, 0x1234;\n"
+        "mov.u64 %rd3, in;\n"
+        "ld.global.L1::evict_last.L2::cache_hint.u32 %r1, [%rd3+4], %rd2;\n"
+        "ld.global.L2::cache_hint.v2.u32 {%r2, %r3}, [%rd3+8], %rd2;\n"
+        "ld.global.L1::evict_first.u32 %r4, [%rd3];\n"
+        "st.global.L1::no_allocate.L2::cache_hint.v4.u32 [%rd1], {%r1, %r2, %r3, %r4}, %rd2;\n"
+        "st.global.L2::cache_hint.u32 [%rd1+16], %r4, %rd2;\n"
+        "ret;\n}\n", 1, 4);
+    ck_assert_msg(r.st == ISA_ST_OK, "%s", r.diag);
+    const uint32_t *o = (const uint32_t *)r.out, want[5] = { 22, 33, 44, 11, 11 };
+    for (unsigned i = 0; i < 5; i++)
+        ck_assert_msg(o[i] == want[i], "word %u: %u, want %u", i, o[i], want[i]);
+    done(&r);
+}
+END_TEST
+
 Suite *make_memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -205,6 +229,7 @@ Suite *make_memory_suite(void)
     tcase_add_test(tc, misaligned_fault);
     tcase_add_test(tc, shared_out_of_range);
     tcase_add_test(tc, vector_registers);
+    tcase_add_test(tc, cache_hints);
     suite_add_tcase(s, tc);
     return s;
 }
