@@ -299,6 +299,14 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
             wide |= isa_types[in->types[i]].cls == TC_FLOAT && w != tw;
             x->aux |= (uint64_t)w << (i == 0 ? 4 : 0);
         }
+        if (in->nopd == 3) {            /* cvt.f16x2.f32 d, a, b: b's width at bit 56 (NV_BW) */
+            const isa_operand_t *o = &fn->opds[in->opd + 2];
+            unsigned tw = type_width((isa_type_t)in->types[1]);
+            unsigned w = o->kind == OPD_REG ? ex_reg_width(d->f, o) : tw;
+            if (w == 0 || w > 8 || w < tw)
+                return false;
+            x->aux |= (uint64_t)w << 56;
+        }
         if (wide && !isa_sem_cvt_wide(x))
             return false;
     }

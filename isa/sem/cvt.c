@@ -324,6 +324,7 @@ static inline bool nk_finite_only(unsigned k) { return k == NK_E2M1 || k == NK_E
 #define NV_SATF     (1ull << 51)
 #define NV_RELU     (1ull << 52)
 #define NV_SHAPE(a) ((unsigned)(((a) >> 53) & 3))
+#define NV_BW(a)    ((unsigned)(((a) >> 56) & 0xf))   /* the packed form's b: register width */
 enum { NV_ONE, NV_PACK, NV_PAIR };
 
 typedef struct {
@@ -506,11 +507,11 @@ static int cvt_nar_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     const uint8_t *s = f + in->o[1];
     unsigned shape = NV_SHAPE(a);
     if (shape == NV_PACK) {
-        const uint32_t *b = ISA_SLOT(const uint32_t, f, in->o[2]);
-        unsigned h = nk_bits(p.dk);
+        const uint8_t *b = f + in->o[2];
+        unsigned h = nk_bits(p.dk), bw = NV_BW(a);
         ISA_LANE_LOOP(mask, {
-            uint64_t hi = nv_convert(slot_read(s, 4, l), &p);
-            uint64_t lo = nv_convert(b[l], &p);
+            uint64_t hi = nv_convert(slot_read(s, CV_SW(a), l) & 0xffffffffu, &p);
+            uint64_t lo = nv_convert(slot_read(b, bw, l) & 0xffffffffu, &p);
             slot_write(d, CV_DW(a), l, hi << h | lo);
         });
     } else if (shape == NV_PAIR) {
@@ -526,7 +527,7 @@ static int cvt_nar_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     }
     return ISA_X_NEXT;
 }
-ISA_DESC(cvt_nar, ISA_W_ANY, ISA_W_ANY, 4)
+ISA_DESC(cvt_nar, ISA_W_ANY, ISA_W_ANY, ISA_W_ANY)
 
 /* Stochastic rounding (.rs) of an f32 (bits x) to f16 or bf16 with random bits rb (13
  * for f16, 16 for bf16), as the PTX manual defines it (no sm_100 GPU recorded): the
