@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/exec.h"
-#include "frontend/fe.h"
+#include "tests/unit/exec/exutil.h"
 
 #define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
 
@@ -23,13 +22,8 @@ typedef struct {
 static run_t run(const char *text, unsigned block, unsigned n)
 {
     run_t r = { 0 };
-    fe_options_t o = { 0 };
     char *buf = NULL;
-    size_t len = 0;
-    FILE *d = open_memstream(&buf, &len);
-    o.diag = d;
-    fe_load_text("m.ptx", text, strlen(text), &o, &r.m);
-    fclose(d);
+    r.m = tu_load("m.ptx", text, &buf);
     ck_assert_msg(r.m != NULL, "%s", buf);
     free(buf);
     r.p = ex_program_new(r.m);
@@ -40,9 +34,9 @@ static run_t run(const char *text, unsigned block, unsigned n)
     ex_program_add_global(r.p, r.out, n * 8);
     uint64_t param = (uint64_t)(uintptr_t)r.out;
     ex_launch_t l = { { 1, 1, 1 }, { block, 1, 1 }, 16, 1 };
-    len = 0;
+    size_t len = 0;
     buf = NULL;
-    d = open_memstream(&buf, &len);
+    FILE *d = open_memstream(&buf, &len);
     r.st = ex_launch(r.p, e, &l, &param, 8, d, NULL);
     fclose(d);
     r.diag = buf;
