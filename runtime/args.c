@@ -433,3 +433,41 @@ void rt_args_free(rt_args_t *a)
     free(a->param_buffer);
     memset(a, 0, sizeof *a);
 }
+
+/* A comparison gives each side its own copy: a run may write any buffer. */
+isa_status_t rt_args_copy(const rt_args_t *a, rt_args_t *out)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t np = a->nparam ? a->nparam : 1;
+    out->nparam = a->nparam;
+    out->params_size = a->params_size;
+    out->params = malloc(a->params_size ? a->params_size : 1);
+    out->param_offset = malloc(np * sizeof *out->param_offset);
+    out->param_buffer = malloc(np * sizeof *out->param_buffer);
+    out->bufs = calloc(np, sizeof *out->bufs);
+    if (!out->params || !out->param_offset || !out->param_buffer || !out->bufs)
+        goto fail;
+    memcpy(out->params, a->params, a->params_size);
+    memcpy(out->param_offset, a->param_offset, a->nparam * sizeof *out->param_offset);
+    memcpy(out->param_buffer, a->param_buffer, a->nparam * sizeof *out->param_buffer);
+    for (uint32_t i = 0; i < a->nbuf; i++) {
+        rt_buffer_t *b = &out->bufs[i];
+        *b = a->bufs[i];
+        b->host = NULL;
+        b->out_path = NULL;
+        out->nbuf = i + 1;
+        if (!(b->host = buf_alloc(b->bytes)) ||
+            (a->bufs[i].out_path && !(b->out_path = strdup(a->bufs[i].out_path))))
+            goto fail;
+        memcpy(b->host, a->bufs[i].host, b->bytes);
+    }
+    for (uint32_t k = 0; k < a->nparam; k++)
+        if (a->param_buffer[k] >= 0) {
+            uint64_t addr = (uint64_t)(uintptr_t)out->bufs[a->param_buffer[k]].host;
+            memcpy(out->params + a->param_offset[k], &addr, 8);
+        }
+    return ISA_ST_OK;
+fail:
+    rt_args_free(out);
+    return ISA_ST_NOMEM;
+}

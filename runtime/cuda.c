@@ -71,6 +71,24 @@ static void cu_report(const cu_api_t *api, FILE *diag, const char *what, cu_resu
     fprintf(diag, "ptxrun: error: cuda: %s: %s: %s\n", what, name ? name : "?", str ? str : "unknown error");
 }
 
+isa_status_t rt_cuda_check(FILE *diag)
+{
+    cu_api_t api;
+    cu_result_t r;
+    cu_device_t dev;
+    if (!cu_load(&api, diag))
+        return ISA_ST_UNSUPPORTED;
+    if ((r = api.cuInit(0)) != 0) {
+        cu_report(&api, diag, "no usable GPU (cuInit)", r);
+        return ISA_ST_UNSUPPORTED;
+    }
+    if ((r = api.cuDeviceGet(&dev, 0)) != 0) {
+        cu_report(&api, diag, "no usable GPU (cuDeviceGet)", r);
+        return ISA_ST_UNSUPPORTED;
+    }
+    return ISA_ST_OK;
+}
+
 isa_status_t rt_run_cuda(const isa_module_t *m, uint32_t entry, const ex_launch_t *l, rt_args_t *a,
                          FILE *diag)
 {

@@ -27,6 +27,20 @@ static void print_buffer(FILE *out, uint32_t k, const rt_buffer_t *b, rt_outfmt_
     fputs(fmt == RT_OUT_JSON ? "]}" : "\n", out);
 }
 
+isa_status_t rt_buffer_write(const rt_buffer_t *b, uint32_t k, FILE *diag)
+{
+    if (!b->out_path)
+        return ISA_ST_OK;
+    FILE *f = fopen(b->out_path, "wb");
+    bool ok = f && fwrite(b->host, 1, b->bytes, f) == b->bytes;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (ok)
+        return ISA_ST_OK;
+    fprintf(diag, "ptxrun: error: argument %u: cannot write '%s'\n", k, b->out_path);
+    return ISA_ST_IO;
+}
+
 isa_status_t rt_args_print(const rt_args_t *a, rt_outfmt_t fmt, FILE *out, FILE *diag)
 {
     isa_status_t st = ISA_ST_OK;
@@ -41,16 +55,8 @@ isa_status_t rt_args_print(const rt_args_t *a, rt_outfmt_t fmt, FILE *out, FILE 
             print_buffer(out, k, b, fmt, first);
             first = false;
         }
-        if (b->out_path) {
-            FILE *f = fopen(b->out_path, "wb");
-            bool ok = f && fwrite(b->host, 1, b->bytes, f) == b->bytes;
-            if (f && fclose(f) != 0)
-                ok = false;
-            if (!ok) {
-                fprintf(diag, "ptxrun: error: argument %u: cannot write '%s'\n", k, b->out_path);
-                st = ISA_ST_IO;
-            }
-        }
+        if (rt_buffer_write(b, k, diag) != ISA_ST_OK)
+            st = ISA_ST_IO;
     }
     if (fmt == RT_OUT_JSON)
         fputs(first ? "}\n" : "\n}\n", out);

@@ -39,6 +39,14 @@ void         rt_args_free(rt_args_t *a);
  * :out=PATH ones.  Returns ISA_ST_IO if a file cannot be written. */
 isa_status_t rt_args_print(const rt_args_t *a, rt_outfmt_t fmt, FILE *out, FILE *diag);
 
+/* A copy of a with buffers of its own (same contents, flags and paths); the pointer
+ * parameters of the copy's block hold the copy's buffers.  ISA_ST_NOMEM on failure. */
+isa_status_t rt_args_copy(const rt_args_t *a, rt_args_t *out);
+
+/* Write buffer b (parameter K) to its :out=PATH file, if it has one.  ISA_ST_IO, after
+ * "ptxrun: error: argument K: cannot write 'PATH'" on diag, if it cannot be written. */
+isa_status_t rt_buffer_write(const rt_buffer_t *b, uint32_t k, FILE *diag);
+
 /* The documented deterministic generator behind TYPE[N]=rand(SEED). */
 uint64_t rt_rand_next(uint64_t *state);
 
@@ -52,6 +60,116 @@ isa_status_t rt_run_emu(ex_program_t *p, uint32_t entry, const ex_launch_t *l, r
  * ISA_ST_UNSUPPORTED with a clear message when no driver or GPU is present. */
 isa_status_t rt_run_cuda(const isa_module_t *m, uint32_t entry, const ex_launch_t *l, rt_args_t *a,
                          FILE *diag);
+
+/* Whether a GPU can run launches here: the driver (libcuda.so.1) loads and device 0
+ * exists.  ISA_ST_UNSUPPORTED, after saying which is missing on diag, if not. */
+isa_status_t rt_cuda_check(FILE *diag);
+
+/*{=====================================================================
+ * Backends (backend.c): the emulator, the GPU, and in the test build a GPU stand-in,
+ * behind one interface, so that a comparison runs any two of them.
+ *====================================================================*/
+
+/* One launch, as every backend gets it. */
+typedef struct {
+    const isa_module_t *module;
+    uint32_t            entry;
+    const ex_launch_t  *launch;
+} rt_job_t;
+
+typedef struct rt_backend rt_backend_t;
+struct rt_backend {
+    const char *name;   /* names the side in reports: "emu", "cuda" */
+    /* Whether job can run here at all, before any argument is built (the emulator: every
+     * instruction the entry reaches has semantics; the GPU: a driver and a device).  Errors
+     * are printed on diag; ISA_ST_UNSUPPORTED means "not here".  NULL: always. */
+    isa_status_t (*check)(const rt_backend_t *self, const rt_job_t *job, FILE *diag);
+    /* Run job on a's parameter block and buffers (pointer parameters hold the buffers'
+     * host addresses, as rt_args_parse lays them out), leaving the results in the
+     * buffers.  ISA_ST_OK; ISA_ST_FAULT when the kernel faulted; another status for
+     * anything else; each after printing what happened on diag. */
+    isa_status_t (*run)(const rt_backend_t *self, const rt_job_t *job, rt_args_t *a, FILE *diag);
+    const void *conf;   /* the backend's own settings, or NULL */
+};
+
+extern const rt_backend_t rt_backend_emu;    /* rt_run_emu on a fresh program */
+extern const rt_backend_t rt_backend_cuda;   /* rt_run_cuda */
+
+#ifdef PTXEMU_TESTING
+/* The test build's stand-in for a GPU that disagrees: runs base, then flips the chosen
+ * bits of the chosen output elements. */
+typedef struct {
+    uint32_t param;   /* parameter index (a buffer parameter) */
+    uint64_t elem;    /* element index, or RT_FLIP_ALL for every element */
+    unsigned bit;     /* bit within the element, 0 = least significant */
+} rt_flip_t;
+#define RT_FLIP_ALL UINT64_MAX
+typedef struct {
+    const rt_backend_t *base;
+    uint32_t            nflip;
+    rt_flip_t           flips[16];
+} rt_flip_conf_t;
+/* A backend named "flip" that runs conf->base and then applies conf->flips; a flip
+ * outside its parameter's buffer or element is an error (ISA_ST_USAGE). */
+rt_backend_t rt_backend_flip(const rt_flip_conf_t *conf);
+/* "K:I:B[,K:I:B...]" (I may be '*': every element) into conf->flips; false, after a
+ * message on diag, when malformed. */
+bool rt_flip_parse(const char *spec, rt_flip_conf_t *conf, FILE *diag);
+#endif
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Comparison (compare.c): the same launch with the same inputs on two backends, every
+ * output buffer compared bit for bit.
+ *====================================================================*/
+
+/* How two float elements whose bits differ are apart. */
+typedef enum {
+    RT_FDIFF_ULP,       /* two numbers (infinities included): the distance in ulp */
+    RT_FDIFF_ZERO_SIGN, /* +0 and -0 */
+    RT_FDIFF_NAN,       /* two NaNs of different sign or payload */
+    RT_FDIFF_NAN_ONE    /* a NaN and a number */
+} rt_fdiff_t;
+
+/* Classify x against y (float type t: f16, bf16, f32, f64; their bits differ).  For
+ * RT_FDIFF_ULP, *out_ulp is the distance of their ordered-integer keys: the magnitude
+ * bits, negated for negative values, so that adjacent floats are 1 apart, +0 and -0 both
+ * 0, the largest finite value and inf 1 apart, and -x and x twice x's key apart. */
+rt_fdiff_t rt_float_ulp(isa_type_t t, const void *x, const void *y, uint64_t *out_ulp);
+
+/* What two runs' output buffers showed. */
+typedef struct {
+    uint32_t nbuf, nbuf_diff;     /* output buffers compared, those that differ */
+    uint64_t nelem, nelem_diff;   /* elements compared, those that differ */
+} rt_cmp_summary_t;
+
+/* Compare every output buffer (:out or :out=PATH) of x (from the side named xn) with
+ * the same buffer of y (yn), element by element and bit for bit.  Each differing buffer
+ * is reported on out with its count of differences and the first max_shown of them
+ * (index, both values in hex and decimal, for floats how far apart), then one summary
+ * line: "compare: B buffers, N elements, identical (xn vs yn)" or "compare: D of B
+ * buffers differ, E of N elements (xn vs yn)". */
+rt_cmp_summary_t rt_compare_buffers(const rt_args_t *x, const char *xn, const rt_args_t *y, const char *yn,
+                                    unsigned max_shown, FILE *out);
+
+/* The outcome of a comparison; the values are ptxrun's exit statuses. */
+typedef enum {
+    RT_CMP_SAME = 0,     /* both runs finished, every output buffer identical */
+    RT_CMP_FAULT = 1,    /* a kernel faulted on one side or both */
+    RT_CMP_ERROR = 2,    /* bad arguments, PTX a side refuses, a side that cannot run here */
+    RT_CMP_DIFFER = 3    /* both runs finished, some output differs */
+} rt_cmp_result_t;
+
+/* Number of differences shown per buffer by rt_compare_run. */
+#define RT_CMP_SHOWN 10
+
+/* ptxrun --compare: check that both sides can run job, build the arguments from
+ * argv once (random inputs generated once), give each side an identical copy, run x
+ * then y, and compare (rt_compare_buffers).  A side that fails is named on diag
+ * ("compare: the cuda run faulted").  :out=PATH files get x's results. */
+rt_cmp_result_t rt_compare_run(const rt_job_t *job, const rt_backend_t *x, const rt_backend_t *y, int argc,
+                               char **argv, FILE *out, FILE *diag);
+/*}=====================================================================*/
 
 /*{=====================================================================
  * Numbers (num.c): element values as the command line writes and the output prints

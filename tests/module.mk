@@ -18,6 +18,13 @@ check: check-$(1)
 endef
 $(foreach f,$(TEST_FOLDERS),$(eval $(call test_template,$(f))))
 
+# The test build of ptxrun (beside the runners): its --compare=flip:K:I:B compares the
+# emulator with the test backend "flip" (runtime/backend.c), for tests/unit/tools.
+$(BUILD)/tests/ptxrun: $(BUILD)/tobj/tools/ptxrun.o $(TEST_TLIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS) -ldl
+check-tools: $(BUILD)/tests/ptxrun
+
 .PHONY: bench
 bench: $(BUILD)/bin/ptxbench
 	$(BUILD)/bin/ptxbench

@@ -1,5 +1,6 @@
 /* ptxrun.c: the command-line front of ptxemu: list, dump, print or run the kernels of a
- * PTX file.  Exit status: 0 ok, 1 kernel fault, 2 usage or PTX errors. */
+ * PTX file, or compare a run on the emulator with one on the GPU.  Exit status: 0 ok,
+ * 1 kernel fault, 2 usage or PTX errors or no GPU to compare with, 3 the runs differ. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ static void usage(FILE *out)
           "  -j N                   worker threads\n"
           "  -o, --output text|hex|json   how printed buffers look (default text)\n"
           "  --backend emu|cuda     run on the emulator (default) or on a real GPU\n"
+          "  --compare              run on both, compare every :out buffer bit for bit\n"
           "  --list                 list entries and parameters\n"
           "  --dump-ir              print the lowered IR\n"
           "  --print                print the module back as PTX\n"
@@ -148,24 +150,58 @@ static int run_entry(const isa_module_t *m, uint32_t entry, const ex_launch_t *l
         ex_program_free(p);
     return exit_for(st);
 }
+
+/* --compare: the emulator against the GPU, or in the test build against the "flip"
+ * backend when flip_spec is given (--compare=flip:K:I:B,...).  The result's values are
+ * the exit statuses. */
+static int compare_entry(const isa_module_t *m, uint32_t entry, const ex_launch_t *l, const char *flip_spec,
+                         int argc, char **argv)
+{
+    rt_job_t job = { m, entry, l };
+    const rt_backend_t *other = &rt_backend_cuda;
+#ifdef PTXEMU_TESTING
+    rt_flip_conf_t conf = { &rt_backend_emu, 0, { { 0, 0, 0 } } };
+    rt_backend_t flip;
+    if (flip_spec) {
+        if (strncmp(flip_spec, "flip:", 5) != 0) {
+            fprintf(stderr, "ptxrun: error: --compare='%s': expected flip:K:I:B[,K:I:B...]\n", flip_spec);
+            return EXIT_USAGE;
+        }
+        if (!rt_flip_parse(flip_spec + 5, &conf, stderr))
+            return EXIT_USAGE;
+        flip = rt_backend_flip(&conf);
+        other = &flip;
+    }
+#else
+    (void)flip_spec;
+#endif
+    return (int)rt_compare_run(&job, &rt_backend_emu, other, argc, argv, stdout, stderr);
+}
 /*}=====================================================================*/
 
 int main(int argc, char **argv)
 {
-    enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE };
+    enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE };
     static const struct option longopts[] = {
         { "kernel", required_argument, 0, 'k' }, { "grid", required_argument, 0, 'g' },
         { "block", required_argument, 0, 'b' },  { "shared", required_argument, 0, 's' },
         { "output", required_argument, 0, 'o' }, { "backend", required_argument, 0, O_BACKEND },
         { "list", no_argument, 0, O_LIST },      { "dump-ir", no_argument, 0, O_DUMP },
         { "print", no_argument, 0, O_PRINT },    { "isa-table", no_argument, 0, O_ISATABLE },
-        { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
+        { "help", no_argument, 0, 'h' },
+#ifdef PTXEMU_TESTING
+        { "compare", optional_argument, 0, O_COMPARE },   /* =flip:SPEC: the test backend */
+#else
+        { "compare", no_argument, 0, O_COMPARE },
+#endif
+        { 0, 0, 0, 0 }
     };
     int mode = 0, c;
     const char *kernel = NULL;
     ex_launch_t launch = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 0 };
     rt_outfmt_t fmt = RT_OUT_TEXT;
-    bool cuda = false;
+    bool cuda = false, compare = false;
+    const char *flip_spec = NULL;
     /* Options may come before and after FILE; the first word after FILE that is not an
      * option starts the kernel arguments (which may be negative numbers, hence no
      * getopt permutation).  "--" ends the options. */
@@ -228,6 +264,10 @@ int main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             break;
+        case O_COMPARE:
+            compare = true;
+            flip_spec = optarg;
+            break;
         case O_LIST: case O_DUMP: case O_PRINT: mode = c; break;
         case O_ISATABLE:
             isa_doc_table(stdout);
@@ -265,6 +305,9 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: error: %s\n", path,
                     kernel ? "no entry with the name given to -k" : nentry ? "several entries: choose one with -k" : "no entry");
             rc = EXIT_USAGE;
+        } else if (compare) {
+            rc = compare_entry(m, (uint32_t)(entry - m->funcs), &launch, flip_spec, argc - optind,
+                               argv + optind);
         } else {
             rc = run_entry(m, (uint32_t)(entry - m->funcs), &launch, cuda, fmt, argc - optind,
                            argv + optind);

@@ -1,20 +1,28 @@
-/* check_ptxrun.c: ptxrun as a user runs it: --list, --dump-ir, --print, exit statuses
- * and located diagnostics. */
+/* check_ptxrun.c: ptxrun as a user runs it: --list, --dump-ir, --print, --compare, exit
+ * statuses and located diagnostics. */
 #include <check.h>
+#include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Run "ptxrun ARGS" in the source tree; stdout+stderr into a malloc'd string. */
-static int ptxrun(const char *args, char **out)
+/* Run "ptxrun ARGS" in the source tree; stdout+stderr into a malloc'd string.  With
+ * testing, the test build of ptxrun (build/tests/ptxrun, beside the runner's bin/). */
+static int ptxrun_build(bool testing, const char *args, char **out)
 {
     const char *bin = getenv("PTXRUN");
     const char *src = getenv("PTXEMU_SRCDIR");
     ck_assert_msg(bin && src, "PTXRUN and PTXEMU_SRCDIR must be set (make check sets them)");
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>&1", src, bin, args);
+    const char *slash = strrchr(bin, '/');
+    if (testing)   /* BUILD/bin/ptxrun -> BUILD/bin/../tests/ptxrun */
+        snprintf(cmd, sizeof cmd, "cd '%s' && '%.*s../tests/ptxrun' %s 2>&1", src,
+                 slash ? (int)(slash - bin + 1) : 0, bin, args);
+    else
+        snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>&1", src, bin, args);
     FILE *p = popen(cmd, "r");
     ck_assert(p != NULL);
     size_t cap = 1 << 16, len = 0, n;
@@ -28,6 +36,11 @@ static int ptxrun(const char *args, char **out)
     int st = pclose(p);
     *out = buf;
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int ptxrun(const char *args, char **out)
+{
+    return ptxrun_build(false, args, out);
 }
 
 START_TEST(list_entry)
@@ -162,6 +175,117 @@ START_TEST(results_independent_of_workers)
 }
 END_TEST
 
+/*{=====================================================================
+ * --compare, end to end through the test build's backend "flip" (the emulator's
+ * results with chosen bits inverted), so that no GPU is needed
+ *====================================================================*/
+
+#define VECADD "-b 8 examples/vecadd.ptx 'f32[8]=rand(1)' 'f32[8]=rand(2)' "
+
+START_TEST(compare_identical)
+{
+    char *out;
+    /* The same bit flipped twice: identical. */
+    ck_assert_int_eq(ptxrun_build(true, "--compare=flip:2:3:7,2:3:7 " VECADD "'f32[8]:out' 8", &out), 0);
+    ck_assert_str_eq(out, "compare: 1 buffer, 8 elements, identical (emu vs flip)\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(compare_differ)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun_build(true, "--compare=flip:2:1:0,2:6:31 -b 8 examples/vecadd.ptx 'f32[8]=iota' "
+                                        "'f32[]=0.5,1,1.5,2,2.5,3,3.5,4' 'f32[8]:out' 8", &out), 3);
+    ck_assert_str_eq(out, "compare: arg2 f32[8]: 2 elements differ (emu vs flip)\n"
+                          "  [1] emu 0x40000000 (2), flip 0x40000001 (2.0000002): 1 ulp\n"
+                          "  [6] emu 0x41180000 (9.5), flip 0xc1180000 (-9.5): 2184183808 ulp\n"
+                          "compare: 1 of 1 buffer differs, 2 of 8 elements (emu vs flip)\n");
+    free(out);
+}
+END_TEST
+
+/* Ten differences are shown per buffer; the count covers them all. */
+START_TEST(compare_many_differences)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun_build(true, "--compare=flip:2:*:0 -b 32 examples/vecadd.ptx 'f32[32]=iota' "
+                                        "'f32[32]=0' 'f32[32]:out' 32", &out), 3);
+    ck_assert_msg(strncmp(out, "compare: arg2 f32[32]: 32 elements differ (emu vs flip)\n"
+                               "  [0] emu 0x00000000 (0), flip 0x00000001 (1e-45): 1 ulp\n", 112) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "  [9] emu 0x41100000 (9), flip 0x41100001 (9.000001): 1 ulp\n"
+                              "  ... and 22 more\n"
+                              "compare: 1 of 1 buffer differs, 32 of 32 elements (emu vs flip)\n") != NULL, "%s", out);
+    ck_assert_ptr_null(strstr(out, "[10]"));
+    free(out);
+}
+END_TEST
+
+/* A fault is reported with its side; the kernel here faults on both (the output
+ * buffer is too short). */
+START_TEST(compare_fault)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun_build(true, "--compare=flip:2:0:0 " VECADD "'f32[2]:out' 8", &out), 1);
+    ck_assert_msg(strstr(out, "compare: the emu run faulted\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "compare: the flip run faulted\n") != NULL, "%s", out);
+    ck_assert_ptr_null(strstr(out, "identical"));
+    free(out);
+}
+END_TEST
+
+/* :out=PATH buffers are compared, and get the emulator's results. */
+START_TEST(compare_out_path)
+{
+    char *out, a[64], b[64], cmd[512];
+    snprintf(a, sizeof a, "/tmp/ptxemu-cmp-%d-a.bin", (int)getpid());
+    snprintf(b, sizeof b, "/tmp/ptxemu-cmp-%d-b.bin", (int)getpid());
+    snprintf(cmd, sizeof cmd, "--compare=flip:2:0:0 " VECADD "'f32[8]:out=%s' 8", a);
+    ck_assert_int_eq(ptxrun_build(true, cmd, &out), 3);
+    ck_assert_msg(strstr(out, "compare: arg2 f32[8]: 1 element differs (emu vs flip)\n") != NULL, "%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, VECADD "'f32[8]:out=%s' 8", b);
+    ck_assert_int_eq(ptxrun(cmd, &out), 0);
+    free(out);
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s", a, b);
+    ck_assert_int_eq(system(cmd), 0);
+    unlink(a);
+    unlink(b);
+}
+END_TEST
+
+/* What the emulator cannot run is refused before anything runs, naming the side. */
+START_TEST(compare_unsupported)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun_build(true, "--compare=flip:0:0:0 tests/ptx/unsupported/tcgen05_alloc.ptx", &out), 2);
+    ck_assert_msg(strstr(out, "is not supported yet") != NULL &&
+                  strstr(out, "compare: the emu side cannot run here: nothing compared\n") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
+/* The shipped ptxrun compares with the GPU only: the test backend is not in it, and
+ * where there is no driver it says so (exit 2). */
+START_TEST(compare_shipped)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun("--compare=flip:2:0:0 " VECADD "'f32[8]:out' 8", &out), 2);
+    ck_assert_msg(strstr(out, "doesn't allow an argument") != NULL, "%s", out);
+    free(out);
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (h) {
+        dlclose(h);   /* a driver here: the real comparison is not this test's business */
+        return;
+    }
+    ck_assert_int_eq(ptxrun("--compare " VECADD "'f32[8]:out' 8", &out), 2);
+    ck_assert_str_eq(out, "ptxrun: error: no CUDA driver (libcuda.so.1) found\n"
+                          "compare: the cuda side cannot run here: nothing compared\n");
+    free(out);
+}
+END_TEST
+/*}=====================================================================*/
+
 Suite *make_ptxrun_suite(void)
 {
     Suite *s = suite_create("ptxrun");
@@ -174,6 +298,15 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, isa_table_doc_current);
     tcase_add_test(tc, verification_doc_current);
     tcase_add_test(tc, results_independent_of_workers);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("compare");
+    tcase_add_test(tc, compare_identical);
+    tcase_add_test(tc, compare_differ);
+    tcase_add_test(tc, compare_many_differences);
+    tcase_add_test(tc, compare_fault);
+    tcase_add_test(tc, compare_out_path);
+    tcase_add_test(tc, compare_unsupported);
+    tcase_add_test(tc, compare_shipped);
     suite_add_tcase(s, tc);
     return s;
 }
