@@ -231,6 +231,11 @@ START_TEST(compare_fault)
     ck_assert_msg(strstr(out, "compare: the flip run faulted\n") != NULL, "%s", out);
     ck_assert_ptr_null(strstr(out, "identical"));
     free(out);
+    ck_assert_int_eq(ptxrun_build(true, "--compare=flip:0:0:0 -b 8 examples/trap.ptx 'u32[8]:out'", &out), 1);
+    ck_assert_msg(strstr(out, "trap instruction executed\n  at examples/trap.ptx:18:2: @%p trap\n"
+                              "compare: the emu run faulted\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "compare: the flip run faulted\n") != NULL, "%s", out);
+    free(out);
 }
 END_TEST
 
