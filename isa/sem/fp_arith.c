@@ -206,8 +206,21 @@ static inline double f64_fma_r(double a, double b, double c, int mode)
     int k = 0;
     a = up_small(a, &k, 200);
     b = up_small(b, &k, 200);
+    /* A product below the range's bottom from larger factors (2^-538 * 2^-538): the
+     * smaller factor is scaled until the product is above 2^-900, so that the remainder
+     * keeps its sign (fma.rz.f64 of 0x1e526db240e48850, 0x9e51005cba1fa428 and a large c
+     * is c less one ulp). */
+    while (ilogb(a) + ilogb(b) < -900) {
+        if (fabs(a) <= fabs(b))
+            a = ldexp(a, 200);
+        else
+            b = ldexp(b, 200);
+        k += 200;
+    }
     if (k) {
-        if (fabs(c) > 0x1p600)        /* the product is far below c's last bit */
+        /* The scaled product is below 2^-700, so below 2^(-700-k) unscaled: far below
+         * the last bit of a c of 2^(900-k) or more. */
+        if (fabs(c) >= ldexp(1.0, 900 - k))
             return isa_f64_direct(c, signbit(a) != signbit(b) ? -1.0 : 1.0, mode);
         c = ldexp(c, k);
     }
@@ -220,8 +233,13 @@ static inline double f64_fma_r(double a, double b, double c, int mode)
     if (fabs(hs) < F64_TINY && fabs(a * b) < 0x1p895) {
         /* Only for a product below 2^895: with a larger one the exact result is 0 or
          * above 2^-969, so here it is 0, and the scaled product would overflow (fma.rz.f64
-         * of -96, 0x7cf3d9d58f9f9fb2, 0x7d5dc6c0576f6f8b is +0: random chunk 12). */
-        a = ldexp(a, 128);
+         * of -96, 0x7cf3d9d58f9f9fb2, 0x7d5dc6c0576f6f8b is +0: random chunk 12).  The
+         * smaller factor takes the scale, so that neither overflows (fma.rz.f64 of 2^1023,
+         * the subnormal 2^-1023 and -1 is +0: the larger one scaled was an infinity). */
+        if (fabs(a) <= fabs(b))
+            a = ldexp(a, 128);
+        else
+            b = ldexp(b, 128);
         c = ldexp(c, 128);
         k += 128;
         hs = fma(a, b, c);

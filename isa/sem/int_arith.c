@@ -1,6 +1,7 @@
 /* int_arith.c: integer arithmetic semantics: add, sub, mul (.lo .hi .wide), mad, div,
  * rem, abs, neg, min, max, the .sat and carry (.cc, addc, subc, madc) forms, mul24,
- * mad24, sad, dp4a and dp2a.  Signed wrap-around is computed in unsigned arithmetic. */
+ * mad24, sad, dp4a and dp2a.  Signed wrap-around is computed in unsigned arithmetic (16-bit
+ * products as unsigned int: 1u * a * b, not the int that uint16_t promotes to). */
 #include "isa/sem/lanes.h"
 
 /* High halves of products. */
@@ -21,10 +22,10 @@ static inline int16_t hi_s16(int16_t a, int16_t b) { return (int16_t)(((int32_t)
 #define INT_SET(W, U, S)                                                                        \
     ISA_H2(add_##W, U, U, U, a + b)                                                             \
     ISA_H2(sub_##W, U, U, U, a - b)                                                             \
-    ISA_H2(mullo_##W, U, U, U, (U)(a * b))                                                      \
+    ISA_H2(mullo_##W, U, U, U, (U)(1u * a * b))                                                 \
     ISA_H2(mulhi_u##W, U, U, U, hi_u##W(a, b))                                               \
     ISA_H2(mulhi_s##W, S, S, S, hi_s##W(a, b))                                               \
-    ISA_H3(madlo_##W, U, U, U, U, (U)(a * b + c))                                               \
+    ISA_H3(madlo_##W, U, U, U, U, (U)(1u * a * b + c))                                          \
     ISA_H3(madhi_u##W, U, U, U, U, (U)(hi_u##W(a, b) + c))                                   \
     ISA_H3(madhi_s##W, S, S, S, S, (S)(U)((U)hi_s##W(a, b) + (U)c))                          \
     ISA_H2(div_u##W, U, U, U, DIVU(a, b))                                                       \
