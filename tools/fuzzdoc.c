@@ -317,17 +317,26 @@ static void read_list(const char *dir, const char *file, strs_t *names, strs_t *
     fclose(f);
 }
 
-/* The asserted ulp bound of a recorded variant ("bound N"), or -1. */
-static long long fz_bound(const char *path)
+/* The asserted ulp bound of a recorded variant ("bound N"), or -1; its vector counts
+ * added to nv[3]: special vectors kept whole, crossed specials, random vectors. */
+static long long fz_bound(const char *path, unsigned long long nv[3])
 {
     FILE *f = fopen(path, "r");
     if (!f)
         return -1;
     char line[512];
     long long b = -1, v;
-    while (fgets(line, sizeof line, f))
+    unsigned long long sp = 0, x = 0, nc = 0, cs = 0;
+    while (fgets(line, sizeof line, f)) {
         if (line[0] == 'b' && sscanf(line, "bound %lld", &v) == 1)
             b = v;
+        else if (line[0] == 's' && sscanf(line, "special %llu", &sp) == 1)
+            nv[0] += sp;
+        else if (line[0] == 'c' && sscanf(line, "crossed %llu", &x) == 1)
+            nv[1] += x;
+        else if (line[0] == 'c' && sscanf(line, "chunks %llu %llu", &nc, &cs) == 2)
+            nv[2] += nc * cs - (x + cs - 1) / cs * cs;   /* the chunks after the crossed ones */
+    }
     fclose(f);
     return b;
 }
@@ -393,13 +402,14 @@ int fuzz_doc_write(FILE *out, const char *fuzzdir, bool (*via_sm90)(const char *
 
     fvar_t *vs = calloc(fz.n + 1, sizeof *vs);
     unsigned nops_fz = 0, tot_exact = 0, tot_within = 0, tot_pending = 0, tot_golden = 0, tot_sm90 = 0;
+    unsigned long long nv[3] = { 0, 0, 0 };
     for (size_t i = 0; i < fz.n; i++) {
         fvar_t *v = &vs[i];
         char path[4096], key[2048];
         v->name = fz.s[i];
         v->op = name_key(v->name, key, sizeof key);
         snprintf(path, sizeof path, "%s/%s.fz", fuzzdir, v->name);
-        v->bound = fz_bound(path);
+        v->bound = fz_bound(path, nv);
         v->golden = v->op >= 0 && strs_has(&sc.golden_keys, key);
         v->via_sm90 = via_sm90 && via_sm90(v->name);
         tot_sm90 += v->via_sm90;
@@ -464,6 +474,8 @@ int fuzz_doc_write(FILE *out, const char *fuzzdir, bool (*via_sm90)(const char *
     fprintf(out, "- Fuzzed: %zu variants of %u opcodes: %u bit-exact, %u within an ulp bound, "
             "%u pending; %zu more variants the tables allow were rejected by ptxas.\n",
             fz.n, nops_fz, tot_exact, tot_within, tot_pending, rnames.n);
+    fprintf(out, "- Vectors: %llu in all: %llu special (kept whole), %llu special crossed (every pair of "
+            "sources), %llu random (digests per chunk).\n", nv[0] + nv[1] + nv[2], nv[0], nv[1], nv[2]);
     fprintf(out, "- %u of the fuzzed variants need sm_100 (`.f32x2`, f32 arithmetic with f16 or bf16 "
             "sources, min/max of three sources (names ending in `+3`), `cvt.{rn,rz}.satfinite.tf32.f32`): the GPU ran, on the "
             "same vectors, the sm_90 instructions the PTX manual defines each of them by (`ptxfuzz kernel "

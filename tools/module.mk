@@ -13,8 +13,8 @@ $(BUILD)/bin/ptxbench: $(BUILD)/obj/tools/ptxbench.o $(TOOL_LIBS)
 all: $(BUILD)/bin/ptxbench
 
 # ptxfuzz: differential fuzzing of the arithmetic against the GPU (tests/fuzz/, docs/arithmetic.md);
-# fuzzdoc.c is its doc command (docs/verification.md).
-$(BUILD)/bin/ptxfuzz: $(BUILD)/obj/tools/ptxfuzz.o $(BUILD)/obj/tools/fuzzdoc.o $(TOOL_LIBS)
+# fuzzvec.c makes its variants' kernels and vectors, fuzzdoc.c is its doc command (docs/verification.md).
+$(BUILD)/bin/ptxfuzz: $(BUILD)/obj/tools/ptxfuzz.o $(BUILD)/obj/tools/fuzzvec.o $(BUILD)/obj/tools/fuzzdoc.o $(TOOL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS) -ldl
 all: $(BUILD)/bin/ptxfuzz

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <libgen.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,100 @@ START_TEST(sm100_equivalents)
 }
 END_TEST
 
+/* The sources of the vectors ptxfuzz show prints (emulator only): "vector N: a=.. b=.."
+ * lines; each source's value of vector j into v[j * 4 + s]; the vector count. */
+static size_t show_vectors(const char *name, long chunk, uint64_t *v, size_t max)
+{
+    static char out[1 << 20];
+    char cs[24];
+    snprintf(cs, sizeof cs, "%ld", chunk);
+    char *args[] = { fuzz_bin, "show", "-v", (char *)name, cs, NULL };
+    ck_assert_int_eq(run_fuzz(args, out, sizeof out), 0);
+    size_t n = 0;
+    for (char *l = strtok(out, "\n"); l && n < max; l = strtok(NULL, "\n")) {
+        if (!strstr(l, "vector "))
+            continue;
+        for (unsigned s = 0; s < 4; s++) {
+            char key[4] = { ' ', (char)('a' + s), '=', 0 };
+            const char *at = strstr(l, key);
+            v[n * 4 + s] = at ? strtoull(at + 3, NULL, 16) : 0;
+        }
+        n++;
+    }
+    return n;
+}
+
+/* Random f64 sources take every bit pattern: not +0 a third of the time (a 64-bit shift
+ * once made the "any bits" shape give 0), and of every exponent range. */
+START_TEST(random_f64_sources)
+{
+    static uint64_t v[4096 * 4];
+    /* chunk 0: the 36 x 36 crossed specials; chunk 1: the first random one */
+    size_t n = show_vectors("add.rn.f64", 1, v, 4096), zeros = 0, big = 0, small = 0;
+    ck_assert_uint_eq(n, 4096);
+    for (size_t j = 0; j < n; j++)
+        for (unsigned s = 0; s < 2; s++) {
+            uint64_t x = v[j * 4 + s], e = x >> 52 & 0x7ff;
+            zeros += (x << 1) == 0;
+            big += e >= 0x600;
+            small += e < 0x200;
+        }
+    ck_assert_msg(zeros < n / 50, "%zu of %zu random f64 sources are zeros", zeros, 2 * n);
+    ck_assert_msg(big > n / 20 && small > n / 20, "f64 exponents: %zu above 2^512, %zu below 2^-512", big, small);
+}
+END_TEST
+
+/* The crossed specials (section X of a recording) cross every pair of specials: for
+ * mad.hi.sat.s32, each of the 38 x 38 (a, b) pairs appears with each of the first 8 c's
+ * (the H100's mad.hi.sat.s32 of 1, 0xaaaaaaaa and 0x80000000 saturates to 0x80000000
+ * where mad.hi.s32 wraps to 0x7fffffff), and (a, c) and (b, c) likewise. */
+START_TEST(crossed_specials)
+{
+    static uint64_t v[4096 * 4];
+    static unsigned char ab[64][64], ac[64][64];
+    uint64_t sp[64];
+    size_t nsp = 0;
+    char path[4096], line[256];
+    snprintf(path, sizeof path, "%s/tests/fuzz/mad.hi.sat.s32.fz", srcdir());
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "%s", path);
+    size_t crossed = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "crossed %zu", &crossed) == 1)
+            break;
+    fclose(f);
+    ck_assert_uint_gt(crossed, 0);
+    bool found = false;
+    for (long c = 0; (size_t)c * 4096 < crossed; c++) {
+        size_t n = show_vectors("mad.hi.sat.s32", c, v, 4096);
+        for (size_t j = 0; j < n; j++) {
+            size_t idx[3];
+            for (unsigned s = 0; s < 3; s++) {
+                size_t k = 0;
+                while (k < nsp && sp[k] != v[j * 4 + s])
+                    k++;
+                if (k == nsp && nsp < 64)
+                    sp[nsp++] = v[j * 4 + s];
+                idx[s] = k < 64 ? k : 63;
+            }
+            ab[idx[0]][idx[1]] = 1;
+            ac[idx[0]][idx[2]] = 1;
+            found |= v[j * 4] == 1 && v[j * 4 + 1] == 0xaaaaaaaa && v[j * 4 + 2] == 0x80000000;
+        }
+    }
+    ck_assert_uint_eq(nsp, 38);
+    size_t pairs = 0, cpairs = 0;
+    for (size_t i = 0; i < nsp; i++)
+        for (size_t j = 0; j < nsp; j++) {
+            pairs += ab[i][j];
+            cpairs += ac[i][j];
+        }
+    ck_assert_uint_eq(pairs, 38 * 38);
+    ck_assert_uint_eq(cpairs, 38 * 38);
+    ck_assert_msg(found, "no vector (1, 0xaaaaaaaa, 0x80000000) among the crossed specials");
+}
+END_TEST
+
 Suite *make_fuzz_suite(void)
 {
     const char *bin = getenv("PTXRUN");
@@ -197,6 +292,8 @@ Suite *make_fuzz_suite(void)
     tcase_set_timeout(tl, 60);
     tcase_add_test(tl, pending_recorded);
     tcase_add_test(tl, all_enumerated_recorded);
+    tcase_add_test(tl, random_f64_sources);
+    tcase_add_test(tl, crossed_specials);
     static char list[1 << 16];
     char *la[] = { fuzz_bin, "list", "--sm100", NULL };
     if (run_fuzz(la, list, sizeof list) == 0)
