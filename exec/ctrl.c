@@ -5,6 +5,7 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 
 static int report_branch_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m) { (void)w; (void)f; (void)x; (void)m; return ISA_X_BRANCH; }
 static int report_ret_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m) { (void)w; (void)f; (void)x; (void)m; return ISA_X_RET; }
@@ -171,54 +172,223 @@ static bool select_bar(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t 
     return true;
 }
 
+/*{=====================================================================
+ * Calls: arguments and results
+ *====================================================================*/
+/* Where a call value lives in a frame, per lane: element k of lane l at
+ * slot + k * eb * 32 + l * eb.  A .param area is one element of its size, a register
+ * one element of its width, a vector register vec elements. */
+typedef struct { uint32_t slot, eb, ne; } ex_cloc_t;
+
+static unsigned elem_bytes(isa_type_t t)
+{
+    unsigned b = isa_types[t].bits;
+    return b <= 8 ? 1 : b <= 16 ? 2 : b <= 32 ? 4 : b <= 64 ? 8 : 16;
+}
+
+/* Parameter v (rets first) of a function with a body: its .param area or register. */
+static ex_cloc_t formal_loc(const ex_func_t *fn, uint32_t v)
+{
+    uint32_t r = isa_param_reg(fn->ir, v);
+    if (r == ISA_NONE)
+        return (ex_cloc_t){ fn->var_slot[v], (uint32_t)isa_var_size(&fn->ir->vars[v]), 1 };
+    const isa_reg_t *reg = &fn->ir->regs[r];
+    return (ex_cloc_t){ fn->reg_slot[r], elem_bytes(reg->type), reg->vec > 1 ? reg->vec : 1 };
+}
+
+/* An element of a call's list in the caller: a register, a .param variable, or a
+ * constant (pre-decoded into opd_slot, bytes the size of the formal). */
+static ex_cloc_t actual_loc(const ex_func_t *fn, uint32_t opd, uint32_t bytes)
+{
+    const isa_operand_t *o = &fn->ir->opds[opd];
+    if (o->kind == OPD_REG) {
+        const isa_reg_t *reg = &fn->ir->regs[o->u.reg];
+        return (ex_cloc_t){ fn->reg_slot[o->u.reg], elem_bytes(reg->type), reg->vec > 1 ? reg->vec : 1 };
+    }
+    if (o->kind == OPD_SYM)
+        return (ex_cloc_t){ fn->var_slot[o->u.sym], (uint32_t)isa_var_size(&fn->ir->vars[o->u.sym]), 1 };
+    return (ex_cloc_t){ fn->opd_slot[opd], bytes, 1 };
+}
+
+/* Copy a value between two frames for the lanes of mask (sizes were checked equal by
+ * the frontend; the smaller one bounds the copy). */
+static void cloc_copy(uint8_t *df, ex_cloc_t d, const uint8_t *sf, ex_cloc_t s, uint32_t mask)
+{
+    uint32_t n = d.eb * d.ne < s.eb * s.ne ? d.eb * d.ne : s.eb * s.ne;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (d.ne == 1 && s.ne == 1) {
+            memcpy(df + d.slot + l * d.eb, sf + s.slot + l * s.eb, n);
+            continue;
+        }
+        for (uint32_t b = 0; b < n; b++)
+            df[d.slot + (b / d.eb) * d.eb * ISA_LANES + l * d.eb + b % d.eb] =
+                sf[s.slot + (b / s.eb) * s.eb * ISA_LANES + l * s.eb + b % s.eb];
+    }
+}
+
+/* The positions of a call's return list and argument list among its operands, or -1:
+ * {(rets),} func{, (args)}{, proto|flist}. */
+static void call_lists(const isa_instr_t *in, const isa_operand_t *o, int *out_rets, int *out_args)
+{
+    unsigned fpos = o[0].kind == OPD_LIST ? 1 : 0;
+    *out_rets = fpos ? 0 : -1;
+    *out_args = fpos + 1 < in->nopd && o[fpos + 1].kind == OPD_LIST ? (int)fpos + 1 : -1;
+}
+
+/* The arguments of call x in the caller's frame into the callee's new frame. */
+void ex_call_args(const ex_ctx_t *caller, const ex_insn_t *x, const ex_func_t *callee, uint8_t *fr,
+                  uint32_t mask)
+{
+    const isa_instr_t *in = x->ir;
+    const isa_func_t *cf = caller->fn->ir;
+    const isa_operand_t *o = &cf->opds[in->opd];
+    int rets, args;
+    call_lists(in, o, &rets, &args);
+    if (args < 0)
+        return;
+    for (uint32_t e = 0; e < o[args].count && e < callee->ir->nparam; e++) {
+        ex_cloc_t d = formal_loc(callee, callee->ir->nret + e);
+        ex_cloc_t s = actual_loc(caller->fn, o[args].u.first + e, d.eb * d.ne);
+        cloc_copy(fr, d, caller->frame, s, mask);
+    }
+}
+
+/* The results of the callee (activation cx) into the caller's registers or .param
+ * areas named by the call's return list, for the lanes of mask. */
+void ex_call_rets(const ex_ctx_t *caller, const ex_ctx_t *cx, uint32_t mask)
+{
+    const isa_instr_t *in = cx->call->ir;
+    const isa_func_t *cf = caller->fn->ir;
+    const isa_operand_t *o = &cf->opds[in->opd];
+    int rets, args;
+    call_lists(in, o, &rets, &args);
+    if (rets < 0)
+        return;
+    for (uint32_t e = 0; e < o[rets].count && e < cx->fn->ir->nret; e++) {
+        ex_cloc_t s = formal_loc(cx->fn, e);
+        ex_cloc_t d = actual_loc(caller->fn, o[rets].u.first + e, s.eb * s.ne);
+        cloc_copy(caller->frame, d, cx->frame, s, mask);
+    }
+}
+
+/* The bits a constant argument passes to a scalar formal (measured on an H100): the
+ * constant's own bits, truncated or zero-extended to the formal's size (an integer, an
+ * 0f literal's 32 bits, a double's 64), except that a double (1.5, 0d...) for an .f32
+ * parameter is rounded to f32.  So 0f3FC00000 reaches a .b64 parameter as 0x3FC00000,
+ * and 1.5 a .b32 one as 0 (the low half of its double). */
+static bool const_arg(const isa_operand_t *o, const isa_var_t *formal, uint64_t *out)
+{
+    if (formal->ndims || formal->vec > 1 || isa_var_size(formal) > 8)
+        return false;
+    *out = o->kind == OPD_F32 ? (uint64_t)(uint32_t)o->imm : (uint64_t)o->imm;
+    if (o->kind == OPD_F64 && formal->type == ISA_T_F32) {
+        double v;
+        memcpy(&v, out, 8);
+        float f = (float)v;
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        *out = b;
+    }
+    return true;
+}
+
+/* Checks the elements of one list against the formals (rets or params) and gives each
+ * constant its slot; false for a form pre-decoding has no rule for. */
+static bool select_list(void *pd, ex_func_t *f, const isa_operand_t *lst, const isa_var_t *formals,
+                        uint32_t nformal, bool results)
+{
+    if (lst->count != nformal)
+        return false;
+    for (uint32_t e = 0; e < lst->count; e++) {
+        uint32_t k = lst->u.first + e;
+        const isa_operand_t *p = &f->ir->opds[k];
+        uint64_t bits;
+        switch (p->kind) {
+        case OPD_REG:
+            if (p->sel || p->flags || f->reg_width[p->u.reg] == 0)
+                return false;
+            break;
+        case OPD_SYM:
+            if ((p->flags & OPDF_MODSYM) || f->var_slot[p->u.sym] == ISA_NONE)
+                return false;
+            break;
+        case OPD_IMM: case OPD_F32: case OPD_F64: {
+            if (results || !const_arg(p, &formals[e], &bits))
+                return false;
+            isa_operand_t c = { .kind = OPD_IMM, .imm = (int64_t)bits };
+            f->opd_slot[k] = ex_pd_operand(pd, &c, (unsigned)isa_var_size(&formals[e]));
+            break;
+        }
+        default:
+            return false;
+        }
+        if (formals[e].space == ISA_SP_REG && (formals[e].type == ISA_T_PRED ||
+                                                 (isa_types[formals[e].type].bits == 16 && formals[e].vec <= 1)))
+            return false;
+    }
+    return true;
+}
+
 /* call{.uni} {(rets),} func{, (params)}   and   call{.uni} {(rets),} fptr{, (params)}, flist|proto
- * Arguments and results are .param variables.  A direct call keeps the callee index in
+ * Arguments and results are registers, .param variables or (arguments) constants, of
+ * the callee's .param or .reg parameters.  A direct call keeps the callee index in
  * aux; an indirect one has o[0] the address register, width its bytes, and vec 1 with
  * imm the .calltargets list or vec 2 with imm the .callprototype.  Calls to functions
  * without a body (vprintf, malloc...) are not supported yet. */
 static bool select_call(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
 {
-    (void)pd;
     const isa_operand_t *o = &f->ir->opds[in->opd];
     unsigned i = 0;
     if (i < in->nopd && o[i].kind == OPD_LIST)
         i++;
     if (i >= in->nopd)
         return false;
+    /* The signature the lists are checked against: the callee's, the prototype's, or
+     * that of the first function of the .calltargets list. */
+    const isa_var_t *rets = NULL, *params = NULL;
+    uint32_t nret = 0, nparam = 0;
     if (o[i].kind == OPD_FUNC) {
         const isa_func_t *callee = &f->mod->funcs[o[i].u.func];
         if (!callee->has_body)
             return false;
         x->aux = o[i].u.func;
-    } else if (o[i].kind == OPD_REG &&
+        rets = callee->rets; nret = callee->nret;
+        params = callee->params; nparam = callee->nparam;
+    } else if (o[i].kind == OPD_REG && !o[i].sel &&
                (ex_reg_width(f, &o[i]) == 8 || ex_reg_width(f, &o[i]) == 4)) {
         const isa_operand_t *last = &o[in->nopd - 1];
         unsigned rw;
         x->aux = EX_CALL_INDIRECT;
         x->o[0] = ex_reg_operand(f, &o[i], &rw);
         x->width = (uint8_t)rw;
-        if (last->kind == OPD_BRTARGETS && f->ir->brts[last->u.idx].calltargets) {
+        if (last->kind == OPD_BRTARGETS && f->ir->brts[last->u.idx].calltargets &&
+            f->ir->brts[last->u.idx].count) {
             x->vec = 1;
             x->imm = last->u.idx;
+            const isa_func_t *t0 = &f->mod->funcs[f->ir->brts[last->u.idx].targets[0]];
+            rets = t0->rets; nret = t0->nret;
+            params = t0->params; nparam = t0->nparam;
         } else if (last->kind == OPD_PROTO) {
             x->vec = 2;
             x->imm = last->u.proto;
+            const isa_proto_t *pr = &f->ir->protos[last->u.proto];
+            rets = pr->rets; nret = pr->nret;
+            params = pr->params; nparam = pr->nparam;
         } else {
             return false;
         }
     } else {
         return false;
     }
-    for (unsigned k = 0; k < in->nopd; k++)
-        if (o[k].kind == OPD_LIST)
-            for (uint32_t e = 0; e < o[k].count; e++) {
-                const isa_operand_t *p = &f->ir->opds[o[k].u.first + e];
-                if (p->kind != OPD_SYM || (p->flags & OPDF_MODSYM) || f->var_slot[p->u.sym] == ISA_NONE)
-                    return false;
-            }
+    bool has_rets = i == 1, has_args = i + 1 < in->nopd && o[i + 1].kind == OPD_LIST;
+    if (!select_list(pd, f, has_rets ? &o[0] : &(isa_operand_t){ .kind = OPD_LIST }, rets, nret, true) ||
+        !select_list(pd, f, has_args ? &o[i + 1] : &(isa_operand_t){ .kind = OPD_LIST }, params, nparam, false))
+        return false;
     x->desc = call_d;
     return true;
 }
+/*}=====================================================================*/
 
 bool ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
 {

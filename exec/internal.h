@@ -38,6 +38,7 @@ typedef struct {
     uint32_t         *var_local;     /* per IR variable: offset in the local frame, or ISA_NONE */
     uint32_t         *reg_slot;      /* per IR register: frame offset */
     uint8_t          *reg_width;     /* per IR register: bytes per lane (0 = predicate mask) */
+    uint32_t         *opd_slot;      /* per IR operand: the constant slot of a call argument */
     uint32_t          nfixup;        /* frame slots filled at frame creation (addresses) */
     struct ex_fixup  *fixups;
     uint32_t          unsupported;   /* count of instructions without semantics */
@@ -183,6 +184,10 @@ bool     ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t 
 bool     ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 uint32_t ex_pd_operand(void *pd, const isa_operand_t *o, unsigned w);
+/* A call's arguments into the callee's new frame, and its results back (ctrl.c). */
+void     ex_call_args(const ex_ctx_t *caller, const ex_insn_t *x, const ex_func_t *callee, uint8_t *fr,
+                      uint32_t mask);
+void     ex_call_rets(const ex_ctx_t *caller, const ex_ctx_t *cx, uint32_t mask);
 /* A register operand's slot and width, a vector register's component (%v.x) resolved
  * to its element (predecode.c); ex_reg_width gives 0xff where there is no such slot. */
 uint32_t ex_reg_operand(const ex_func_t *f, const isa_operand_t *o, unsigned *width);

@@ -122,35 +122,8 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
     uint8_t *fr = frame_new(w, callee, local_base, NULL);
     if (!fr)
         return set_fault(w, x, mask, "out of host memory");
-    /* Arguments: the caller's .param areas into the callee's parameters, per lane. */
-    const isa_instr_t *in = x->ir;
-    const isa_func_t *cf = cx->fn->ir;
-    const isa_operand_t *o = &cf->opds[in->opd];
-    unsigned li = 0;
-    int lists[2] = { -1, -1 };
-    for (unsigned k = 0; k < in->nopd; k++)
-        if (o[k].kind == OPD_LIST && li < 2)
-            lists[li++] = (int)k;
-    int args = -1;
-    if (li == 2)
-        args = lists[1];
-    else if (li == 1 && lists[0] > 0)
-        args = lists[0];
-    const isa_func_t *ci = callee->ir;
-    if (args >= 0) {
-        const isa_operand_t *lst = &o[args];
-        for (uint32_t e = 0; e < lst->count && e < ci->nparam; e++) {
-            const isa_operand_t *a = &cf->opds[lst->u.first + e];
-            uint32_t ssz = (uint32_t)isa_var_size(&cf->vars[a->u.sym]);
-            uint32_t dv = ci->nret + e;
-            uint32_t dsz = (uint32_t)isa_var_size(&ci->vars[dv]);
-            uint32_t n = ssz < dsz ? ssz : dsz;
-            for (uint32_t m = mask; m; m &= m - 1) {
-                unsigned l = (unsigned)__builtin_ctz(m);
-                memcpy(fr + callee->var_slot[dv] + l * dsz, cx->frame + cx->fn->var_slot[a->u.sym] + l * ssz, n);
-            }
-        }
-    }
+    /* Arguments: registers, .param areas or constants of the caller, per lane. */
+    ex_call_args(cx, x, callee, fr, mask);
     w->local_top += callee->local_size;
     ex_ctx_t *nx = &w->ctx[w->depth++];
     memset(nx, 0, sizeof *nx);
@@ -165,29 +138,13 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
 }
 
 /* Leave the top activation once all its lanes have returned: copy return values into
- * the caller's .param areas and resume the callers after the call. */
+ * the caller's registers or .param areas and resume the callers after the call. */
 static void pop_ctx(ex_warp_t *w)
 {
     ex_ctx_t *cx = ex_top(w);
     ex_ctx_t *caller = &w->ctx[w->depth - 2];
-    const ex_insn_t *x = cx->call;
-    const isa_instr_t *in = x->ir;
-    const isa_func_t *cf = caller->fn->ir, *ci = cx->fn->ir;
-    const isa_operand_t *o = &cf->opds[in->opd];
     uint32_t back = cx->caller_members & w->alive;
-    if (in->nopd > 1 && o[0].kind == OPD_LIST && (o[1].kind == OPD_FUNC || o[1].kind == OPD_REG)) {
-        for (uint32_t e = 0; e < o[0].count && e < ci->nret; e++) {
-            const isa_operand_t *r = &cf->opds[o[0].u.first + e];
-            uint32_t dsz = (uint32_t)isa_var_size(&cf->vars[r->u.sym]);
-            uint32_t ssz = (uint32_t)isa_var_size(&ci->vars[e]);
-            uint32_t n = ssz < dsz ? ssz : dsz;
-            for (uint32_t m = back; m; m &= m - 1) {
-                unsigned l = (unsigned)__builtin_ctz(m);
-                memcpy(caller->frame + caller->fn->var_slot[r->u.sym] + l * dsz,
-                       cx->frame + cx->fn->var_slot[e] + l * ssz, n);
-            }
-        }
-    }
+    ex_call_rets(caller, cx, back);
     for (uint32_t m = back; m; m &= m - 1)
         caller->pc[__builtin_ctz(m)] = cx->ret_pc;
     caller->members &= ~(cx->caller_members & ~w->alive);

@@ -381,6 +381,9 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
     f->ir = fn;
     f->mod = p->m;
     layout(&d);
+    f->opd_slot = malloc((fn->nopd + 1) * sizeof *f->opd_slot);
+    for (uint32_t i = 0; i < fn->nopd; i++)
+        f->opd_slot[i] = ISA_NONE;
     f->ncode = fn->ninstr + 1;
     f->code = calloc(f->ncode, sizeof *f->code);
     for (uint32_t i = 0; i < fn->ninstr; i++) {
@@ -412,6 +415,9 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
         for (unsigned k = 0; k < 6; k++)
             if (f->code[i].o[k] != ISA_NONE && (f->code[i].o[k] & 0x80000000u))
                 f->code[i].o[k] = f->const_begin + (f->code[i].o[k] & 0x7fffffffu);
+    for (uint32_t i = 0; i < fn->nopd; i++)
+        if (f->opd_slot[i] != ISA_NONE && (f->opd_slot[i] & 0x80000000u))
+            f->opd_slot[i] = f->const_begin + (f->opd_slot[i] & 0x7fffffffu);
     for (uint32_t i = 0; i < fn->ninstr; i++)
         if (f->code[i].guard != ISA_NONE && (f->code[i].guard & 0x80000000u))
             f->code[i].guard = f->const_begin + (f->code[i].guard & 0x7fffffffu);

@@ -173,6 +173,7 @@ void ex_program_free(ex_program_t *p)
         free(f->frame_init);
         free(f->reg_slot);
         free(f->reg_width);
+        free(f->opd_slot);
         free(f->var_slot);
         free(f->var_local);
         free(f->fixups);

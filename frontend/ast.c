@@ -57,7 +57,7 @@ fe_node_t *fe_ast_int(fe_ctx_t *c, fe_span_t sp, uint64_t v, int uflag)
 {
     fe_node_t *n = fe_ast_new(c, N_INT, sp);
     n->u = v;
-    n->sub = (uint8_t)uflag;
+    n->sub = (uint8_t)(uflag & 1);
     return n;
 }
 
@@ -76,7 +76,7 @@ fe_node_t *fe_ast_unop(fe_ctx_t *c, fe_span_t sp, int op, fe_node_t *a)
 fe_node_t *fe_ast_binop(fe_ctx_t *c, fe_span_t sp, int op, fe_node_t *a, fe_node_t *b)
 {
     uint64_t x = a->u, y = b->u, r = 0;
-    int uflag = a->sub | b->sub;
+    int uflag = (a->sub | b->sub) & 1;
     switch (op) {
     case '+': r = x + y; break;
     case '-': r = x - y; break;

@@ -753,6 +753,8 @@ static void check_instr(check_t *K, const isa_instr_t *in)
     check_selectors(K, in);
     if (in->op == ISA_OP_LOP3)
         check_lop3(K, in);
+    if (in->op == ISA_OP_CALL)
+        fe_check_call(K->c, K->m, K->f, in);
     check_rules(K, in);
     if (K->c->nerr == nerr0) {      /* the registers of an otherwise valid instruction */
         check_cvt_regs(K, in);

@@ -54,7 +54,8 @@ typedef enum {
     N_NOT,        /* text: predicate */
     N_MINUS,      /* text: register (a negated source: -a) */
     N_DUAL,       /* kids: two N_NAME */
-    N_INT,        /* u: value; sub: 1 when written with U */
+    N_INT,        /* u: value; sub: bit 0 when written with U, FE_PAREN when the whole
+                     constant was written in parentheses (a call's list of one) */
     N_F32,        /* u: bits */
     N_F64,        /* u: bits */
     N_SYMOFF,     /* text: symbol; u: offset (int64) */
@@ -106,6 +107,7 @@ fe_node_t *fe_ast_new(fe_ctx_t *c, fe_nkind_t k, fe_span_t sp);
 fe_node_t *fe_ast_tok(fe_ctx_t *c, fe_nkind_t k, fe_span_t sp, const fe_tok_t *t);
 fe_node_t *fe_ast_add(fe_node_t *parent, fe_node_t *kid);       /* returns parent */
 fe_node_t *fe_ast_list1(fe_ctx_t *c, fe_nkind_t k, fe_span_t sp, fe_node_t *first);
+#define FE_PAREN 2
 fe_node_t *fe_ast_int(fe_ctx_t *c, fe_span_t sp, uint64_t v, int uflag);
 fe_node_t *fe_ast_unop(fe_ctx_t *c, fe_span_t sp, int op, fe_node_t *a);
 fe_node_t *fe_ast_binop(fe_ctx_t *c, fe_span_t sp, int op, fe_node_t *a, fe_node_t *b);
@@ -135,6 +137,8 @@ bool fe_lower(fe_ctx_t *c);
 
 /* Validate the lowered module (check.c).  Returns false on errors (reported). */
 bool fe_check(fe_ctx_t *c);
+/* Validate one call instruction's operands and lists (check_call.c). */
+void fe_check_call(fe_ctx_t *c, const isa_module_t *m, const isa_func_t *f, const isa_instr_t *in);
 
 /* Span of an IR location / IR location of a span in the current file. */
 static inline fe_span_t fe_span_of(isa_loc_t l) { fe_span_t s = { l.begin, l.end }; return s; }

@@ -424,7 +424,10 @@ static void lower_var(lower_t *L, isa_var_t *var, const words_t *w, const fe_nod
 /*{=====================================================================
  * Functions: headers
  *====================================================================*/
-static isa_var_t *lower_params(lower_t *L, const fe_node_t *list, uint32_t *out_n)
+/* Parameters in .param or .reg space (ptxas): an .entry takes only .param ones; a .param
+ * parameter is no vector (.v2/.v4: "cannot be allocated in .param state space"); a .reg
+ * one is no array. */
+static isa_var_t *lower_params(lower_t *L, const fe_node_t *list, uint32_t *out_n, bool entry)
 {
     DA(isa_var_t) ps = { 0 };
     for (const fe_node_t *p = list->kids; p; p = p->next) {
@@ -434,15 +437,32 @@ static isa_var_t *lower_params(lower_t *L, const fe_node_t *list, uint32_t *out_
             w.space = ISA_SP_PARAM;
         if (w.space != ISA_SP_PARAM && w.space != ISA_SP_REG)
             ERR(L, p->kids->span, "a parameter must be in .param or .reg space");
+        else if (entry && w.space != ISA_SP_PARAM)
+            ERR(L, p->kids->span, "an .entry parameter must be in .param space");
         if (w.linkage)
             ERR(L, p->kids->span, "linkage is not valid on a parameter");
         isa_var_t *v = DA_PUSH(ps);
         lower_var(L, v, &w, p->kids->next, true);
+        if (v->space == ISA_SP_PARAM && v->vec > 1)
+            ERR(L, p->kids->span, "a .param parameter cannot be a vector (.v%u)", (unsigned)v->vec);
+        if (v->space == ISA_SP_REG && (v->ndims || v->align || v->opaque))
+            ERR(L, p->kids->next->span, "a .reg parameter cannot be an array, aligned or opaque");
     }
     *out_n = ps.n;
     isa_var_t *r = DA_COMMIT(L->m->arena, ps);
     DA_FREE(ps);
     return r;
+}
+
+/* Several return parameters must all be .reg ones (ptxas). */
+static void check_rets(lower_t *L, const fe_node_t *list, const isa_var_t *rets, uint32_t n)
+{
+    const fe_node_t *p = list->kids;
+    for (uint32_t i = 0; i < n && n > 1 && p; i++, p = p->next)
+        if (rets[i].space != ISA_SP_REG) {
+            ERR(L, p->span, "several return parameters must all be in .reg space");
+            break;
+        }
 }
 
 static isa_perf_t *lower_perfs(lower_t *L, const fe_node_t *perfs, uint32_t *out_n, uint8_t *noreturn)
@@ -499,8 +519,9 @@ static void declare_func(lower_t *L, fe_node_t *fn)
     nf.linkage = w.linkage;
     nf.has_body = body != NULL;
     nf.loc = loc_of(L, name->span);
-    nf.rets = lower_params(L, rets, &nf.nret);
-    nf.params = lower_params(L, params, &nf.nparam);
+    nf.rets = lower_params(L, rets, &nf.nret, false);
+    nf.params = lower_params(L, params, &nf.nparam, nf.is_entry);
+    check_rets(L, rets, nf.rets, nf.nret);
     nf.perf = lower_perfs(L, perfs, &nf.nperf, &nf.noreturn);
 
     sym_t *s = sym_find(&L->syms, name->s, name->n);
@@ -733,7 +754,7 @@ static void lower_opnd(lower_t *L, const fe_node_t *n, uint32_t slot)
     case N_INT:
         tmp.kind = OPD_IMM;
         tmp.imm = (int64_t)n->u;
-        if (n->sub)
+        if (n->sub & 1)
             tmp.flags |= OPDF_UNSIGNED;
         break;
     case N_F32: tmp.kind = OPD_F32; tmp.imm = (int64_t)n->u; break;
@@ -918,8 +939,18 @@ static void lower_instr(lower_t *L, const fe_node_t *n)
     in.nopd = (uint8_t)cnt;
     in.opd = opd_reserve(L, cnt);
     uint32_t i = 0;
-    for (const fe_node_t *q = k; q; q = q->next)
-        lower_opnd(L, q, in.opd + i++);
+    for (const fe_node_t *q = k; q; q = q->next, i++) {
+        if (!bad && in.op == ISA_OP_CALL && q->kind == N_INT && (q->sub & FE_PAREN)) {
+            /* call (r), f, (41): a parenthesised constant is a list of one argument. */
+            fe_node_t one = *q;
+            one.sub &= (uint8_t)~FE_PAREN;
+            one.next = NULL;
+            fe_node_t lst = { .kind = N_LIST, .span = q->span, .kids = &one, .tail = &one };
+            lower_opnd(L, &lst, in.opd + i);
+            continue;
+        }
+        lower_opnd(L, q, in.opd + i);
+    }
     if (bad)
         return;
     *DA_PUSH(F->instrs) = in;
@@ -1044,8 +1075,9 @@ static void lower_stmt(lower_t *L, const fe_node_t *s)
             break;
         isa_proto_t *p = &F->protos.v[e->idx];
         const fe_node_t *rets = s->kids, *nm = rets->next, *params = nm->next, *perfs = params->next;
-        p->rets = lower_params(L, rets, &p->nret);
-        p->params = lower_params(L, params, &p->nparam);
+        p->rets = lower_params(L, rets, &p->nret, false);
+        p->params = lower_params(L, params, &p->nparam, false);
+        check_rets(L, rets, p->rets, p->nret);
         uint32_t np;
         lower_perfs(L, perfs, &np, &p->noreturn);
         if (!(nm->n == 1 && nm->s[0] == '_'))
@@ -1147,18 +1179,23 @@ static void lower_func_body(lower_t *L, uint32_t fi, const fe_node_t *fn)
     const fe_node_t *rets = fn->kids->next, *params = rets->next->next;
     const fe_node_t *body = params->next->next;
     uint32_t mark = symtab_enter(&L->syms);
-    /* Parameters are visible in the body. */
-    for (uint32_t i = 0; i < f->nret; i++) {
+    /* Parameters are visible in the body: the first variables, rets first; a .reg one
+     * is also a register (the function's first registers, isa_param_reg). */
+    for (uint32_t i = 0; i < f->nret + f->nparam; i++) {
         isa_var_t *v = DA_PUSH(F.vars);
-        *v = f->rets[i];
+        *v = i < f->nret ? f->rets[i] : f->params[i - f->nret];
         v->scope = 0;
-        sym_add(&L->syms, v->name, strlen(v->name), S_VAR, F.vars.n - 1);
-    }
-    for (uint32_t i = 0; i < f->nparam; i++) {
-        isa_var_t *v = DA_PUSH(F.vars);
-        *v = f->params[i];
-        v->scope = 0;
-        if (sym_add(&L->syms, v->name, strlen(v->name), S_VAR, F.vars.n - 1))
+        uint32_t kind = S_VAR, idx = F.vars.n - 1;
+        if (v->space == ISA_SP_REG) {
+            isa_reg_t *r = DA_PUSH(F.regs);
+            r->name = v->name;
+            r->type = v->type;
+            r->vec = v->vec;
+            r->decl = ISA_NONE;
+            kind = S_REG;
+            idx = F.regs.n - 1;
+        }
+        if (sym_add(&L->syms, v->name, strlen(v->name), kind, idx) && i >= f->nret)
             ERR(L, fe_span_of(v->loc), "duplicate parameter name '%s'", v->name);
     }
     lower_block(L, body, true);

@@ -44,7 +44,7 @@ static void fe_yyerror(YYLTYPE *loc, void *scanner, fe_ctx_t *ctx, const char *m
 
 %type <node> items item names words word wordsopt dtors dtor dims dim initopt initval initlist
 %type <node> rets params paramlist param perfs perf ints body stmts stmt guard
-%type <node> opnds opnd aitems aitem velems velem cexpr fnum strings calllist namesopt
+%type <node> opnds opnd aitems aitem velems velem cexpr fnum strings calllist callelems callelem
 %type <node> locx fileextra
 
 %right '?' ':'
@@ -265,13 +265,25 @@ opnd
     | calllist                       { $$ = $1; }
     ;
 
+/* A call's argument or return list: registers, .param variables and constants.  A
+ * single constant expression in parentheses is a cexpr marked FE_PAREN; lowering turns
+ * it into a list of one where a list is expected. */
 calllist
-    : '(' namesopt ')'               { $$ = $2; $$->kind = N_LIST; $$->span = @$; }
+    : '(' ')'                        { $$ = fe_ast_new(ctx, N_LIST, @$); }
+    | '(' NAME ')'                   { $$ = fe_ast_list1(ctx, N_LIST, @$, fe_ast_tok(ctx, N_NAME, @2, &$2)); }
+    | '(' fnum ')'                   { $$ = fe_ast_list1(ctx, N_LIST, @$, $2); }
+    | '(' callelems ')'              { $$ = $2; $$->span = @$; }
     ;
 
-namesopt
-    : %empty                         { $$ = fe_ast_new(ctx, N_LIST, @$); }
-    | names                          { $$ = $1; }
+callelems
+    : callelem ',' callelem          { $$ = fe_ast_add(fe_ast_list1(ctx, N_LIST, @$, $1), $3); }
+    | callelems ',' callelem         { $$ = fe_ast_add($1, $3); }
+    ;
+
+callelem
+    : NAME                           { $$ = fe_ast_tok(ctx, N_NAME, @$, &$1); }
+    | cexpr                          { $$ = $1; }
+    | fnum                           { $$ = $1; }
     ;
 
 aitems
@@ -308,7 +320,7 @@ fnum
 /* Integer constant expressions, folded as they are built. */
 cexpr
     : INT                            { $$ = fe_ast_int(ctx, @$, $1.u, $1.uflag); }
-    | '(' cexpr ')'                  { $$ = $2; $$->span = @$; }
+    | '(' cexpr ')'                  { $$ = $2; $$->span = @$; $$->sub |= FE_PAREN; }
     | '-' cexpr %prec UNARY          { $$ = fe_ast_unop(ctx, @$, '-', $2); }
     | '+' cexpr %prec UNARY          { $$ = fe_ast_unop(ctx, @$, '+', $2); }
     | '~' cexpr %prec UNARY          { $$ = fe_ast_unop(ctx, @$, '~', $2); }

@@ -166,3 +166,17 @@ uint32_t isa_var_align(const isa_var_t *v)
     uint32_t elem = v->type == ISA_T_NONE ? 8 : (isa_types[v->type].bits + 7) / 8;
     return elem * (v->vec ? v->vec : 1);
 }
+
+uint32_t isa_param_reg(const isa_func_t *f, uint32_t v)
+{
+    uint32_t r = 0;
+    for (uint32_t i = 0; i < f->nret + f->nparam; i++) {
+        const isa_var_t *p = i < f->nret ? &f->rets[i] : &f->params[i - f->nret];
+        if (p->space != ISA_SP_REG)
+            continue;
+        if (i == v)
+            return r;
+        r++;
+    }
+    return ISA_NONE;
+}

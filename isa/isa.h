@@ -605,6 +605,10 @@ char *isa_instr_name(const isa_module_t *m, const isa_instr_t *in, char *buf, si
 uint64_t isa_var_size(const isa_var_t *v);
 /* Natural alignment: the explicit .align, else the element size. */
 uint32_t isa_var_align(const isa_var_t *v);
+/* The register of parameter v of a function (rets first, then params: 0 .. nret+nparam-1)
+ * when it is a .reg parameter, else ISA_NONE.  In a body, the .reg parameters are the
+ * function's first registers, in that order (their decl is ISA_NONE). */
+uint32_t isa_param_reg(const isa_func_t *f, uint32_t v);
 
 /* Printing (print.c): the module as PTX text that parses back to the same IR. */
 void isa_print_module(FILE *out, const isa_module_t *m);

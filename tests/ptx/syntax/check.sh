@@ -33,6 +33,9 @@
 #                        lop3.{and,or} d|p, ..., q
 #   cvt_registers.ptx    cvt's register widths: wider registers for the older conversions, exact
 #                        widths for bf16, tf32 and the fp8 pairs
+#   call_lists.ptx       call lists of constants, expressions, registers and .param variables;
+#                        .reg parameters and results, vector ones with components, call.uni
+#                        (several .reg results turn the ABI off, which -c refuses: golden calls_multiret)
 set -u
 cd "$(dirname "$0")" || exit 1
 PTXAS=${PTXAS:-}
