@@ -218,6 +218,63 @@ static isa_type_t dst_type(const isa_instr_t *in)
     }
 }
 
+/* The type of operand i of the instructions whose operand types src_type leaves out, for
+ * the check of constants (ISA_T__COUNT: not checked). */
+static isa_type_t opd_type(const isa_instr_t *in, unsigned i)
+{
+    isa_type_t t0 = (isa_type_t)in->types[0], t1 = in->ntypes > 1 ? (isa_type_t)in->types[1] : t0;
+    isa_type_t st = src_type(in, i);
+    if (st != ISA_T__COUNT || i == 0)
+        return st;
+    switch ((isa_op_t)in->op) {
+    case ISA_OP_MOV: case ISA_OP_ST: case ISA_OP_RED:
+        return t0;
+    case ISA_OP_ATOM:
+        return i >= 2 ? t0 : ISA_T__COUNT;
+    case ISA_OP_CVT:
+        return isa_instr_mod(in, ISA_G_ROUND) == ISA_M_RS && i + 1 == in->nopd ? ISA_T__COUNT : t1;
+    case ISA_OP_SHL: case ISA_OP_SHR:
+        return i == 1 ? t0 : ISA_T_U32;
+    case ISA_OP_BFE:
+        return i == 1 ? t0 : ISA_T_U32;
+    case ISA_OP_BFI:
+        return i <= 2 ? t0 : ISA_T_U32;
+    case ISA_OP_PRMT: case ISA_OP_SHFL:
+        return ISA_T_B32;
+    case ISA_OP_LOP3:
+        return i <= 3 ? t0 : ISA_T__COUNT;
+    case ISA_OP_SETP: case ISA_OP_SELP: case ISA_OP_SET:
+        return ISA_T_PRED;          /* c, the predicate source */
+    default:
+        return ISA_T__COUNT;
+    }
+}
+
+/* A constant for an operand of type t (ptxas, measured over the instruction classes): a
+ * floating-point operand takes no integer constant (mov.f32 %f1, 1 is refused: 1.0 or
+ * 0f3F800000); an integer or predicate operand no floating-point one; a bit-size
+ * operand takes an integer, or a float literal of its own width only: 0f for .b32,
+ * 0d or a decimal (a double) for .b64, none for .b16 and .b8. */
+static void check_const(check_t *K, const isa_operand_t *o, isa_type_t t)
+{
+    const isa_type_info_t *ti = &isa_types[t];
+    bool flt = o->kind == OPD_F32 || o->kind == OPD_F64;
+    const char *kind = o->kind == OPD_F32 ? "a 32-bit (0f) floating-point constant"
+                     : o->kind == OPD_F64 ? "a 64-bit (0d or decimal) floating-point constant"
+                                          : "an integer constant";
+    bool bad;
+    if (t == ISA_T_PRED || ti->cls == TC_UINT || ti->cls == TC_SINT)
+        bad = flt;
+    else if (ti->cls == TC_FLOAT)
+        bad = o->kind == OPD_IMM;
+    else if (ti->cls == TC_BIT)
+        bad = flt && ti->bits != (o->kind == OPD_F32 ? 32u : 64u);
+    else
+        bad = false;
+    if (bad)
+        CERR(K, o->loc, "%s cannot be a .%s operand", kind, ti->text);
+}
+
 /* Register operands must fit their types (reg_type_ok), as ptxas requires: the sources
  * of the arithmetic, logic and comparison instructions (add.u32 %r1, %rd1, %r2 is
  * refused) and the destinations check_data_regs leaves (mul.wide.u32 %r1, ...); and an
@@ -236,6 +293,15 @@ static void check_opd_regs(check_t *K, const isa_instr_t *in)
                  isa_types[t].text);
             continue;
         }
+        isa_type_t ct = opd_type(in, i);
+        if (ct != ISA_T__COUNT && !half && (o->kind == OPD_IMM || o->kind == OPD_F32 || o->kind == OPD_F64))
+            check_const(K, o, ct);
+        /* A vector of st: ptxas takes float literals among integer or bit elements, but
+         * no integer among floating-point ones. */
+        if (ct != ISA_T__COUNT && o->kind == OPD_VEC && in->op == ISA_OP_ST && isa_types[ct].cls == TC_FLOAT)
+            for (uint32_t k = 0; k < o->count; k++)
+                if (K->f->opds[o->u.first + k].kind == OPD_IMM)
+                    check_const(K, &K->f->opds[o->u.first + k], ct);
         if (t == ISA_T__COUNT || !r || r->vec > 1 || o->sel)
             continue;
         if (!reg_type_ok(t, r->type, false))
