@@ -94,7 +94,11 @@ static int call_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             }
         } else if (x->vec == 2) {
             const isa_proto_t *pr = &cf->protos[x->imm];
-            if (pr->nret != callee->nret || pr->nparam != callee->nparam) {
+            bool same = pr->nret == callee->nret && pr->nparam == callee->nparam;
+            for (uint32_t k = 0; same && k < pr->nret + pr->nparam; k++)
+                same = isa_var_size(k < pr->nret ? &pr->rets[k] : &pr->params[k - pr->nret]) ==
+                       isa_var_size(k < pr->nret ? &callee->rets[k] : &callee->params[k - pr->nret]);
+            if (!same) {
                 snprintf(w->fault_buf, sizeof w->fault_buf,
                          "indirect call to %s, whose parameters do not match prototype %s", callee->name, pr->name);
                 return fault(w, x, l, a, w->fault_buf);

@@ -137,6 +137,23 @@ static void check_list(fe_ctx_t *c, const isa_func_t *f, const isa_operand_t *ls
     }
 }
 
+/* The lists of a call against one signature. */
+static void check_sig(fe_ctx_t *c, const isa_func_t *f, const isa_instr_t *in, const isa_operand_t *rets,
+                      const isa_operand_t *args, const isa_var_t *frets, uint32_t nret,
+                      const isa_var_t *fparams, uint32_t nparam, const char *callee)
+{
+    uint32_t nr = rets ? rets->count : 0, na = args ? args->count : 0;
+    if (nr != nret || na != nparam) {
+        CERR(in->loc, "the call to %s has %u result%s and %u argument%s; it takes %u and %u", callee, nr,
+             nr == 1 ? "" : "s", na, na == 1 ? "" : "s", nret, nparam);
+        return;
+    }
+    if (rets)
+        check_list(c, f, rets, frets, nret, callee, true);
+    if (args)
+        check_list(c, f, args, fparams, nparam, callee, false);
+}
+
 /* call{.uni} {(rets),} func{, (args)}   or   call{.uni} {(rets),} fptr{, (args)}, proto|flist */
 void fe_check_call(fe_ctx_t *c, const isa_module_t *m, const isa_func_t *f, const isa_instr_t *in)
 {
@@ -195,26 +212,19 @@ void fe_check_call(fe_ctx_t *c, const isa_module_t *m, const isa_func_t *f, cons
             fparams = p->params; nparam = p->nparam;
             snprintf(callee, sizeof callee, "prototype '%s'", p->name);
         } else {
+            /* Every function of the .calltargets list must take the call (ptxas). */
             const isa_brtargets_t *t = &f->brts[sig->u.idx];
-            if (!t->count)
-                return;
-            const isa_func_t *g = &m->funcs[t->targets[0]];
-            frets = g->rets; nret = g->nret;
-            fparams = g->params; nparam = g->nparam;
-            snprintf(callee, sizeof callee, "'%s' (of %s)", g->name, t->name);
+            unsigned nerr0 = c->nerr;
+            for (uint32_t j = 0; j < t->count && c->nerr == nerr0; j++) {
+                const isa_func_t *g = &m->funcs[t->targets[j]];
+                snprintf(callee, sizeof callee, "'%s' (of %s)", g->name, t->name);
+                check_sig(c, f, in, rets, args, g->rets, g->nret, g->params, g->nparam, callee);
+            }
+            return;
         }
     } else {
         CERR(tgt->loc, "operand %u of 'call' must be a function or a register holding its address", i + 1);
         return;
     }
-    uint32_t nr = rets ? rets->count : 0, na = args ? args->count : 0;
-    if (nr != nret || na != nparam) {
-        CERR(in->loc, "the call to %s has %u result%s and %u argument%s; it takes %u and %u", callee, nr,
-             nr == 1 ? "" : "s", na, na == 1 ? "" : "s", nret, nparam);
-        return;
-    }
-    if (rets)
-        check_list(c, f, rets, frets, nret, callee, true);
-    if (args)
-        check_list(c, f, args, fparams, nparam, callee, false);
+    check_sig(c, f, in, rets, args, frets, nret, fparams, nparam, callee);
 }

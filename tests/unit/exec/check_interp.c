@@ -369,6 +369,12 @@ START_TEST(indirect_calls)
         "pr: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
         "{ .param .b32 a; st.param.b32 [a], %r1; .param .b32 b; call (b), %rd1, (a), pr; }\nret;\n}\n";
     expect_fault(k2, 1, 32, 32, "indirect call to an address that is not a function", NULL);
+    /* A function whose parameter has another size than the prototype's. */
+    const char *k3 = HDR ".func (.param .b32 r) w(.param .b64 x)\n{\nst.param.b32 [r], 1; ret;\n}\n"
+        ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID "mov.u64 %rd7, w;\n"
+        "pr: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+        "{ .param .b32 a; st.param.b32 [a], %r1; .param .b32 b; call (b), %rd7, (a), pr; }\nret;\n}\n";
+    expect_fault(k3, 1, 32, 32, "indirect call to w, whose parameters do not match prototype pr", NULL);
 }
 END_TEST
 /*}=====================================================================*/
