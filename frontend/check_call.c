@@ -123,6 +123,12 @@ static void check_list(fe_ctx_t *c, const isa_func_t *f, const isa_operand_t *ls
                  results ? "" : " or a constant");
             continue;
         }
+        if (o->kind == OPD_SYM && o->u.sym < f->nret + f->nparam) {
+            /* ptxas: "Formal parameter ... cannot be used as argument to call". */
+            CERR(o->loc, "'%s' is a parameter of the calling function; a call %s must be a .param "
+                 "variable declared in its body", f->vars[o->u.sym].name, what);
+            continue;
+        }
         if (imm && results) {
             CERR(o->loc, "a call result must be a register or a .param variable, not a constant");
             continue;
