@@ -298,10 +298,18 @@ static void check_opd_regs(check_t *K, const isa_instr_t *in)
             check_const(K, o, ct);
         /* A vector of st: ptxas takes float literals among integer or bit elements, but
          * no integer among floating-point ones. */
-        if (ct != ISA_T__COUNT && o->kind == OPD_VEC && in->op == ISA_OP_ST && isa_types[ct].cls == TC_FLOAT)
-            for (uint32_t k = 0; k < o->count; k++)
-                if (K->f->opds[o->u.first + k].kind == OPD_IMM)
-                    check_const(K, &K->f->opds[o->u.first + k], ct);
+        if (ct != ISA_T__COUNT && o->kind == OPD_VEC && in->op == ISA_OP_ST) {
+            bool ints = false, flts = false;
+            for (uint32_t k = 0; k < o->count; k++) {
+                const isa_operand_t *e = &K->f->opds[o->u.first + k];
+                ints |= e->kind == OPD_IMM;
+                flts |= e->kind == OPD_F32 || e->kind == OPD_F64;
+                if (e->kind == OPD_IMM && isa_types[ct].cls == TC_FLOAT)
+                    check_const(K, e, ct);
+            }
+            if (ints && flts && isa_types[ct].cls != TC_FLOAT)
+                CERR(K, o->loc, "the elements of a vector operand cannot mix integer and floating-point constants");
+        }
         if (t == ISA_T__COUNT || !r || r->vec > 1 || o->sel)
             continue;
         if (!reg_type_ok(t, r->type, false))
