@@ -52,11 +52,12 @@ static const char *formal_text(const isa_var_t *v, char *buf, size_t size)
 }
 
 /* Why element o cannot pass formal v, or NULL when it can (ptxas, measured): sizes must be
- * equal and a predicate never passes; a register or constant passes only a scalar, a
- * vector register only a .reg vector of as many elements of its width; a .param variable
- * passes a .param parameter of its size, both arrays or both scalars, of the same
- * alignment, or a scalar .reg parameter of its size; an integer constant passes no
- * floating-point parameter; a floating-point constant any scalar one of 1 to 8 bytes. */
+ * equal and a predicate never passes; a register passes no array, and a .reg vector
+ * parameter only a vector register of its shape (a vector register passes a scalar
+ * parameter of its size); a .param variable passes a .param parameter of its size, both
+ * arrays or both scalars, of the same alignment, or a .reg parameter of its size that is
+ * no array; a constant passes no array, and an integer constant no scalar
+ * floating-point parameter. */
 static const char *mismatch(const isa_func_t *f, const isa_operand_t *o, const isa_var_t *v)
 {
     uint64_t fsize = isa_var_size(v);
@@ -70,8 +71,8 @@ static const char *mismatch(const isa_func_t *f, const isa_operand_t *o, const i
             return "a predicate cannot be passed";
         if (farray)
             return "a register cannot pass a .param array";
-        if ((r->vec > 1) != (v->vec > 1) || (r->vec > 1 && r->vec != v->vec))
-            return "the vector widths differ";
+        if (v->vec > 1 && (r->vec != v->vec || isa_types[r->type].bits != isa_types[v->type].bits))
+            return "a vector parameter takes a vector register of its shape";
         if (isa_types[r->type].bits / 8 * (r->vec > 1 ? r->vec : 1) != fsize)
             return "the sizes differ";
         return NULL;
@@ -92,14 +93,14 @@ static const char *mismatch(const isa_func_t *f, const isa_operand_t *o, const i
         return NULL;
     }
     case OPD_IMM:
-        if (farray || v->vec > 1)
-            return "a constant passes only a scalar";
-        if (isa_types[v->type].cls == TC_FLOAT)
+        if (farray)
+            return "a constant cannot pass an array";
+        if (isa_types[v->type].cls == TC_FLOAT && v->vec <= 1)
             return "an integer constant cannot pass a floating-point parameter";
         return NULL;
     default:
-        if (farray || v->vec > 1)
-            return "a constant passes only a scalar";
+        if (farray)
+            return "a constant cannot pass an array";
         return NULL;
     }
 }
