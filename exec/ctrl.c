@@ -279,13 +279,16 @@ void ex_call_rets(const ex_ctx_t *caller, const ex_ctx_t *cx, uint32_t mask)
 /* The bits a constant argument passes to a scalar formal (measured on an H100): the
  * constant's own bits, truncated or zero-extended to the formal's size (an integer, an
  * 0f literal's 32 bits, a double's 64), except that a double (1.5, 0d...) for an .f32
- * parameter is rounded to f32.  So 0f3FC00000 reaches a .b64 parameter as 0x3FC00000,
+ * parameter is rounded to f32, and that a float literal for a parameter of 1 or 2 bytes
+ * (.b8, .b16, .f16) passes 0.  So 0f3FC00000 reaches a .b64 parameter as 0x3FC00000,
  * and 1.5 a .b32 one as 0 (the low half of its double). */
 static bool const_arg(const isa_operand_t *o, const isa_var_t *formal, uint64_t *out)
 {
     if (formal->ndims || formal->vec > 1 || isa_var_size(formal) > 8)
         return false;
     *out = o->kind == OPD_F32 ? (uint64_t)(uint32_t)o->imm : (uint64_t)o->imm;
+    if (o->kind != OPD_IMM && isa_var_size(formal) < 4)
+        *out = 0;
     if (o->kind == OPD_F64 && formal->type == ISA_T_F32) {
         double v;
         memcpy(&v, out, 8);
@@ -311,6 +314,10 @@ static bool select_list(void *pd, ex_func_t *f, const isa_operand_t *lst, const 
         switch (p->kind) {
         case OPD_REG:
             if (p->sel || p->flags || f->reg_width[p->u.reg] == 0)
+                return false;
+            /* A scalar result into a vector register: the H100 left .y 0 where a copy
+             * of the bytes would not; not modelled. */
+            if (results && f->ir->regs[p->u.reg].vec > 1 && formals[e].vec <= 1)
                 return false;
             break;
         case OPD_SYM:
