@@ -178,6 +178,36 @@ START_TEST(functions_and_calls)
 }
 END_TEST
 
+/* .reg parameters are the function's first registers (rets first), named by the
+ * parameter, without a declaration; a parenthesised constant is a call list of one. */
+START_TEST(reg_params_and_constant_lists)
+{
+    isa_module_t *m = load_ok(HDR
+        ".func (.reg .u32 r) f(.param .b32 p, .reg .v4 .u16 v)\n{\n.reg .u32 %t;\n"
+        "cvt.u32.u16 %t, v.y; add.u32 r, %t, 1; ret;\n}\n"
+        ".visible .entry k()\n{\n.reg .u32 %a; .reg .v4 .u16 %w; .param .b32 q;\n"
+        "call (%a), f, (q, %w);\ncall (%a), f, ((40+1), %w);\nret;\n}\n");
+    const isa_func_t *f = &m->funcs[0], *k = &m->funcs[1];
+    ck_assert_int_eq(f->nreg, 3);
+    ck_assert_str_eq(f->regs[0].name, "r");
+    ck_assert_str_eq(f->regs[1].name, "v");
+    ck_assert_int_eq(f->regs[1].vec, 4);
+    ck_assert_uint_eq(f->regs[0].decl, ISA_NONE);
+    ck_assert_int_eq(f->nregdecl, 1);
+    ck_assert_uint_eq(isa_param_reg(f, 0), 0);
+    ck_assert_uint_eq(isa_param_reg(f, 1), ISA_NONE);
+    ck_assert_uint_eq(isa_param_reg(f, 2), 1);
+    ck_assert_int_eq(opd(f, 0, 1)->kind, OPD_REG);
+    ck_assert_int_eq(opd(f, 0, 1)->u.reg, 1);
+    ck_assert_int_eq(opd(f, 0, 1)->sel, SEL_Y);
+    ck_assert_int_eq(opd(k, 1, 2)->kind, OPD_LIST);
+    ck_assert_int_eq(opd(k, 1, 2)->count, 2);
+    ck_assert_int_eq(k->opds[opd(k, 1, 2)->u.first].kind, OPD_IMM);
+    ck_assert_int_eq(k->opds[opd(k, 1, 2)->u.first].imm, 41);
+    isa_module_free(m);
+}
+END_TEST
+
 /* Golden opcode sequence of a snippet: lowering keeps instructions in order, one each. */
 /* vmad's negated sources and the SIMD video selectors become operand flags and
  * selector fields, which print back as written. */
@@ -266,6 +296,7 @@ Suite *make_lower_suite(void)
     tcase_add_test(tc, special_registers);
     tcase_add_test(tc, variables_and_initializers);
     tcase_add_test(tc, functions_and_calls);
+    tcase_add_test(tc, reg_params_and_constant_lists);
     tcase_add_test(tc, negation_and_video_selectors);
     tcase_add_test(tc, target_needs_version);
     tcase_add_test(tc, golden_opcode_sequence);
