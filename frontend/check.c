@@ -245,6 +245,8 @@ static isa_type_t opd_type(const isa_instr_t *in, unsigned i)
         return i <= 3 ? t0 : ISA_T__COUNT;
     case ISA_OP_SETP: case ISA_OP_SELP: case ISA_OP_SET:
         return ISA_T_PRED;          /* c, the predicate source */
+    case ISA_OP_VOTE:
+        return i + 1 == in->nopd && in->nopd == 3 ? ISA_T_U32 : ISA_T__COUNT;   /* membermask */
     default:
         return ISA_T__COUNT;
     }
@@ -281,16 +283,26 @@ static void check_const(check_t *K, const isa_operand_t *o, isa_type_t t)
  * f16, bf16 or pair operand is never an immediate (add.f16 %h1, %h2, 0x3c00 is refused). */
 static void check_opd_regs(check_t *K, const isa_instr_t *in)
 {
+    if (in->op == ISA_OP_BAR || in->op == ISA_OP_BARRIER) {
+        /* the barrier id and thread count are integers (bar.sync 0f3F800000 is refused) */
+        for (unsigned i = 0; i < in->nopd; i++) {
+            const isa_operand_t *o = &K->f->opds[in->opd + i];
+            if (o->kind == OPD_F32 || o->kind == OPD_F64)
+                check_const(K, o, ISA_T_U32);
+        }
+    }
     if (in->ntypes == 0)
         return;
     for (unsigned i = 0; i < in->nopd; i++) {
         isa_type_t t = i == 0 ? dst_type(in) : src_type(in, i);
         const isa_operand_t *o = &K->f->opds[in->opd + i];
         const isa_reg_t *r = reg_of(K, o);
-        bool half = t == ISA_T_F16 || t == ISA_T_BF16 || t == ISA_T_F16X2 || t == ISA_T_BF16X2;
+        /* cvt.f32.f16 %f1, 1: no immediate is a half source of cvt either */
+        isa_type_t ht = t == ISA_T__COUNT && i > 0 && in->op == ISA_OP_CVT ? opd_type(in, i) : t;
+        bool half = ht == ISA_T_F16 || ht == ISA_T_BF16 || ht == ISA_T_F16X2 || ht == ISA_T_BF16X2;
         if (half && (o->kind == OPD_IMM || o->kind == OPD_F32 || o->kind == OPD_F64)) {
             CERR(K, o->loc, "an immediate cannot be a .%s operand (move it into a register first)",
-                 isa_types[t].text);
+                 isa_types[ht].text);
             continue;
         }
         isa_type_t ct = opd_type(in, i);
