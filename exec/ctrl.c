@@ -270,6 +270,8 @@ void ex_call_rets(const ex_ctx_t *caller, const ex_ctx_t *cx, uint32_t mask)
     if (rets < 0)
         return;
     for (uint32_t e = 0; e < o[rets].count && e < cx->fn->ir->nret; e++) {
+        if (cf->opds[o[rets].u.first + e].kind == OPD_SINK)
+            continue;                 /* call (_), f: the result is dropped */
         ex_cloc_t s = formal_loc(cx->fn, e);
         ex_cloc_t d = actual_loc(caller->fn, o[rets].u.first + e, s.eb * s.ne);
         cloc_copy(caller->frame, d, cx->frame, s, mask);
@@ -331,6 +333,10 @@ static bool select_list(void *pd, ex_func_t *f, const isa_operand_t *lst, const 
             f->opd_slot[k] = ex_pd_operand(pd, &c, (unsigned)isa_var_size(&formals[e]));
             break;
         }
+        case OPD_SINK:
+            if (!results)
+                return false;
+            break;
         default:
             return false;
         }

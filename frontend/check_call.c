@@ -115,8 +115,11 @@ static void check_list(fe_ctx_t *c, const isa_func_t *f, const isa_operand_t *ls
         const isa_operand_t *o = &f->opds[lst->u.first + e];
         const isa_var_t *v = &formals[e];
         bool imm = o->kind == OPD_IMM || o->kind == OPD_F32 || o->kind == OPD_F64;
-        if (o->kind == OPD_SINK)
-            continue;             /* reported by lowering */
+        if (o->kind == OPD_SINK) {
+            if (!results)       /* a result may be dropped with '_' (ptxas) */
+                CERR(o->loc, "'_' cannot be a call argument");
+            continue;
+        }
         if ((o->kind == OPD_REG && (o->sel || (o->flags & (OPDF_NEG | OPDF_MINUS)))) ||
             (o->kind == OPD_SYM && ((o->flags & OPDF_MODSYM) || f->vars[o->u.sym].space != ISA_SP_PARAM)) ||
             (o->kind != OPD_REG && o->kind != OPD_SYM && !imm)) {

@@ -343,6 +343,24 @@ END_TEST
     ".func (.param .b32 r) f2(.param .b32 x)\n{\n.reg .b32 %r<3>; .reg .pred %p1; ld.param.b32 %r1, [x];" \
     " setp.eq.u32 %p1, %r1, 5; @%p1 exit; st.param.b32 [r], 5; ret;\n}\n"
 
+/* .reg parameters and results, constants as arguments, and a result dropped with '_':
+ * each thread computes (tid * 3 + 41) + 1 through two calls. */
+START_TEST(reg_params_and_dropped_result)
+{
+    const char *k = HDR ".func (.reg .u32 r) f(.reg .u32 a, .reg .u32 b)\n{\nmad.lo.u32 r, a, 3, b; ret;\n}\n"
+        ".func (.reg .u32 r) g(.reg .u32 a)\n{\nadd.u32 r, a, 1; ret;\n}\n"
+        ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "call (%r2), f, (%r1, (40+1));\ncall (_), g, (%r2);\ncall (%r3), g, (%r2);\n"
+        "st.global.u32 [%rd3], %r3;\nret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_u32(k, 1, 32, 32, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    for (unsigned i = 0; i < 32; i++)
+        ck_assert_uint_eq(out[i], i * 3 + 42);
+    free(out);
+}
+END_TEST
+
 /* Calls through a table of function addresses and through a register: the lanes of a
  * warp call different functions, one returns from divergent code, one exits lane 5. */
 START_TEST(indirect_calls)
@@ -448,6 +466,7 @@ Suite *make_interp_suite(void)
     tc = tcase_create("indirect");
     tcase_add_test(tc, brx_idx_divergent);
     tcase_add_test(tc, indirect_calls);
+    tcase_add_test(tc, reg_params_and_dropped_result);
     suite_add_tcase(s, tc);
     tc = tcase_create("sreg");
     tcase_add_test(tc, special_registers);
