@@ -340,8 +340,7 @@ static bool select_list(void *pd, ex_func_t *f, const isa_operand_t *lst, const 
         default:
             return false;
         }
-        if (formals[e].space == ISA_SP_REG && (formals[e].type == ISA_T_PRED ||
-                                                 (isa_types[formals[e].type].bits == 16 && formals[e].vec <= 1)))
+        if (formals[e].space == ISA_SP_REG && formals[e].type == ISA_T_PRED)
             return false;
     }
     return true;

@@ -56,8 +56,20 @@ static const char *formal_text(const isa_var_t *v, char *buf, size_t size)
  * parameter only a vector register of its shape (a vector register passes a scalar
  * parameter of its size); a .param variable passes a .param parameter of its size, both
  * arrays or both scalars, of the same alignment, or a .reg parameter of its size that is
- * no array; a constant passes no array, and an integer constant no scalar
+ * no array; an integer type never passes a floating-point one nor the reverse (a bit type
+ * passes both); a constant passes no array, and an integer constant no scalar
  * floating-point parameter. */
+static bool is_int(isa_type_t t)
+{
+    return isa_types[t].cls == TC_UINT || isa_types[t].cls == TC_SINT;
+}
+
+/* An integer and a floating-point type do not pass each other; a bit type passes both. */
+static bool classes_differ(isa_type_t a, isa_type_t b)
+{
+    return (is_int(a) && isa_types[b].cls == TC_FLOAT) || (isa_types[a].cls == TC_FLOAT && is_int(b));
+}
+
 static const char *mismatch(const isa_func_t *f, const isa_operand_t *o, const isa_var_t *v)
 {
     uint64_t fsize = isa_var_size(v);
@@ -75,6 +87,8 @@ static const char *mismatch(const isa_func_t *f, const isa_operand_t *o, const i
             return "a vector parameter takes a vector register of its shape";
         if (isa_types[r->type].bits / 8 * (r->vec > 1 ? r->vec : 1) != fsize)
             return "the sizes differ";
+        if (r->vec <= 1 && v->vec <= 1 && classes_differ(r->type, v->type))
+            return "an integer and a floating-point type";
         return NULL;
     }
     case OPD_SYM: {
@@ -82,7 +96,11 @@ static const char *mismatch(const isa_func_t *f, const isa_operand_t *o, const i
         if (v->space == ISA_SP_REG) {
             if (a->ndims)
                 return "a .param array cannot pass a .reg parameter";
-            return isa_var_size(a) != fsize ? "the sizes differ" : NULL;
+            if (isa_var_size(a) != fsize)
+                return "the sizes differ";
+            if (a->vec <= 1 && v->vec <= 1 && classes_differ(a->type, v->type))
+                return "an integer and a floating-point type";
+            return NULL;
         }
         if ((a->ndims > 0) != farray)
             return farray ? "a scalar cannot pass an array" : "an array cannot pass a scalar";
@@ -90,6 +108,8 @@ static const char *mismatch(const isa_func_t *f, const isa_operand_t *o, const i
             return "the sizes differ";
         if (isa_var_align(a) != isa_var_align(v))
             return "the alignments differ";
+        if (!farray && classes_differ(a->type, v->type))
+            return "an integer and a floating-point type";
         return NULL;
     }
     case OPD_IMM:
@@ -141,9 +161,11 @@ static void check_list(fe_ctx_t *c, const isa_func_t *f, const isa_operand_t *ls
         if (why)
             CERR(o->loc, "%s %u of the call to %s does not match its parameter %s: %s is given (%s)", what,
                  e + 1, callee, formal_text(v, fb, sizeof fb), actual_text(f, o, ab, sizeof ab), why);
-        else if (v->space == ISA_SP_REG && v->vec <= 1 && isa_types[v->type].bits == 16)
-            CERR(o->loc, "%s %u of the call to %s: a 16-bit .reg parameter (%s) is not supported by the "
-                 "ABI (ptxas)", what, e + 1, callee, formal_text(v, fb, sizeof fb));
+        else if (v->space == ISA_SP_REG && v->vec <= 1 && isa_types[v->type].bits <= 16 &&
+                 (isa_types[v->type].cls == TC_UINT || isa_types[v->type].cls == TC_SINT))
+            CERR(o->loc, "%s %u of the call to %s: an 8- or 16-bit integer .reg parameter (%s) is not "
+                 "supported by the ABI (ptxas; .b8, .b16 and .f16 are)", what, e + 1, callee,
+                 formal_text(v, fb, sizeof fb));
     }
 }
 
