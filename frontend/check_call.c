@@ -57,8 +57,8 @@ static const char *formal_text(const isa_var_t *v, char *buf, size_t size)
  * parameter of its size); a .param variable passes a .param parameter of its size, both
  * arrays or both scalars, of the same alignment, or a .reg parameter of its size that is
  * no array; an integer type never passes a floating-point one nor the reverse (a bit type
- * passes both); a constant passes no array, and an integer constant no scalar
- * floating-point parameter. */
+ * passes both); a constant passes no array, an integer constant no scalar
+ * floating-point parameter, and a floating-point constant no scalar integer one. */
 static bool is_int(isa_type_t t)
 {
     return isa_types[t].cls == TC_UINT || isa_types[t].cls == TC_SINT;
@@ -121,6 +121,8 @@ static const char *mismatch(const isa_func_t *f, const isa_operand_t *o, const i
     default:
         if (farray)
             return "a constant cannot pass an array";
+        if (is_int(v->type) && v->vec <= 1)
+            return "a floating-point constant cannot pass an integer parameter";
         return NULL;
     }
 }
