@@ -19,7 +19,7 @@ BISON   ?= bison
 AR      ?= ar
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
-LDLIBS  += -lm -lpthread
+LDLIBS  += -lm -lpthread -lelf -lzstd -llz4
 
 .PHONY: all check bench install clean
 all:

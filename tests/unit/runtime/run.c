@@ -1,5 +1,5 @@
 /* run.c: the runtime test runner: command-line arguments, number formats, printing,
- * comparing two backends' runs. */
+ * comparing two backends' runs, fatbins. */
 #include <check.h>
 #include <stdlib.h>
 
@@ -7,6 +7,7 @@ Suite *make_args_suite(void);
 Suite *make_num_suite(void);
 Suite *make_print_suite(void);
 Suite *make_compare_suite(void);
+Suite *make_fatbin_suite(void);
 
 int main(void)
 {
@@ -14,6 +15,7 @@ int main(void)
     srunner_add_suite(sr, make_num_suite());
     srunner_add_suite(sr, make_print_suite());
     srunner_add_suite(sr, make_compare_suite());
+    srunner_add_suite(sr, make_fatbin_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
