@@ -301,7 +301,7 @@ isa_status_t rt_fatbin_open_bytes(const void *data, size_t size, rt_fatbin_t *ou
     if (size >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F')
         return finish(out, open_elf(out, data, size, &cap));
     if (size < 4 || rd32(p) != RT_FATBIN_MAGIC)
-        return finish(out, fail(out, ISA_ST_SYNTAX, "neither an ELF file nor a fatbin (%zu bytes)", size));
+        return finish(out, fail(out, ISA_ST_SYNTAX, "neither an ELF file nor a fatbin"));
     size_t base;
     isa_status_t st = append(out, data, size, &base);
     if (st == ISA_ST_OK)

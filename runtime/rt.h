@@ -204,4 +204,9 @@ int rt_elem_format(char *buf, size_t size, isa_type_t t, const void *elem, bool 
 
 /*}=====================================================================*/
 
+/* ptxrun --fatbin-list PROGRAM and --extract-ptx PROGRAM [--entry N] [-o DIR]
+ * (fatbin_cmd.c): argv[0] is the mode.  Returns the exit status (0, or 2 after a message
+ * on diag). */
+int rt_fatbin_cmd(int argc, char **argv, FILE *out, FILE *diag);
+
 #endif

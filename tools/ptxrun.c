@@ -27,6 +27,8 @@ static void usage(FILE *out)
           "  --dump-ir              print the lowered IR\n"
           "  --print                print the module back as PTX\n"
           "  --isa-table            print the table of supported PTX (Markdown)\n"
+          "  --fatbin-list PROGRAM  list the fatbin entries a CUDA program or library embeds\n"
+          "  --extract-ptx PROGRAM [--entry N] [-o DIR]  print its PTX (or write every PTX entry to DIR)\n"
           "  -h, --help             this help\n", out);
 }
 
@@ -196,6 +198,14 @@ int main(int argc, char **argv)
 #endif
         { 0, 0, 0, 0 }
     };
+    /* --fatbin-list / --extract-ptx PROGRAM: a mode of their own (runtime/fatbin_cmd.c) */
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--fatbin-list") == 0 || strcmp(argv[i], "--extract-ptx") == 0) {
+            char *mode = argv[i];
+            memmove(argv + 2, argv + 1, (size_t)(i - 1) * sizeof *argv);
+            argv[1] = mode;
+            return rt_fatbin_cmd(argc - 1, argv + 1, stdout, stderr);
+        }
     int mode = 0, c;
     const char *kernel = NULL;
     ex_launch_t launch = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 0 };

@@ -1,4 +1,4 @@
-/* check_ptxrun.c: ptxrun as a user runs it: --list, --dump-ir, --print, --compare, exit
+/* check_ptxrun.c: ptxrun as a user runs it: --list, --dump-ir, --print, --compare, --fatbin-list, --extract-ptx, exit
  * statuses and located diagnostics. */
 #include <check.h>
 #include <dlfcn.h>
@@ -291,6 +291,63 @@ START_TEST(compare_shipped)
 END_TEST
 /*}=====================================================================*/
 
+/* --fatbin-list and --extract-ptx on the committed samples (tests/driver/samples). */
+START_TEST(fatbin_list)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun("--fatbin-list tests/driver/samples/tiny_shared", &out), 0);
+    ck_assert_str_eq(out, "tests/driver/samples/tiny_shared: 2 fatbin containers, 3 entries\n"
+                          "entry 0: ELF sm_90 flags 0x11 none 1528 bytes (.nv_fatbin+0x10, container 0)\n"
+                          "  kernels: none\n"
+                          "entry 1: ELF sm_90 flags 0x11 none 3696 bytes (.nv_fatbin+0x658, container 1)\n"
+                          "  kernels: _Z4tinyPi\n"
+                          "entry 2: PTX compute_90 ptx 9.0 flags 0x11 none 384 bytes (.nv_fatbin+0x1508, container 1)\n"
+                          "  kernels: _Z4tinyPi\n");
+    free(out);
+    ck_assert_int_eq(ptxrun("--fatbin-list tests/driver/samples/tiny_lz4.fatbin", &out), 0);
+    ck_assert_msg(strstr(out, "entry 0: PTX compute_90 ptx 9.0 flags 0x2011 lz4 303 -> 383 bytes"), "%s", out);
+    free(out);
+    /* not a program with a fatbin: a clear error, exit 2 */
+    ck_assert_int_eq(ptxrun("--fatbin-list examples/vecadd.ptx", &out), 2);
+    ck_assert_str_eq(out, "ptxrun: error: examples/vecadd.ptx: neither an ELF file nor a fatbin\n");
+    free(out);
+    ck_assert_int_eq(ptxrun("--fatbin-list", &out), 2);
+    ck_assert_str_eq(out, "ptxrun: error: --fatbin-list: no PROGRAM given\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(fatbin_extract)
+{
+    char *out, *ptx;
+    /* to stdout: the PTX, which ptxrun then reads as any PTX file */
+    ck_assert_int_eq(ptxrun("--extract-ptx tests/driver/samples/tiny_zstd.o", &out), 0);
+    ck_assert_msg(strstr(out, ".target sm_90") && strstr(out, ".visible .entry _Z4tinyPi("), "%s", out);
+    free(out);
+    char dir[] = "/tmp/ptxemu-extract-XXXXXX", args[512];
+    ck_assert(mkdtemp(dir));
+    snprintf(args, sizeof args, "--extract-ptx tests/driver/samples/tiny_shared -o %s", dir);
+    ck_assert_int_eq(ptxrun(args, &out), 0);
+    snprintf(args, sizeof args, "%s/tiny_shared.2.compute_90.ptx\n", dir);
+    ck_assert_str_eq(out, args);
+    free(out);
+    snprintf(args, sizeof args, "--list %s/tiny_shared.2.compute_90.ptx", dir);
+    ck_assert_int_eq(ptxrun(args, &ptx), 0);
+    ck_assert_str_eq(ptx, "entry _Z4tinyPi\n  param 0 _Z4tinyPi_param_0 .u64 size 8 align 8\n");
+    free(ptx);
+    snprintf(args, sizeof args, "%s/tiny_shared.2.compute_90.ptx", dir);
+    unlink(args);
+    rmdir(dir);
+    /* an entry that is not PTX, one that does not exist */
+    ck_assert_int_eq(ptxrun("--extract-ptx tests/driver/samples/tiny_shared --entry 1", &out), 2);
+    ck_assert_str_eq(out, "ptxrun: error: tests/driver/samples/tiny_shared: fatbin entry 1 is not PTX\n");
+    free(out);
+    ck_assert_int_eq(ptxrun("--extract-ptx tests/driver/samples/tiny_shared --entry 7", &out), 2);
+    ck_assert_str_eq(out, "ptxrun: error: tests/driver/samples/tiny_shared has no fatbin entry 7 (entries 0..2)\n");
+    free(out);
+}
+END_TEST
+
 Suite *make_ptxrun_suite(void)
 {
     Suite *s = suite_create("ptxrun");
@@ -312,6 +369,8 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, compare_out_path);
     tcase_add_test(tc, compare_unsupported);
     tcase_add_test(tc, compare_shipped);
+    tcase_add_test(tc, fatbin_list);
+    tcase_add_test(tc, fatbin_extract);
     suite_add_tcase(s, tc);
     return s;
 }
