@@ -369,6 +369,44 @@ START_TEST(test_samples)
     rt_fatbin_free(&fb);
 }
 END_TEST
+
+/* An ELF object cut at every length, and with single bytes of its ELF header and section
+ * headers changed: an error or the right entry, never a crash. */
+START_TEST(test_sample_elf_hostile)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/driver/samples/tiny_zstd.o", srcdir());
+    FILE *f = fopen(path, "rb");
+    ck_assert(f);
+    static uint8_t img[16384];
+    size_t n = fread(img, 1, sizeof img, f);
+    fclose(f);
+    ck_assert_uint_gt(n, 1000);
+    char msg[320];
+    unsigned ok = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint8_t *exact = malloc(k ? k : 1);
+        memcpy(exact, img, k);
+        ok += open_and_read(exact, k, msg, sizeof msg) == ISA_ST_OK;
+        free(exact);
+    }
+    ck_assert_uint_eq(ok, 0);   /* the section headers come last: every cut loses them */
+    uint64_t shoff;
+    memcpy(&shoff, img + 0x28, 8);
+    ck_assert_uint_lt(shoff, n);
+    static const uint8_t vals[] = { 0x00, 0x01, 0x7f, 0x80, 0xff };
+    for (size_t i = 0; i < n; i++) {
+        if (!(i < 64 || i >= shoff))
+            continue;
+        uint8_t keep = img[i];
+        for (unsigned v = 0; v < sizeof vals; v++) {
+            img[i] = vals[v];
+            open_and_read(img, n, msg, sizeof msg);
+        }
+        img[i] = keep;
+    }
+}
+END_TEST
 /*}=====================================================================*/
 
 /*{=====================================================================
@@ -491,6 +529,7 @@ Suite *make_fatbin_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("samples");
     tcase_add_test(tc, test_samples);
+    tcase_add_test(tc, test_sample_elf_hostile);
     suite_add_tcase(s, tc);
     tc = tcase_create("nvcc");
     tcase_set_timeout(tc, 240);
