@@ -42,7 +42,21 @@ typedef struct {
     uint32_t          nfixup;        /* frame slots filled at frame creation (addresses) */
     struct ex_fixup  *fixups;
     uint32_t          unsupported;   /* count of instructions without semantics */
+    /* Register-plus-immediate sources (%r2+1): each reads a pseudo-register of its own
+     * (registers past the IR's, in ir_own, a copy of the IR with those operands renamed),
+     * which preadd_f fills before the handler runs.  Instruction i's sums are
+     * preadd[preadd_at[i] .. preadd_at[i + 1]); preadd_at is NULL when there are none. */
+    struct ex_preadd *preadd;
+    uint32_t         *preadd_at;
+    isa_func_t       *ir_own;
 } ex_func_t;
+
+/* One register-plus-immediate sum: dst = src + imm in w bytes per lane, every lane. */
+typedef struct ex_preadd {
+    uint32_t dst, src;  /* frame slots */
+    uint8_t  w;         /* 1, 2, 4 or 8 */
+    uint64_t imm;
+} ex_preadd_t;
 
 /* A frame slot whose value is known only when the frame is created. */
 typedef enum { FX_LOCAL, FX_SHARED, FX_GLOBAL, FX_CONST, FX_KPARAM, FX_FUNC } ex_fixkind_t;

@@ -313,6 +313,106 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
     return widths_ok(d, in, x);
 }
 
+/*{=====================================================================
+ * Register-plus-immediate sources (%r2+1, %rd1+-4): ptxas reads them as the register
+ * plus the immediate in the register's width, wrapping (measured: tests/golden/regimm).
+ * Each such operand is renamed to a pseudo-register of its own, so that every handler
+ * reads it as a plain register; the instruction's handler is wrapped in preadd_f, which
+ * computes the sums first.  Instructions without such operands are untouched.
+ *====================================================================*/
+static bool regoff_pool(const isa_func_t *fn)
+{
+    for (uint32_t i = 0; i < fn->nopd; i++)
+        if ((fn->opds[i].flags & OPDF_REGOFF) && fn->opds[i].kind == OPD_REG)
+            return true;
+    return false;
+}
+
+/* A copy of the IR whose register-plus-immediate operands name pseudo-registers
+ * (fn->nreg onwards, of their base register's type); NULL when there are none. */
+static isa_func_t *regoff_rename(const isa_func_t *fn)
+{
+    if (!regoff_pool(fn))
+        return NULL;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < fn->nopd; i++)
+        n += (fn->opds[i].flags & OPDF_REGOFF) && fn->opds[i].kind == OPD_REG;
+    isa_func_t *c = malloc(sizeof *c);
+    *c = *fn;
+    c->opds = malloc(fn->nopd * sizeof *c->opds);
+    memcpy(c->opds, fn->opds, fn->nopd * sizeof *c->opds);
+    c->regs = malloc((fn->nreg + n) * sizeof *c->regs);
+    memcpy(c->regs, fn->regs, fn->nreg * sizeof *c->regs);
+    for (uint32_t i = 0; i < fn->nopd; i++) {
+        isa_operand_t *o = &c->opds[i];
+        if (!(o->flags & OPDF_REGOFF) || o->kind != OPD_REG)
+            continue;
+        c->regs[c->nreg] = fn->regs[o->u.reg];
+        o->u.reg = c->nreg++;
+    }
+    return c;
+}
+
+/* The sums of instruction in's register-plus-immediate operands (the pool entries at
+ * [first, first + count), nested lists included) into d's list; false when one of them
+ * has no integer register of 1 to 8 bytes (ptxas fails on float and predicate ones). */
+static bool regoff_sums(pd_t *d, const isa_func_t *orig, uint32_t first, uint32_t count,
+                        ex_preadd_t **list, uint32_t *n, uint32_t *cap)
+{
+    ex_func_t *f = d->f;
+    for (uint32_t i = first; i < first + count; i++) {
+        const isa_operand_t *o = &f->ir->opds[i];
+        if (o->kind == OPD_VEC || o->kind == OPD_LIST || o->kind == OPD_DUAL ||
+            (o->kind == OPD_ADDR && (o->flags & OPDF_ADDRLIST))) {
+            if (!regoff_sums(d, orig, o->u.first, o->count, list, n, cap))
+                return false;
+            continue;
+        }
+        if (!(o->flags & OPDF_REGOFF) || o->kind != OPD_REG)
+            continue;
+        const isa_reg_t *base = &orig->regs[orig->opds[i].u.reg];
+        isa_tclass_t cls = isa_types[base->type].cls;
+        unsigned w = f->reg_width[o->u.reg];
+        if ((cls != TC_BIT && cls != TC_UINT && cls != TC_SINT) || base->vec > 1 ||
+            o->sel != SEL_NONE || w == 0 || w > 8)
+            return false;
+        if (*n == *cap) {
+            *cap = *cap ? *cap * 2 : 8;
+            *list = realloc(*list, *cap * sizeof **list);
+        }
+        (*list)[(*n)++] = (ex_preadd_t){ .dst = f->reg_slot[o->u.reg],
+                                         .src = f->reg_slot[orig->opds[i].u.reg],
+                                         .w = (uint8_t)w, .imm = (uint64_t)o->imm };
+    }
+    return true;
+}
+
+#define PREADD_LOOP(T, a, f)                                                             \
+    do {                                                                                 \
+        T *d_ = ISA_SLOT(T, f, (a)->dst);                                                \
+        const T *s_ = ISA_SLOT(const T, f, (a)->src);                                    \
+        for (unsigned l = 0; l < ISA_LANES; l++)                                         \
+            d_[l] = (T)(s_[l] + (T)(a)->imm);                                            \
+    } while (0)
+
+/* The wrapper of an instruction with register-plus-immediate sources. */
+static int preadd_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    const ex_func_t *fn = ex_top((ex_warp_t *)wv)->fn;
+    uint32_t i = (uint32_t)(x - fn->code);
+    for (uint32_t k = fn->preadd_at[i]; k < fn->preadd_at[i + 1]; k++) {
+        const ex_preadd_t *a = &fn->preadd[k];
+        switch (a->w) {
+        case 1: PREADD_LOOP(uint8_t, a, f); break;
+        case 2: PREADD_LOOP(uint16_t, a, f); break;
+        case 4: PREADD_LOOP(uint32_t, a, f); break;
+        default: PREADD_LOOP(uint64_t, a, f); break;
+        }
+    }
+    return x->desc->fn(wv, f, x, mask);
+}
+/*}=====================================================================*/
+
 /* Lay out the function: register slots, parameter areas, local and shared variables. */
 static void layout(pd_t *d)
 {
@@ -378,7 +478,8 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
     pd_t d = { 0 };
     d.p = p;
     d.f = f;
-    f->ir = fn;
+    f->ir_own = regoff_rename(fn);
+    f->ir = f->ir_own ? f->ir_own : fn;
     f->mod = p->m;
     layout(&d);
     f->opd_slot = malloc((fn->nopd + 1) * sizeof *f->opd_slot);
@@ -386,6 +487,10 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
         f->opd_slot[i] = ISA_NONE;
     f->ncode = fn->ninstr + 1;
     f->code = calloc(f->ncode, sizeof *f->code);
+    ex_preadd_t *pa = NULL;
+    uint32_t npa = 0, cappa = 0;
+    if (f->ir_own)
+        f->preadd_at = calloc(fn->ninstr + 2, sizeof *f->preadd_at);
     for (uint32_t i = 0; i < fn->ninstr; i++) {
         const isa_instr_t *in = &fn->instrs[i];
         ex_insn_t *x = &f->code[i];
@@ -394,16 +499,26 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
         x->guard_neg = in->guard_neg;
         for (unsigned k = 0; k < 6; k++)
             x->o[k] = ISA_NONE;
-        bool ok = ex_select_ctrl(&d, f, in, x) || ex_select_mem(&d, f, in, x) ||
-                  ex_select_mov(&d, f, in, x) || select_alu(&d, in, x);
+        bool sums = true;
+        uint32_t pa0 = npa;
+        if (f->ir_own) {
+            sums = regoff_sums(&d, fn, in->opd, in->nopd, &pa, &npa, &cappa);
+            f->preadd_at[i] = pa0;
+            f->preadd_at[i + 1] = npa;
+        }
+        bool ok = sums && (ex_select_ctrl(&d, f, in, x) || ex_select_mem(&d, f, in, x) ||
+                           ex_select_mov(&d, f, in, x) || select_alu(&d, in, x));
         if (!ok || !x->desc) {
             x->desc = NULL;
             x->fn = NULL;
             f->unsupported++;
         } else {
-            x->fn = x->desc->fn;
+            x->fn = npa > pa0 ? preadd_f : x->desc->fn;
         }
     }
+    if (f->ir_own)
+        f->preadd_at[fn->ninstr + 1] = npa;
+    f->preadd = pa;
     /* Falling off the end of a body ends the thread as ret would. */
     ex_select_ctrl(&d, f, NULL, &f->code[fn->ninstr]);
     f->code[fn->ninstr].fn = f->code[fn->ninstr].desc->fn;

@@ -177,6 +177,13 @@ void ex_program_free(ex_program_t *p)
         free(f->var_slot);
         free(f->var_local);
         free(f->fixups);
+        free(f->preadd);
+        free(f->preadd_at);
+        if (f->ir_own) {
+            free(f->ir_own->opds);
+            free(f->ir_own->regs);
+            free(f->ir_own);
+        }
     }
     free(p->funcs);
     free(p->globals);

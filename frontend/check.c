@@ -90,7 +90,8 @@ static bool kind_ok(check_t *K, char k, const isa_operand_t *o)
                     return false;
             return true;
         }
-        return (o->kind == OPD_REG || o->kind == OPD_SINK) && !(o->flags & (OPDF_NEG | OPDF_MINUS));
+        return (o->kind == OPD_REG || o->kind == OPD_SINK) &&
+               !(o->flags & (OPDF_NEG | OPDF_MINUS | OPDF_REGOFF));
     case 'e':
         if (o->kind == OPD_DUAL)
             return kind_ok(K, 'd', &pool[o->u.first]) &&
@@ -99,7 +100,8 @@ static bool kind_ok(check_t *K, char k, const isa_operand_t *o)
     case 'p':
         if (o->kind == OPD_DUAL)
             return kind_ok(K, 'p', &pool[o->u.first]) && kind_ok(K, 'p', &pool[o->u.first + 1]);
-        return o->kind == OPD_SINK || (is_pred_reg(K, o) && !(o->flags & (OPDF_NEG | OPDF_MINUS)));
+        return o->kind == OPD_SINK ||
+               (is_pred_reg(K, o) && !(o->flags & (OPDF_NEG | OPDF_MINUS | OPDF_REGOFF)));
     case 's':
         if ((o->flags & OPDF_NEG) && !is_pred_reg(K, o))
             return false;
@@ -130,8 +132,9 @@ static bool kind_ok(check_t *K, char k, const isa_operand_t *o)
  * bit registers of their size; float types accept float or bit registers of their size;
  * a pair type (f16x2, u16x2) its own or bit registers, and a pair's register serves
  * integer instructions too;
- * "relaxed" (ld, st) also accepts wider registers: integer or bit ones for integer and
- * bit types, bit ones for float types (as ptxas does). */
+ * "relaxed" (ld, st) also accepts wider registers: integer or bit ones for integer
+ * types, bit ones for float types, and any for bit types (ld.b16 into an .f32 or an
+ * .f16x2 register), as ptxas does. */
 static bool reg_type_ok(isa_type_t insn, isa_type_t reg, bool relaxed)
 {
     const isa_type_info_t *ti = &isa_types[insn], *ri = &isa_types[reg];
@@ -152,6 +155,8 @@ static bool reg_type_ok(isa_type_t insn, isa_type_t reg, bool relaxed)
         return insn == reg || (ri->cls == TC_PACKED && (ti_int || int_pair));
     }
     if (relaxed && ri->bits > ti->bits) {
+        if (ti->cls == TC_BIT)
+            return true;
         if (ti->cls == TC_FLOAT || ti->cls == TC_PACKED)
             return ri->cls == TC_BIT;
         return ri->cls == TC_BIT || ri->cls == TC_UINT || ri->cls == TC_SINT;

@@ -766,9 +766,8 @@ static void lower_opnd(lower_t *L, const fe_node_t *n, uint32_t slot)
         if (tmp.kind != OPD_SYM && tmp.kind != OPD_REG)
             ERR(L, n->span, "'%.*s+offset' needs a variable or a register", (int)n->n, n->s);
         tmp.imm = (int64_t)n->u;
-        if (tmp.kind == OPD_REG && n->kind == N_SYMOFF) {
-            /* Only valid inside brackets; the caller turns it into an address. */
-        }
+        if (tmp.kind == OPD_REG)
+            tmp.flags |= OPDF_REGOFF;   /* a source register plus an immediate: %r2+1 */
         break;
     }
     case N_ADDR: {

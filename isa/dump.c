@@ -212,6 +212,8 @@ static void dump_operand(const dp_t *d, const isa_operand_t *o)
             char selbuf[8];
             fprintf(out, ".%s", isa_sel_text(o->sel, o->fsel, selbuf, sizeof selbuf));
         }
+        if (o->flags & OPDF_REGOFF)
+            fprintf(out, " +imm %" PRId64, o->imm);
         break;
     case OPD_SINK:
         fputc('_', out);

@@ -344,7 +344,9 @@ enum {
     OPDF_MODSYM  = 1 << 1,  /* sym refers to a module-scope variable */
     OPDF_UNSIGNED= 1 << 2,  /* immediate written with a U suffix */
     OPDF_ADDRLIST= 1 << 3,  /* address is a list [a, b, {c}] kept in the pool */
-    OPDF_MINUS   = 1 << 4   /* -a: a negated register source (vmad's {-}a, {-}b, {-}c) */
+    OPDF_MINUS   = 1 << 4,  /* -a: a negated register source (vmad's {-}a, {-}b, {-}c) */
+    OPDF_REGOFF  = 1 << 5   /* r+imm: a register source plus the immediate in imm (%r2+1),
+                               the sum taken in the register's width */
 };
 
 /* Register component (".x" of a vector register) or video selector (".b2", ".h1").

@@ -138,6 +138,8 @@ static void print_operand(const pr_t *p, const isa_operand_t *o)
             char selbuf[8];
             fprintf(out, ".%s", isa_sel_text(o->sel, o->fsel, selbuf, sizeof selbuf));
         }
+        if (o->flags & OPDF_REGOFF)
+            fprintf(out, "+%" PRId64, o->imm);   /* %r2+1, %r2+-4: ptxas reads both */
         break;
     case OPD_SINK:
         fputc('_', out);

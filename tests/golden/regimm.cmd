@@ -1,0 +1,1 @@
+-b 4 -o hex u32[]=0xffffffff,0x7fffffff,0,0x8000fffe u64[]=0xffffffffffffffff,0x7fffffffffffffff,0,0xfffffffff u64[128]:out
