@@ -110,16 +110,16 @@ static int call_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 }
 /*}=====================================================================*/
 
-static const isa_xdesc_t branch_d[1] = { { report_branch_f, { 0 } } };
-static const isa_xdesc_t ret_d[1] = { { report_ret_f, { 0 } } };
-static const isa_xdesc_t exit_d[1] = { { report_exit_f, { 0 } } };
-static const isa_xdesc_t trap_d[1] = { { report_trap_f, { 0 } } };
-static const isa_xdesc_t call_d[1] = { { call_f, { 0 } } };
-static const isa_xdesc_t brx_d[1] = { { brx_f, { 0 } } };
-static const isa_xdesc_t bar_d[1] = { { report_bar_f, { 0 } } };
-static const isa_xdesc_t wsync_d[1] = { { report_wsync_f, { 0 } } };
-static const isa_xdesc_t nop_d[1] = { { nop_f, { 0 } } };
-static const isa_xdesc_t fence_d[1] = { { fence_f, { 0 } } };
+static const isa_xdesc_t branch_d[1] = { { report_branch_f, { 0 }, 0 } };
+static const isa_xdesc_t ret_d[1] = { { report_ret_f, { 0 }, 0 } };
+static const isa_xdesc_t exit_d[1] = { { report_exit_f, { 0 }, 0 } };
+static const isa_xdesc_t trap_d[1] = { { report_trap_f, { 0 }, 0 } };
+static const isa_xdesc_t call_d[1] = { { call_f, { 0 }, 0 } };
+static const isa_xdesc_t brx_d[1] = { { brx_f, { 0 }, 0 } };
+static const isa_xdesc_t bar_d[1] = { { report_bar_f, { 0 }, OPDF_NEG } };   /* bar.red's !c */
+static const isa_xdesc_t wsync_d[1] = { { report_wsync_f, { 0 }, 0 } };
+static const isa_xdesc_t nop_d[1] = { { nop_f, { 0 }, 0 } };
+static const isa_xdesc_t fence_d[1] = { { fence_f, { 0 }, 0 } };
 
 /* bar{.cta}.sync / barrier{.cta}.sync{.aligned}  a{, b}
  * bar{.cta}.arrive / barrier{.cta}.arrive{.aligned}  a, b

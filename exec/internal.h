@@ -49,6 +49,9 @@ typedef struct {
     struct ex_preadd *preadd;
     uint32_t         *preadd_at;
     isa_func_t       *ir_own;
+    /* Per instruction refused because of an operand's form: that operand's pool index
+     * (named in the diagnostic), else ISA_NONE; NULL when no instruction was. */
+    uint32_t         *why;
 } ex_func_t;
 
 /* One register-plus-immediate sum: dst = src + imm in w bytes per lane, every lane. */

@@ -125,7 +125,7 @@ static int ld_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     }
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t ld_d[1] = { { ld_f, { 0 } } };
+static const isa_xdesc_t ld_d[1] = { { ld_f, { 0 }, 0 } };
 
 static inline bool warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
                                   unsigned bytes, uint64_t *addr);
@@ -141,7 +141,7 @@ static int ld_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
     lanes_load(f, x->o[0], 0, addr, bytes, mask);
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t ld_global_fast_d[1] = { { ld_global_fast_f, { 0 } } };
+static const isa_xdesc_t ld_global_fast_d[1] = { { ld_global_fast_f, { 0 }, 0 } };
 
 /* Whether lanes' addresses span one registered global range, aligned to bytes; the
  * addresses are left in addr for the access. */
@@ -219,7 +219,7 @@ static int st_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     }
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t st_d[1] = { { st_f, { 0 } } };
+static const isa_xdesc_t st_d[1] = { { st_f, { 0 }, 0 } };
 
 static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
@@ -230,7 +230,7 @@ static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
     lanes_store(f, x->o[0], 0, addr, bytes, mask);
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t st_global_fast_d[1] = { { st_global_fast_f, { 0 } } };
+static const isa_xdesc_t st_global_fast_d[1] = { { st_global_fast_f, { 0 }, 0 } };
 
 /* ld/st.shared of a 4- or 8-byte register with a 32-bit address register: the warp's
  * addresses are computed once, checked together, then used. */
@@ -268,7 +268,7 @@ static int ld_shared_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
     lanes_load(f, x->o[0], (uintptr_t)w->cta->shared, addr, bytes, mask);
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t ld_shared_fast_d[1] = { { ld_shared_fast_f, { 0 } } };
+static const isa_xdesc_t ld_shared_fast_d[1] = { { ld_shared_fast_f, { 0 }, 0 } };
 
 static int st_shared_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
@@ -280,7 +280,7 @@ static int st_shared_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
     lanes_store(f, x->o[0], (uintptr_t)w->cta->shared, addr, bytes, mask);
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t st_shared_fast_d[1] = { { st_shared_fast_f, { 0 } } };
+static const isa_xdesc_t st_shared_fast_d[1] = { { st_shared_fast_f, { 0 }, 0 } };
 
 /* ld.param of a kernel parameter at a constant offset: one value for every lane. */
 static int ld_kparam_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
@@ -315,7 +315,7 @@ static int ld_kparam_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask
     }
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t ld_kparam_d[1] = { { ld_kparam_f, { 0 } } };
+static const isa_xdesc_t ld_kparam_d[1] = { { ld_kparam_f, { 0 }, 0 } };
 
 /* cvta: between a space's own addresses and generic ones (window base + offset);
  * global addresses are generic already.  aux: window base; flags 1: to the space. */
@@ -338,7 +338,7 @@ static int cvta_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     });
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t cvta_d[1] = { { cvta_f, { 0 } } };
+static const isa_xdesc_t cvta_d[1] = { { cvta_f, { 0 }, 0 } };
 
 static uint64_t window_of(isa_space_t sp)
 {

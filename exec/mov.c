@@ -30,7 +30,7 @@ static int copy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     }
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t copy_d[1] = { { copy_f, { 0 } } };
+static const isa_xdesc_t copy_d[1] = { { copy_f, { 0 }, 0 } };
 
 /* A vector register's copy: x->vec element slots of x->width bytes, one after another. */
 static int vcopy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
@@ -43,7 +43,7 @@ static int vcopy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     }
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t vcopy_d[1] = { { vcopy_f, { 0 } } };
+static const isa_xdesc_t vcopy_d[1] = { { vcopy_f, { 0 }, 0 } };
 
 static int copy_pred_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
@@ -53,7 +53,18 @@ static int copy_pred_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask
     *d = (*d & ~mask) | (a & mask);
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t copy_pred_d[1] = { { copy_pred_f, { 0 } } };
+static const isa_xdesc_t copy_pred_d[1] = { { copy_pred_f, { 0 }, 0 } };
+
+/* mov.pred d, !a */
+static int copy_not_pred_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)wv;
+    uint32_t a = ~*ISA_SLOT(uint32_t, f, x->o[1]);
+    uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+    *d = (*d & ~mask) | (a & mask);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t copy_not_pred_d[1] = { { copy_not_pred_f, { 0 }, OPDF_NEG } };
 
 /* Special registers, read per lane from the warp and its CTA. */
 static inline void sreg_store(uint8_t *f, const isa_xinsn_t *x, unsigned l, uint64_t v)
@@ -150,7 +161,7 @@ static int sreg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     }
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t sreg_d[1] = { { sreg_f, { 0 } } };
+static const isa_xdesc_t sreg_d[1] = { { sreg_f, { 0 }, 0 } };
 
 /* Pack (aux 0) or unpack (aux 1) x->vec elements of x->width bytes. */
 static int pack_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
@@ -173,7 +184,7 @@ static int pack_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     }
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t pack_d[1] = { { pack_f, { 0 } } };
+static const isa_xdesc_t pack_d[1] = { { pack_f, { 0 }, 0 } };
 
 /* Bytes per lane of a register operand (a vector component's element width), 0xff
  * for other operands. */
@@ -212,7 +223,7 @@ bool ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         } else {
             return false;
         }
-        x->desc = copy_pred_d;
+        x->desc = (a->flags & OPDF_NEG) ? copy_not_pred_d : copy_pred_d;
         return x->o[1] != ISA_NONE;
     }
     if (d->kind == OPD_VEC || a->kind == OPD_VEC) {

@@ -413,6 +413,50 @@ static int preadd_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 }
 /*}=====================================================================*/
 
+/*{=====================================================================
+ * Operand forms: each handler's descriptor lists the forms it honours (isa_xdesc_t
+ * .honours); an instruction with any other form is refused, never run without it.
+ *====================================================================*/
+/* The forms (honours bits) that operand o and its elements carry. */
+static unsigned opd_forms(const isa_func_t *fn, const isa_operand_t *o)
+{
+    unsigned m = o->flags & (OPDF_NEG | OPDF_MINUS);
+    if (o->kind == OPD_REG && o->sel >= SEL_B0)
+        m |= ISA_HON_VSEL;
+    if (o->kind == OPD_DUAL)
+        m |= ISA_HON_DUAL;
+    if (o->kind == OPD_VEC || o->kind == OPD_DUAL)
+        for (uint32_t k = 0; k < o->count; k++)
+            m |= opd_forms(fn, &fn->opds[o->u.first + k]);
+    return m;
+}
+
+/* The pool index of in's first operand with a form that x's handler does not honour, or
+ * ISA_NONE.  The video family honours selectors and vmad's negations through
+ * isa_sem_video_opd, which accepted each operand's before the handler was chosen. */
+static uint32_t form_refused(const isa_func_t *fn, const isa_instr_t *in, const ex_insn_t *x)
+{
+    unsigned hon = x->desc->honours;
+    if (isa_ops[in->op].family == ISA_FAM_VIDEO)
+        hon |= OPDF_MINUS | ISA_HON_VSEL;
+    for (unsigned i = 0; i < in->nopd; i++)
+        if (opd_forms(fn, &fn->opds[in->opd + i]) & ~hon)
+            return in->opd + i;
+    return ISA_NONE;
+}
+
+/* Record that instruction i was refused because of operand opd's form. */
+static void why_set(ex_func_t *f, uint32_t i, uint32_t opd)
+{
+    if (!f->why) {
+        f->why = malloc((f->ncode + 1) * sizeof *f->why);
+        for (uint32_t k = 0; k <= f->ncode; k++)
+            f->why[k] = ISA_NONE;
+    }
+    f->why[i] = opd;
+}
+/*}=====================================================================*/
+
 /* Lay out the function: register slots, parameter areas, local and shared variables. */
 static void layout(pd_t *d)
 {
@@ -508,6 +552,19 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
         }
         bool ok = sums && (ex_select_ctrl(&d, f, in, x) || ex_select_mem(&d, f, in, x) ||
                            ex_select_mov(&d, f, in, x) || select_alu(&d, in, x));
+        if (!sums) {
+            for (unsigned k = 0; k < in->nopd; k++)
+                if (fn->opds[in->opd + k].flags & OPDF_REGOFF) {
+                    why_set(f, i, in->opd + k);
+                    break;
+                }
+        } else if (ok && x->desc) {
+            uint32_t bad = form_refused(f->ir, in, x);
+            if (bad != ISA_NONE) {
+                why_set(f, i, bad);
+                ok = false;
+            }
+        }
         if (!ok || !x->desc) {
             x->desc = NULL;
             x->fn = NULL;

@@ -179,6 +179,7 @@ void ex_program_free(ex_program_t *p)
         free(f->fixups);
         free(f->preadd);
         free(f->preadd_at);
+        free(f->why);
         if (f->ir_own) {
             free(f->ir_own->opds);
             free(f->ir_own->regs);
@@ -215,6 +216,14 @@ static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *di
                 const isa_operand_t *o = &fn->opds[in->opd + k];
                 if (o->kind == OPD_FUNC && !m->funcs[o->u.func].has_body)
                     snprintf(name, sizeof name, "%s", m->funcs[o->u.func].name);
+            }
+            /* An operand form that no handler honours is named: "mov.pred with '!%p1'". */
+            uint32_t why = f->why ? f->why[i] : ISA_NONE;
+            if (why != ISA_NONE) {
+                const isa_loc_t *ol = &fn->opds[why].loc;
+                const char *t = m->srcs[ol->file].text + ol->begin;
+                size_t len = strlen(name);
+                snprintf(name + len, sizeof name - len, " with '%.*s'", (int)(ol->end - ol->begin), t);
             }
             if (diag)
                 isa_diag_print(diag, &m->srcs[in->mloc.file], in->mloc.begin, in->mloc.end, "error",

@@ -15,7 +15,7 @@
         ISA_LANE_LOOP(mask, { TA a = pa[l]; d[l] = (TD)(EXPR); });                   \
         return ISA_X_NEXT;                                                           \
     }                                                                                \
-    static const isa_xdesc_t NAME[1] = { { NAME##_f, { sizeof(TD), sizeof(TA) } } };
+    static const isa_xdesc_t NAME[1] = { { NAME##_f, { sizeof(TD), sizeof(TA) }, 0 } };
 
 /* d = EXPR(a, b) */
 #define ISA_H2(NAME, TD, TA, TB, EXPR)                                               \
@@ -28,7 +28,7 @@
         ISA_LANE_LOOP(mask, { TA a = pa[l]; TB b = pb[l]; d[l] = (TD)(EXPR); });     \
         return ISA_X_NEXT;                                                           \
     }                                                                                \
-    static const isa_xdesc_t NAME[1] = { { NAME##_f, { sizeof(TD), sizeof(TA), sizeof(TB) } } };
+    static const isa_xdesc_t NAME[1] = { { NAME##_f, { sizeof(TD), sizeof(TA), sizeof(TB) }, 0 } };
 
 /* d = EXPR(a, b, c) */
 #define ISA_H3(NAME, TD, TA, TB, TC, EXPR)                                           \
@@ -44,10 +44,13 @@
         return ISA_X_NEXT;                                                           \
     }                                                                                \
     static const isa_xdesc_t NAME[1] = {                                             \
-        { NAME##_f, { sizeof(TD), sizeof(TA), sizeof(TB), sizeof(TC) } } };
+        { NAME##_f, { sizeof(TD), sizeof(TA), sizeof(TB), sizeof(TC) }, 0 } };
 
 /* Define a descriptor for a hand-written handler NAME##_f. */
-#define ISA_DESC(NAME, ...) static const isa_xdesc_t NAME[1] = { { NAME##_f, { __VA_ARGS__ } } };
+#define ISA_DESC(NAME, ...) static const isa_xdesc_t NAME[1] = { { NAME##_f, { __VA_ARGS__ }, 0 } };
+/* The same, for a handler that honours the operand forms HON (isa_xdesc_t.honours). */
+#define ISA_DESCH(NAME, HON, ...) \
+    static const isa_xdesc_t NAME[1] = { { NAME##_f, { __VA_ARGS__ }, HON } };
 
 /* Comparisons: NAME##_bits gives bit l = EXPR(a, b) for all 32 lanes; NAME is the
  * setp handler (predicate destination, optional combine with c and the p|q pair). */
@@ -69,7 +72,8 @@
         return isa_pred_write(f, in, NAME##_bits(f, in), mask);                      \
     }                                                                                \
     static const isa_xdesc_t NAME[1] = {                                             \
-        { NAME##_f, { ISA_W_PRED, sizeof(TA), sizeof(TA), ISA_W_PRED, ISA_W_PRED } } };
+        { NAME##_f, { ISA_W_PRED, sizeof(TA), sizeof(TA), ISA_W_PRED, ISA_W_PRED },      \
+          OPDF_NEG | ISA_HON_DUAL } };
 
 /* set: the comparison NAME##_bits combined with the optional predicate c, written as
  * ONE or 0 into a 32-bit destination (0xffffffff for u32/s32, 1.0f for f32). */
@@ -83,7 +87,7 @@
         return ISA_X_NEXT;                                                           \
     }                                                                                \
     static const isa_xdesc_t NAME[1] = {                                             \
-        { NAME##_f, { 4, sizeof(TA), sizeof(TA), ISA_W_PRED } } };
+        { NAME##_f, { 4, sizeof(TA), sizeof(TA), ISA_W_PRED }, OPDF_NEG } };
 
 /* setp/set's BoolOp (aux 1 and, 2 or, 3 xor) with the optional predicate c (o[3],
  * negated when flags bit 0 is set). */

@@ -26,7 +26,14 @@ typedef int (*isa_xfn_t)(void *warp, uint8_t *frame, const isa_xinsn_t *in, uint
  * predicate mask, ISA_W_ANY when the handler adapts (pre-decoding checks the others). */
 #define ISA_W_ANY  0
 #define ISA_W_PRED 0xff
-typedef struct { isa_xfn_t fn; uint8_t w[6]; } isa_xdesc_t;
+/* honours: the operand forms beyond plain registers, vector components and constants that
+ * the handler implements: OPDF_NEG (!p), OPDF_MINUS (-a), ISA_HON_VSEL (a video selector,
+ * %r1.b2, %r1.h10) and ISA_HON_DUAL (d|p).  Pre-decoding refuses an instruction with an
+ * operand form its handler does not list ("... is not supported yet"), so that no form is
+ * ever ignored (tests/unit/exec/check_forms.c walks every opcode). */
+#define ISA_HON_VSEL 0x40
+#define ISA_HON_DUAL 0x80
+typedef struct { isa_xfn_t fn; uint8_t w[6]; uint8_t honours; } isa_xdesc_t;
 
 struct isa_xinsn {
     isa_xfn_t          fn;
