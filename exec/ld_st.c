@@ -4,15 +4,18 @@
  * global addresses fall in one registered range takes the unchecked fast path. */
 #include "exec/internal.h"
 
+#include <math.h>
 #include <string.h>
 
 /* x->aux layout: access bytes per element (bits 0-7), vector count (8-15), space (16-23),
- * signed (24), per-element register widths (32-63, 4 bits each). */
+ * signed (24), per-element register widths (32-47, 4 bits each), per-element store
+ * conversions (48-63, 4 bits each, ST_CV_*). */
 #define LS_BYTES(a)  ((unsigned)((a) & 0xff))
 #define LS_VEC(a)    ((unsigned)(((a) >> 8) & 0xff))
 #define LS_SPACE(a)  ((isa_space_t)(((a) >> 16) & 0xff))
 #define LS_SIGNED(a) ((unsigned)(((a) >> 24) & 1))
 #define LS_RW(a, k)  ((unsigned)(((a) >> (32 + 4 * (k))) & 0xf))
+#define LS_CV(a, k)  ((unsigned)(((a) >> (48 + 4 * (k))) & 0xf))
 #define LS_PSYM      0x40   /* x->flags: per-lane parameter area at x->o[4], offset imm */
 #define LS_BASE32    0x20   /* x->flags: the address register is 32 bits */
 
@@ -221,6 +224,95 @@ static int st_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 }
 static const isa_xdesc_t st_d[1] = { { st_f, { 0 }, 0 } };
 
+/*{=====================================================================
+ * Stores through a register of another class, as ptxas compiles them (measured on an
+ * H100: tests/golden/st_conv, ldst_widths): a bit type narrower than an .f32 or .f64
+ * register (st.b8 [a], %f1) stores the float converted to an unsigned integer of the
+ * access width, rounded toward zero and saturated (NaN: 0 from .f32, 2^(bits-1) from
+ * .f64); .v2/.v4 of a bit type narrower than .f16 registers does the same from .f16 (a
+ * scalar one stores the low bits); .f32 from a 64-bit bit register stores the register as
+ * an unsigned integer rounded to nearest f32.
+ *====================================================================*/
+enum { ST_CV_NONE, ST_CV_F32, ST_CV_F64, ST_CV_F16, ST_CV_U64_F32 };
+
+static inline uint64_t f_to_unsigned(double x, unsigned bytes, uint64_t nan)
+{
+    uint64_t max = bytes >= 8 ? UINT64_MAX : (1ull << (bytes * 8)) - 1;
+    if (x != x)
+        return nan;
+    if (x <= 0)
+        return 0;
+    if (x >= (double)max + 1.0)
+        return max;
+    return (uint64_t)x;
+}
+
+static inline double half_value(uint16_t h)
+{
+    unsigned e = h >> 10 & 31, m = h & 0x3ff;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m | 0x400, (int)e - 25);
+    return h >> 15 ? -v : v;
+}
+
+static inline uint64_t st_convert(uint64_t v, unsigned cv, unsigned bytes)
+{
+    switch (cv) {
+    case ST_CV_F32: { float x; uint32_t b = (uint32_t)v; memcpy(&x, &b, 4); return f_to_unsigned(x, bytes, 0); }
+    case ST_CV_F64: { double x; memcpy(&x, &v, 8); return f_to_unsigned(x, bytes, 1ull << (bytes * 8 - 1)); }
+    case ST_CV_F16: return f_to_unsigned(half_value((uint16_t)v), bytes, 0);
+    case ST_CV_U64_F32: { float x = (float)v; uint32_t b; memcpy(&b, &x, 4); return b; }
+    default: return v;
+    }
+}
+
+static int st_conv_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux);
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        for (unsigned k = 0; k < vec; k++) {
+            uint8_t *h = lane_host(w, f, x, l, k);
+            if (!h)
+                return ISA_X_FAULT;
+            uint64_t v = st_convert(reg_load(f, x->o[k], LS_RW(x->aux, k), l), LS_CV(x->aux, k), bytes);
+            memcpy(h, &v, bytes);
+        }
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t st_conv_d[1] = { { st_conv_f, { 0 }, 0 } };
+
+/* The conversion a store of type t applies to element e of register width rw. */
+static bool st_conversion(const ex_func_t *f, const isa_operand_t *e, isa_type_t t, unsigned rw,
+                          unsigned vec, unsigned *out_cv)
+{
+    *out_cv = ST_CV_NONE;
+    unsigned bytes = isa_types[t].bits / 8;
+    if (e->kind != OPD_REG || rw <= bytes)
+        return true;
+    isa_type_t rt = f->ir->regs[e->u.reg].type;
+    isa_tclass_t rc = isa_types[rt].cls;
+    if (isa_types[t].cls == TC_BIT && rc == TC_FLOAT) {
+        if (rt == ISA_T_F32)
+            *out_cv = ST_CV_F32;
+        else if (rt == ISA_T_F64)
+            *out_cv = ST_CV_F64;
+        else if (rt == ISA_T_F16 && vec > 1)
+            *out_cv = ST_CV_F16;
+        else if (rt != ISA_T_F16)
+            return false;
+    } else if (isa_types[t].cls == TC_BIT && rc == TC_PACKED && vec > 1) {
+        return false;                   /* not measured */
+    } else if (isa_types[t].cls == TC_FLOAT || isa_types[t].cls == TC_PACKED) {
+        if (t != ISA_T_F32 || rw != 8 || rc != TC_BIT)
+            return false;
+        *out_cv = ST_CV_U64_F32;
+    }
+    return true;
+}
+/*}=====================================================================*/
+
 static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     unsigned bytes = LS_BYTES(x->aux);
@@ -415,6 +507,12 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         if (x->o[k] == ISA_NONE)
             return false;
         aux |= (uint64_t)rw << (32 + 4 * k);
+        unsigned cv;
+        if (!load) {
+            if (!st_conversion(f, e, t, rw, vec, &cv))
+                return false;
+            aux |= (uint64_t)cv << (48 + 4 * k);
+        }
     }
     /* Address: register or symbol base, plus an offset. */
     x->imm = addr->imm;
@@ -463,7 +561,7 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
 done:
     aux |= (uint64_t)(sp == ISA_SP_NONE ? 0xff : (unsigned)sp) << 16;
     x->aux = aux;
-    x->desc = load ? ld_d : st_d;
+    x->desc = load ? ld_d : (aux >> 48) ? st_conv_d : st_d;
     if (load && sp == ISA_SP_GLOBAL && vec == 1 && !(x->flags & (LS_PSYM | LS_BASE32)) && x->o[4] != ISA_NONE &&
         (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE)
         x->desc = ld_global_fast_d;
