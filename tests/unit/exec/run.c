@@ -5,12 +5,14 @@
 Suite *make_interp_suite(void);
 Suite *make_memory_suite(void);
 Suite *make_mx_suite(void);
+Suite *make_forms_suite(void);
 
 int main(void)
 {
     SRunner *sr = srunner_create(make_interp_suite());
     srunner_add_suite(sr, make_memory_suite());
     srunner_add_suite(sr, make_mx_suite());
+    srunner_add_suite(sr, make_forms_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
