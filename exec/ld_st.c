@@ -128,7 +128,7 @@ static int ld_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     }
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t ld_d[1] = { { ld_f, { 0 }, 0 } };
+static const isa_xdesc_t ld_d[1] = { { ld_f, { 0 }, ISA_HON_SINK } };
 
 static inline bool warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
                                   unsigned bytes, uint64_t *addr);
@@ -407,7 +407,7 @@ static int ld_kparam_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask
     }
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t ld_kparam_d[1] = { { ld_kparam_f, { 0 }, 0 } };
+static const isa_xdesc_t ld_kparam_d[1] = { { ld_kparam_f, { 0 }, ISA_HON_SINK } };
 
 /* cvta: between a space's own addresses and generic ones (window base + offset);
  * global addresses are generic already.  aux: window base; flags 1: to the space. */

@@ -184,7 +184,7 @@ static int pack_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     }
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t pack_d[1] = { { pack_f, { 0 }, 0 } };
+static const isa_xdesc_t pack_d[1] = { { pack_f, { 0 }, ISA_HON_SINK } };
 
 /* Bytes per lane of a register operand (a vector component's element width), 0xff
  * for other operands. */

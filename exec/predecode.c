@@ -425,6 +425,8 @@ static unsigned opd_forms(const isa_func_t *fn, const isa_operand_t *o)
         m |= ISA_HON_VSEL;
     if (o->kind == OPD_DUAL)
         m |= ISA_HON_DUAL;
+    if (o->kind == OPD_SINK)
+        m |= ISA_HON_SINK;
     if (o->kind == OPD_VEC || o->kind == OPD_DUAL)
         for (uint32_t k = 0; k < o->count; k++)
             m |= opd_forms(fn, &fn->opds[o->u.first + k]);

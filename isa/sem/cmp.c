@@ -186,7 +186,7 @@ static int hsetp_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     hc_pred(f, in->o[0], hc_combine(f, in, t), mask);
     return ISA_X_NEXT;
 }
-ISA_DESCH(hsetp, OPDF_NEG | ISA_HON_DUAL, ISA_W_PRED, 2, 2, ISA_W_PRED, ISA_W_PRED)
+ISA_DESCH(hsetp, OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK, ISA_W_PRED, 2, 2, ISA_W_PRED, ISA_W_PRED)
 
 /* setp.f16x2, setp.bf16x2: p = BoolOp(t_lo, c), q = BoolOp(t_hi, c). */
 static int hsetp2_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
@@ -197,7 +197,7 @@ static int hsetp2_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     hc_pred(f, in->o[0], hc_combine(f, in, lo), mask);
     return ISA_X_NEXT;
 }
-ISA_DESCH(hsetp2, OPDF_NEG | ISA_HON_DUAL, ISA_W_PRED, 4, 4, ISA_W_PRED, ISA_W_PRED)
+ISA_DESCH(hsetp2, OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK, ISA_W_PRED, 4, 4, ISA_W_PRED, ISA_W_PRED)
 
 /* set.dtype.f16 (bf16): ONE or 0 into a 16-bit (u16, s16, f16, bf16) or 32-bit (u32,
  * s32) destination. */

@@ -73,7 +73,7 @@
     }                                                                                \
     static const isa_xdesc_t NAME[1] = {                                             \
         { NAME##_f, { ISA_W_PRED, sizeof(TA), sizeof(TA), ISA_W_PRED, ISA_W_PRED },      \
-          OPDF_NEG | ISA_HON_DUAL } };
+          OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK } };
 
 /* set: the comparison NAME##_bits combined with the optional predicate c, written as
  * ONE or 0 into a 32-bit destination (0xffffffff for u32/s32, 1.0f for f32). */

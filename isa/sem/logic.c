@@ -191,7 +191,7 @@ static int lop3_32p_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask
     *p = (*p & ~mask) | (r & mask);
     return ISA_X_NEXT;
 }
-ISA_DESCH(lop3_32p, OPDF_NEG | ISA_HON_DUAL, 4, 4, 4, 4, ISA_W_ANY, ISA_W_PRED)
+ISA_DESCH(lop3_32p, OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK, 4, 4, 4, 4, ISA_W_ANY, ISA_W_PRED)
 
 /* prmt (default mode): each selector nibble picks a byte of {b, a}; bit 3 replicates
  * the picked byte's sign. */

@@ -1,4 +1,4 @@
-/* check_forms.c: operand forms (!p, -a, video selectors, d|p, r+imm) against the handlers:
+/* check_forms.c: operand forms (!p, -a, _, video selectors, d|p, r+imm) against the handlers:
  * every instruction of every golden kernel, with each form put on each of its register
  * operands, is either refused at pre-decode or runs a handler that lists the form as
  * honoured; and the forms that run change the result where they should. */
@@ -29,8 +29,9 @@ static char *slurp(const char *path)
 
 /* The forms tried on a register operand: the operand flags or selector set, and the
  * honours bit that a handler must list to run it (0: pre-decoding's own, r+imm). */
-typedef struct { const char *name; uint8_t flags; uint8_t sel; uint8_t hon; } form_t;
+typedef struct { const char *name; uint8_t flags; uint8_t sel; uint8_t hon; uint8_t sink; } form_t;
 static const form_t forms[] = {
+    { "_", 0, 0, ISA_HON_SINK, 1 },
     { "!a", OPDF_NEG, 0, OPDF_NEG },
     { "-a", OPDF_MINUS, 0, OPDF_MINUS },
     { "a.b1", 0, SEL_B1, ISA_HON_VSEL },
@@ -114,6 +115,8 @@ START_TEST(every_form_refused_or_honoured)
                         isa_operand_t save = *o;
                         o->flags |= forms[fx].flags;
                         o->sel = forms[fx].sel;
+                        if (forms[fx].sink)
+                            o->kind = OPD_SINK;
                         if (forms[fx].flags & OPDF_REGOFF)
                             o->imm = 1;
                         check_one(m, fi, i, &forms[fx], e->d_name, &refused, &ran);
