@@ -32,11 +32,11 @@ static char *slurp(const char *path)
 typedef struct { const char *name; uint8_t flags; uint8_t sel; uint8_t hon; uint8_t sink; } form_t;
 static const form_t forms[] = {
     { "_", 0, 0, ISA_HON_SINK, 1 },
-    { "!a", OPDF_NEG, 0, OPDF_NEG },
-    { "-a", OPDF_MINUS, 0, OPDF_MINUS },
-    { "a.b1", 0, SEL_B1, ISA_HON_VSEL },
-    { "a.h1", 0, SEL_H1, ISA_HON_VSEL },
-    { "a+1", OPDF_REGOFF, 0, 0 },
+    { "!a", OPDF_NEG, 0, OPDF_NEG, 0 },
+    { "-a", OPDF_MINUS, 0, OPDF_MINUS, 0 },
+    { "a.b1", 0, SEL_B1, ISA_HON_VSEL, 0 },
+    { "a.h1", 0, SEL_H1, ISA_HON_VSEL, 0 },
+    { "a+1", OPDF_REGOFF, 0, 0, 0 },
 };
 
 /* Whether function fi's instruction i, pre-decoded from m as it is now, is refused or runs
@@ -66,6 +66,63 @@ static void check_one(isa_module_t *m, uint32_t fi, uint32_t i, const form_t *f,
     ex_program_free(p);
 }
 
+/* Walk every function of m: each instruction with a handler (one per distinct name and
+ * operand shape), each form on each of its plain register operands. */
+static void walk_module(isa_module_t *m, const char *file, unsigned *refused, unsigned *ran)
+{
+    ex_program_t *base = ex_program_new(m);
+    for (uint32_t fi = 0; fi < m->nfunc; fi++) {
+        isa_func_t *fn = &m->funcs[fi];
+        char seen[64][96];
+        unsigned nseen = 0;
+        for (uint32_t i = 0; i < fn->ninstr; i++) {
+            if (!base->funcs[fi].code || !base->funcs[fi].code[i].fn)
+                continue;
+            char key[96];
+            isa_instr_name(m, &fn->instrs[i], key, sizeof key - 8);
+            size_t kl = strlen(key);
+            for (unsigned k = 0; k < fn->instrs[i].nopd && kl + 1 < sizeof key; k++)
+                key[kl++] = (char)('a' + fn->opds[fn->instrs[i].opd + k].kind);
+            key[kl] = 0;
+            bool dup = false;
+            for (unsigned s = 0; s < nseen && !dup; s++)
+                dup = strcmp(seen[s], key) == 0;
+            if (dup)
+                continue;
+            if (nseen < 64)
+                strcpy(seen[nseen++], key);
+            for (unsigned k = 0; k < fn->instrs[i].nopd; k++) {
+                isa_operand_t *o = &fn->opds[fn->instrs[i].opd + k];
+                if (o->kind != OPD_REG || o->flags || o->sel)
+                    continue;
+                for (size_t fx = 0; fx < sizeof forms / sizeof *forms; fx++) {
+                    isa_operand_t save = *o;
+                    o->flags |= forms[fx].flags;
+                    o->sel = forms[fx].sel;
+                    if (forms[fx].sink)
+                        o->kind = OPD_SINK;
+                    if (forms[fx].flags & OPDF_REGOFF)
+                        o->imm = 1;
+                    check_one(m, fi, i, &forms[fx], file, refused, ran);
+                    *o = save;
+                }
+            }
+        }
+    }
+    ex_program_free(base);
+}
+
+/* The opcodes with semantics that no golden kernel uses. */
+static const char extra_kernel[] =
+    HDR ".visible .entry extra(.param .u64 out)\n{\n"
+    " .reg .b32 %r<4>;\n .reg .f32 %f<4>;\n .reg .pred %p<3>;\n .reg .b64 %rd<3>;\n"
+    " ld.param.u64 %rd1, [out];\n ld.global.f32 %f1, [%rd1];\n ld.global.u32 %r1, [%rd1];\n"
+    " rsqrt.approx.f32 %f2, %f1;\n sin.approx.f32 %f2, %f1;\n cos.approx.f32 %f2, %f1;\n"
+    " lg2.approx.f32 %f2, %f1;\n ex2.approx.f32 %f2, %f1;\n tanh.approx.f32 %f2, %f1;\n"
+    " testp.finite.f32 %p1, %f1;\n cvt.pack.sat.u8.s32.b32 %r2, %r1, %r1, %r1;\n"
+    " membar.gl;\n fence.sc.gpu;\n nanosleep.u32 %r1;\n pmevent 1;\n"
+    " @%p1 trap;\n ret;\n}\n";
+
 START_TEST(every_form_refused_or_honoured)
 {
     const char *src = getenv("PTXEMU_SRCDIR");
@@ -85,51 +142,14 @@ START_TEST(every_form_refused_or_honoured)
         ck_assert_ptr_nonnull(text);
         isa_module_t *m = exu_load(text);
         nfiles++;
-        ex_program_t *base = ex_program_new(m);
-        for (uint32_t fi = 0; fi < m->nfunc; fi++) {
-            isa_func_t *fn = &m->funcs[fi];
-            /* One instruction per distinct name and operand shape: the rest repeat it. */
-            char seen[64][96];
-            unsigned nseen = 0;
-            for (uint32_t i = 0; i < fn->ninstr; i++) {
-                if (!base->funcs[fi].code || !base->funcs[fi].code[i].fn)
-                    continue;
-                char key[96];
-                isa_instr_name(m, &fn->instrs[i], key, sizeof key - 8);
-                size_t kl = strlen(key);
-                for (unsigned k = 0; k < fn->instrs[i].nopd && kl + 1 < sizeof key; k++)
-                    key[kl++] = (char)('a' + fn->opds[fn->instrs[i].opd + k].kind);
-                key[kl] = 0;
-                bool dup = false;
-                for (unsigned s = 0; s < nseen && !dup; s++)
-                    dup = strcmp(seen[s], key) == 0;
-                if (dup)
-                    continue;
-                if (nseen < 64)
-                    strcpy(seen[nseen++], key);
-                for (unsigned k = 0; k < fn->instrs[i].nopd; k++) {
-                    isa_operand_t *o = &fn->opds[fn->instrs[i].opd + k];
-                    if (o->kind != OPD_REG || o->flags || o->sel)
-                        continue;
-                    for (size_t fx = 0; fx < sizeof forms / sizeof *forms; fx++) {
-                        isa_operand_t save = *o;
-                        o->flags |= forms[fx].flags;
-                        o->sel = forms[fx].sel;
-                        if (forms[fx].sink)
-                            o->kind = OPD_SINK;
-                        if (forms[fx].flags & OPDF_REGOFF)
-                            o->imm = 1;
-                        check_one(m, fi, i, &forms[fx], e->d_name, &refused, &ran);
-                        *o = save;
-                    }
-                }
-            }
-        }
-        ex_program_free(base);
+        walk_module(m, e->d_name, &refused, &ran);
         isa_module_free(m);
         free(text);
     }
     closedir(d);
+    isa_module_t *m = exu_load(extra_kernel);
+    walk_module(m, "extra", &refused, &ran);
+    isa_module_free(m);
     ck_assert_uint_gt(nfiles, 40);
     ck_assert_uint_gt(refused, 100);   /* the walk reached real refusals */
     ck_assert_uint_gt(ran, 100);       /* and forms that run (!p, video selectors, r+imm) */
