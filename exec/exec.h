@@ -13,12 +13,19 @@ typedef struct {
     uint32_t block[3];     /* threads per CTA */
     uint32_t shared_bytes; /* dynamic shared memory */
     unsigned workers;      /* host threads running CTAs; 0: one per core */
+    double   timeout;      /* seconds after which a running launch stops; 0: none */
+    _Atomic int *stop;     /* when set non-zero (e.g. by a SIGINT handler), the launch stops; NULL: none */
 } ex_launch_t;
 
 /* Statistics of a finished launch. */
 typedef struct {
     uint64_t thread_instrs;   /* instructions times active lanes */
     uint64_t warp_instrs;     /* instructions issued per warp */
+    /* A launch stopped by its timeout or stop flag: what every live warp was running
+     * ("CTA (x,y,z) warp W lanes 0x...: at FILE:LINE:COL: instruction", with the .loc
+     * source line where there is one), one line each after a first line saying why.
+     * malloc'd, for the caller to print and free; NULL otherwise. */
+    char    *stop_report;
 } ex_stats_t;
 
 /* Pre-decode every function of m (m must outlive the program).  Diagnostics for what
@@ -36,9 +43,22 @@ unsigned ex_program_check_entry(ex_program_t *p, uint32_t entry, FILE *diag);
  * addresses).  Accesses outside every registered range fault. */
 void ex_program_add_global(ex_program_t *p, void *base, size_t bytes);
 
+/* Whether launch l of entry stays within the H100's limits (block and grid shape,
+ * shared memory, constant data, local memory, .reqntid, .maxntid, .reqnctapercluster).
+ * ISA_ST_OK; else ISA_ST_USAGE (what cuLaunchKernel refuses) or ISA_ST_SYNTAX (what the
+ * driver's JIT refuses at load), with a message naming the CUDA error the driver
+ * returns for it in out_msg.  ex_launch checks it first. */
+isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_launch_t *l, char *out_msg,
+                             size_t size);
+/* Bytes of static shared memory entry uses (its and its callees' variables). */
+uint64_t     ex_entry_shared(const ex_program_t *p, uint32_t entry);
+
 /* Run entry with its parameter block (laid out as the entry's .param list says).
- * Returns ISA_ST_OK, or ISA_ST_FAULT after printing the fault (kernel, CTA, thread, PTX
- * location and address) on diag. */
+ * Returns ISA_ST_OK; ISA_ST_FAULT after printing the fault (kernel, CTA, thread, PTX
+ * location and address) on diag, or when stopped by l->timeout or l->stop (the report
+ * in out_stats->stop_report); ISA_ST_USAGE / ISA_ST_SYNTAX for a launch beyond the
+ * limits (ex_launch_check) and ISA_ST_NOMEM when host memory runs out, each after a
+ * message on diag. */
 isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, const void *params,
                        size_t params_size, FILE *diag, ex_stats_t *out_stats);
 

@@ -78,7 +78,7 @@ struct ex_program {
     uint64_t           *global_addr;    /* per module var: its address in its space */
     uint8_t            *consts;         /* the .const bank */
     uint32_t            consts_size;
-    uint32_t            shared_static;  /* bytes of module-scope .shared variables */
+    uint64_t            shared_static;  /* bytes of the .shared variables of every function and the module */
     /* registered global ranges, sorted by base */
     uint32_t            nrange, caprange;
     struct ex_range { uintptr_t base, end; } *ranges;

@@ -16,11 +16,14 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #define EX_QUANTUM     4096      /* warp instructions before the next warp of the CTA runs */
 #define EX_SPIN_LIMIT  64        /* backward jumps of one group before it yields */
-#define EX_LOCAL_BYTES 16384     /* local memory per thread */
+#define EX_LOCAL_BYTES 524288    /* local memory per thread: the H100's 512 KiB, reserved, not
+                                    allocated: the OS backs the pages a kernel touches */
 
 enum { W_RUNNABLE, W_BLOCKED, W_DONE, W_FAULT };
 
@@ -62,6 +65,28 @@ static uint8_t *frame_new(ex_warp_t *w, ex_func_t *f, uint32_t local_base, uint8
 /*{=====================================================================
  * Faults
  *====================================================================*/
+/* "at FILE:LINE:COL: instruction", then sep and "source FILE:LINE:COL" when the PTX
+ * carries .loc information for it, then a new line. */
+static void print_loc(FILE *out, const isa_module_t *m, const isa_func_t *fn, const ex_insn_t *x, const char *sep)
+{
+    const isa_source_t *src = &m->srcs[x->ir->loc.file];
+    unsigned line, col;
+    isa_loc_linecol(src, x->ir->loc.begin, &line, &col);
+    size_t b = x->ir->loc.begin, e = b;
+    while (e < src->len && src->text[e] != '\n' && src->text[e] != ';')
+        e++;
+    fprintf(out, "at %s:%u:%u: %.*s", src->name, line, col, (int)(e - b), src->text + b);
+    if (x->ir->dbg != ISA_NONE && x->ir->dbg < fn->ndbg) {
+        const isa_dbgloc_t *d = &fn->dbg[x->ir->dbg];
+        const char *file = "?";
+        for (uint32_t i = 0; i < m->nfile; i++)
+            if (m->files[i].index == d->file)
+                file = m->files[i].name;
+        fprintf(out, "%ssource %s:%u:%u", sep, file, d->line, d->col);
+    }
+    fputc('\n', out);
+}
+
 static void report_fault(ex_warp_t *w, FILE *diag, const char *kernel)
 {
     ex_cta_t *c = w->cta;
@@ -75,24 +100,8 @@ static void report_fault(ex_warp_t *w, FILE *diag, const char *kernel)
     fputc('\n', diag);
     const ex_insn_t *x = w->fault_insn;
     if (x && x->ir) {
-        const isa_source_t *src = &m->srcs[x->ir->loc.file];
-        unsigned line, col;
-        isa_loc_linecol(src, x->ir->loc.begin, &line, &col);
-        size_t b = x->ir->loc.begin, e = b;
-        while (e < src->len && src->text[e] != '\n' && src->text[e] != ';')
-            e++;
-        fprintf(diag, "  at %s:%u:%u: %.*s\n", src->name, line, col, (int)(e - b), src->text + b);
-        /* The CUDA source line, when the PTX carries .loc information. */
-        const ex_ctx_t *cx = ex_top(w);
-        const isa_func_t *fn = cx->fn->ir;
-        if (x->ir->dbg != ISA_NONE && x->ir->dbg < fn->ndbg) {
-            const isa_dbgloc_t *d = &fn->dbg[x->ir->dbg];
-            const char *file = "?";
-            for (uint32_t i = 0; i < m->nfile; i++)
-                if (m->files[i].index == d->file)
-                    file = m->files[i].name;
-            fprintf(diag, "  source %s:%u:%u\n", file, d->line, d->col);
-        }
+        fputs("  ", diag);
+        print_loc(diag, m, ex_top(w)->fn->ir, x, "\n  ");
     }
 }
 
@@ -117,7 +126,7 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
         return set_fault(w, x, mask, "call stack overflow");
     ex_func_t *callee = &p->funcs[fi];
     uint32_t local_base = w->local_top;
-    if (callee->local_size && (!w->local || local_base + callee->local_size > w->local_bytes))
+    if (callee->local_size && (!w->local || (uint64_t)local_base + callee->local_size > w->local_bytes))
         return set_fault(w, x, mask, "local memory stack overflow");
     uint8_t *fr = frame_new(w, callee, local_base, NULL);
     if (!fr)
@@ -566,7 +575,101 @@ typedef struct {
     _Alignas(64) pthread_mutex_t diag_lock;
     atomic_uint        nworker;        /* workers started (each one's index: %smid) */
     uint64_t           gridid;
+    char               nomem[160];     /* what host memory could not be had (under diag_lock) */
+    /* Stopping (failed == L_STOPPED): the watchdog's state and the report of live warps. */
+    int                stop_reason;    /* 1: the timeout, 2: the stop flag */
+    FILE              *report;         /* open_memstream on report_buf, under diag_lock */
+    char              *report_buf;
+    size_t             report_len;
+    pthread_mutex_t    wd_lock;
+    pthread_cond_t     wd_cond;
+    bool               wd_done;
 } launch_t;
+
+enum { L_FAULT = 1, L_STOPPED = 2 };   /* launch_t.failed */
+
+/* Record that host memory ran out (the first time), to be reported by ex_launch. */
+static void out_of_memory(launch_t *L, const char *what, uint64_t bytes)
+{
+    pthread_mutex_lock(&L->diag_lock);
+    if (!L->nomem[0])
+        snprintf(L->nomem, sizeof L->nomem, "out of host memory: %s (%llu bytes)", what,
+                 (unsigned long long)bytes);
+    pthread_mutex_unlock(&L->diag_lock);
+    int z = 0;
+    atomic_compare_exchange_strong(&L->failed, &z, L_FAULT);
+}
+
+/* A stopped launch: one line per live warp of CTA c (each group of lanes at its program
+ * counter) into the report. */
+static void report_live(launch_t *L, ex_cta_t *c)
+{
+    pthread_mutex_lock(&L->diag_lock);
+    for (uint32_t i = 0; L->report && i < c->nwarps; i++) {
+        ex_warp_t *w = &c->warps[i];
+        if (w->depth == 0)
+            continue;
+        const ex_ctx_t *cx = ex_top(w);
+        uint32_t left = cx->members & w->alive;
+        while (left) {
+            uint32_t pc = cx->pc[__builtin_ctz(left)], g = 0;
+            for (uint32_t m = left; m; m &= m - 1)
+                if (cx->pc[__builtin_ctz(m)] == pc)
+                    g |= m & -m;
+            left &= ~g;
+            fprintf(L->report, "  CTA (%u,%u,%u) warp %u lanes 0x%08x%s: ", c->ctaid[0], c->ctaid[1], c->ctaid[2],
+                    w->id, g, (g & w->waiting) ? " (waiting)" : "");
+            const ex_insn_t *x = pc < cx->fn->ncode ? &cx->fn->code[pc] : NULL;
+            if (x && x->ir)
+                print_loc(L->report, L->p->m, cx->fn->ir, x, ", ");
+            else
+                fputs("at the end of the function\n", L->report);
+        }
+    }
+    pthread_mutex_unlock(&L->diag_lock);
+}
+
+/* The watchdog of a launch with a timeout or a stop flag: sets failed to L_STOPPED at the
+ * deadline or when the flag is set (checked every 20 ms), so that the workers, which
+ * test failed once per scheduling round, stop. */
+static void *watchdog(void *arg)
+{
+    launch_t *L = arg;
+    const ex_launch_t *l = L->l;
+    struct timespec now, end;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double t = l->timeout > 0 ? l->timeout : 0;
+    end.tv_sec = now.tv_sec + (time_t)t;
+    end.tv_nsec = now.tv_nsec + (long)((t - (double)(time_t)t) * 1e9);
+    if (end.tv_nsec >= 1000000000L) {
+        end.tv_sec++;
+        end.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&L->wd_lock);
+    while (!L->wd_done) {
+        struct timespec wake = now;
+        wake.tv_nsec += 20000000L;
+        if (wake.tv_nsec >= 1000000000L) {
+            wake.tv_sec++;
+            wake.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&L->wd_cond, &L->wd_lock, &wake);
+        if (L->wd_done)
+            break;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        int reason = l->stop && atomic_load(l->stop) ? 2
+                   : t > 0 && (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)) ? 1
+                   : 0;
+        if (reason) {
+            int z = 0;
+            if (atomic_compare_exchange_strong(&L->failed, &z, L_STOPPED))
+                L->stop_reason = reason;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&L->wd_lock);
+    return NULL;
+}
 
 static bool needs_local(ex_program_t *p)
 {
@@ -672,8 +775,10 @@ static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
             w->frame0 = malloc(ef->frame_size + 64);
         cx->frame = frame_new(w, ef, 0, w->frame0);
         cx->members = w->valid;
-        if (!cx->frame)
+        if (!cx->frame) {
+            out_of_memory(L, "a warp's registers", ef->frame_size + 64ull);
             return false;
+        }
     }
     uint32_t live = c->nwarps;
     bool ok = true;
@@ -690,7 +795,8 @@ static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
             if (w->ninstr != before || w->waiting != wait_before)
                 progress = true;
             if (st == W_FAULT) {
-                if (atomic_exchange(&L->failed, 1) == 0) {
+                int z = 0;
+                if (atomic_compare_exchange_strong(&L->failed, &z, L_FAULT)) {
                     pthread_mutex_lock(&L->diag_lock);
                     report_fault(w, L->diag, L->p->m->funcs[L->entry].name);
                     pthread_mutex_unlock(&L->diag_lock);
@@ -701,7 +807,8 @@ static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
             }
         }
         if (ok && live && !progress) {
-            if (atomic_exchange(&L->failed, 1) == 0) {
+            int z = 0;
+            if (atomic_compare_exchange_strong(&L->failed, &z, L_FAULT)) {
                 ex_warp_t *w = &c->warps[0];
                 for (uint32_t i = 0; i < c->nwarps; i++)
                     if (c->warps[i].depth)
@@ -713,8 +820,11 @@ static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
             }
             ok = false;
         }
-        if (atomic_load(&L->failed))
+        if (atomic_load(&L->failed)) {
+            if (ok && atomic_load(&L->failed) == L_STOPPED)
+                report_live(L, c);
             ok = false;
+        }
     }
     uint64_t ti = 0, wi = 0;
     for (uint32_t i = 0; i < c->nwarps; i++) {
@@ -740,19 +850,35 @@ static void *worker(void *arg)
     c.l = l;
     c.params = L->params;
     c.params_size = L->params_size;
-    c.nthreads = l->block[0] * l->block[1] * l->block[2];
+    /* Sizes in 64 bits: ex_launch_check bounded the block (1024 threads) and the
+     * entry's shared memory; the module's may be larger (every entry's variables). */
+    uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    uint64_t shared = (((uint64_t)L->p->shared_static + 15) & ~15ull) + l->shared_bytes;
+    c.nthreads = (uint32_t)nthreads;
     c.worker = atomic_fetch_add(&L->nworker, 1);
-    c.nwarps = (c.nthreads + ISA_LANES - 1) / ISA_LANES;
+    c.nwarps = (uint32_t)((nthreads + ISA_LANES - 1) / ISA_LANES);
     c.warps = calloc(c.nwarps, sizeof *c.warps);
-    c.shared_size = ((L->p->shared_static + 15) & ~15u) + l->shared_bytes;
-    c.shared = calloc(1, c.shared_size + 16);
-    bool local = needs_local(L->p);
-    for (uint32_t i = 0; c.warps && local && i < c.nwarps; i++) {
+    c.shared_size = (uint32_t)shared;
+    c.shared = shared < UINT32_MAX - 16 ? calloc(1, shared + 16) : NULL;
+    bool local = needs_local(L->p), ok = true;
+    if (!c.warps)
+        out_of_memory(L, "the warps of a CTA", (uint64_t)c.nwarps * sizeof *c.warps);
+    else if (!c.shared)
+        out_of_memory(L, "a CTA's shared memory", shared + 16);
+    /* Local memory: EX_LOCAL_BYTES per lane, reserved; pages are backed when touched. */
+    for (uint32_t i = 0; c.warps && local && i < c.nwarps && ok; i++) {
+        void *m = mmap(NULL, (size_t)ISA_LANES * EX_LOCAL_BYTES, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) {
+            out_of_memory(L, "address space for a warp's local memory", (uint64_t)ISA_LANES * EX_LOCAL_BYTES);
+            ok = false;
+            break;
+        }
         c.warps[i].local_bytes = EX_LOCAL_BYTES;
-        c.warps[i].local = calloc(ISA_LANES, EX_LOCAL_BYTES);
+        c.warps[i].local = m;
     }
-    if (!c.warps || !c.shared) {
-        atomic_store(&L->failed, 1);
+    if (!c.warps || !c.shared || !ok) {
+        /* reported by ex_launch */
     } else {
         /* CTAs are taken a few at a time (fewer trips to the shared counter), fewer
          * towards the end so that the workers finish together. */
@@ -780,7 +906,8 @@ static void *worker(void *arg)
         }
     }
     for (uint32_t i = 0; c.warps && i < c.nwarps; i++) {
-        free(c.warps[i].local);
+        if (c.warps[i].local)
+            munmap(c.warps[i].local, (size_t)ISA_LANES * EX_LOCAL_BYTES);
         free(c.warps[i].frame0);
     }
     free(c.warps);
@@ -800,11 +927,42 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
     L.params_size = params_size;
     L.diag = diag ? diag : stderr;
     L.total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    pthread_mutex_init(&L.diag_lock, NULL);
-    L.gridid = atomic_fetch_add(&p->nlaunch, 1) + 1;
+    if (out_stats)
+        out_stats->stop_report = NULL;
     if (p->funcs[entry].unsupported) {
         ex_program_check_entry(p, entry, L.diag);
         return ISA_ST_UNSUPPORTED;
+    }
+    char msg[256];
+    isa_status_t cst = ex_launch_check(p, entry, l, msg, sizeof msg);
+    if (cst != ISA_ST_OK) {
+        fprintf(L.diag, "ptxrun: error: kernel %s: launch refused: %s\n", p->m->funcs[entry].name, msg);
+        return cst;
+    }
+    pthread_mutex_init(&L.diag_lock, NULL);
+    L.gridid = atomic_fetch_add(&p->nlaunch, 1) + 1;
+    /* A watchdog thread when the launch can be stopped (timeout, stop flag). */
+    pthread_t wd;
+    bool has_wd = false;
+    if (l->timeout > 0 || l->stop) {
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&L.wd_cond, &ca);
+        pthread_condattr_destroy(&ca);
+        pthread_mutex_init(&L.wd_lock, NULL);
+        L.report = open_memstream(&L.report_buf, &L.report_len);
+        has_wd = pthread_create(&wd, NULL, watchdog, &L) == 0;
+        if (!has_wd) {
+            fprintf(L.diag, "ptxrun: error: cannot start the thread that watches the time limit\n");
+            if (L.report)
+                fclose(L.report);
+            free(L.report_buf);
+            pthread_cond_destroy(&L.wd_cond);
+            pthread_mutex_destroy(&L.wd_lock);
+            pthread_mutex_destroy(&L.diag_lock);
+            return ISA_ST_NOMEM;
+        }
     }
     unsigned n = l->workers;
     if (n == 0) {
@@ -830,11 +988,47 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
             pthread_join(th[i], NULL);
         free(th);
     }
+    isa_status_t st = atomic_load(&L.failed) ? ISA_ST_FAULT : ISA_ST_OK;
+    if (has_wd) {
+        pthread_mutex_lock(&L.wd_lock);
+        L.wd_done = true;
+        pthread_cond_signal(&L.wd_cond);
+        pthread_mutex_unlock(&L.wd_lock);
+        pthread_join(wd, NULL);
+        pthread_cond_destroy(&L.wd_cond);
+        pthread_mutex_destroy(&L.wd_lock);
+        char *rep = NULL;
+        if (L.report) {
+            fclose(L.report);
+            if (atomic_load(&L.failed) == L_STOPPED) {
+                /* The first line says why; the live warps follow. */
+                size_t n = L.report_len + 256;
+                rep = malloc(n);
+                if (rep) {
+                    int k = L.stop_reason == 1
+                        ? snprintf(rep, n, "ptxrun: error: kernel %s: stopped after the time limit of %g s; "
+                                   "live warps:\n", p->m->funcs[entry].name, l->timeout)
+                        : snprintf(rep, n, "ptxrun: error: kernel %s: stopped by an interrupt; live warps:\n",
+                                   p->m->funcs[entry].name);
+                    memcpy(rep + k, L.report_buf ? L.report_buf : "", L.report_len + 1);
+                }
+            }
+            free(L.report_buf);
+        }
+        if (out_stats)
+            out_stats->stop_report = rep;
+        else
+            free(rep);
+    }
+    if (L.nomem[0]) {
+        fprintf(L.diag, "ptxrun: error: kernel %s: %s\n", p->m->funcs[entry].name, L.nomem);
+        st = ISA_ST_NOMEM;
+    }
     pthread_mutex_destroy(&L.diag_lock);
     if (out_stats) {
         out_stats->thread_instrs = atomic_load(&L.thread_instrs);
         out_stats->warp_instrs = atomic_load(&L.warp_instrs);
     }
-    return atomic_load(&L.failed) ? ISA_ST_FAULT : ISA_ST_OK;
+    return st;
 }
 /*}=====================================================================*/

@@ -476,7 +476,7 @@ static void layout(pd_t *d)
     f->cc_slot = slot_new(d, 4 * ISA_LANES);
     f->var_slot = calloc(fn->nvar + 1, sizeof *f->var_slot);
     f->var_local = calloc(fn->nvar + 1, sizeof *f->var_local);
-    uint32_t local = 0;
+    uint64_t local = 0;                /* 64 bits: a frame beyond 4 GiB is refused, not wrapped */
     uint32_t kparam = 0;
     for (uint32_t v = 0; v < fn->nvar; v++) {
         const isa_var_t *var = &fn->vars[v];
@@ -498,23 +498,24 @@ static void layout(pd_t *d)
             }
             break;
         case ISA_SP_LOCAL:
-            local = (local + align - 1) & ~(align - 1);
-            f->var_local[v] = local;
-            local += (uint32_t)size;
+            local = (local + align - 1) & ~(uint64_t)(align - 1);
+            f->var_local[v] = local < UINT32_MAX ? (uint32_t)local : UINT32_MAX;
+            local += size;
             break;
         case ISA_SP_SHARED:
             /* Function-scope shared variables get program-wide offsets. */
             pthread_mutex_lock(&d->p->lock);
-            d->p->shared_static = (d->p->shared_static + align - 1) & ~(align - 1);
-            f->var_local[v] = d->p->shared_static;
-            d->p->shared_static += (uint32_t)size;
+            d->p->shared_static = (d->p->shared_static + align - 1) & ~(uint64_t)(align - 1);
+            f->var_local[v] = d->p->shared_static < UINT32_MAX ? (uint32_t)d->p->shared_static : UINT32_MAX;
+            d->p->shared_static += size;
             pthread_mutex_unlock(&d->p->lock);
             break;
         default:
             break;
         }
     }
-    f->local_size = (local + 15) & ~15u;
+    local = (local + 15) & ~15ull;
+    f->local_size = local < UINT32_MAX ? (uint32_t)local : UINT32_MAX & ~15u;   /* refused at launch */
 }
 
 bool ex_predecode(ex_program_t *p, uint32_t fi)

@@ -103,10 +103,10 @@ static bool layout_module(ex_program_t *p)
         default: break;
         }
     }
-    p->globals = calloc(1, gsize + 16);
-    p->consts = calloc(1, csize + 16);
-    p->consts_size = (uint32_t)csize;
-    p->shared_static = (uint32_t)ssize;
+    p->globals = gsize < SIZE_MAX - 16 ? calloc(1, gsize + 16) : NULL;
+    p->consts = csize < SIZE_MAX - 16 ? calloc(1, csize + 16) : NULL;
+    p->consts_size = csize < UINT32_MAX ? (uint32_t)csize : UINT32_MAX;   /* refused at launch beyond 64 KB */
+    p->shared_static = ssize;
     if (!p->globals || !p->consts)
         return false;
     for (uint32_t i = 0; i < m->nvar; i++)
@@ -144,7 +144,7 @@ ex_program_t *ex_program_new(const isa_module_t *m)
             ex_predecode(p, i);
     /* Bake the addresses known now into the frame templates (local addresses as for a
      * frame at the bottom of the stack; frame_new moves them for deeper frames). */
-    uint64_t dyn = (p->shared_static + 15u) & ~15u;
+    uint64_t dyn = (p->shared_static + 15u) & ~15ull;
     for (uint32_t i = 0; i < m->nfunc; i++) {
         ex_func_t *f = &p->funcs[i];
         for (uint32_t k = 0; k < f->nfixup; k++) {

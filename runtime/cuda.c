@@ -135,7 +135,10 @@ isa_status_t rt_run_cuda(const isa_module_t *m, uint32_t entry, const ex_launch_
         goto done;
     }
     CU_TRY(cuModuleGetFunction, &fn, mod, m->funcs[entry].name);
-    if (l->shared_bytes > 48 * 1024)
+    /* Opt in to the launch's dynamic shared memory (a kernel must beyond 48 KB of static
+     * plus dynamic; below, it changes nothing), so that a launch is refused only where the
+     * GPU's limit (static + dynamic <= 227 KB) says so: the emulator checks the same rule. */
+    if (l->shared_bytes > 0)
         CU_TRY(cuFuncSetAttribute, fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)l->shared_bytes);
 
     /* Buffers to the device; pointer parameters get the device addresses. */

@@ -2,6 +2,8 @@
  * PTX file, or compare a run on the emulator with one on the GPU.  Exit status: 0 ok,
  * 1 kernel fault, 2 usage or PTX errors or no GPU to compare with, 3 the runs differ. */
 #include <getopt.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@ static void usage(FILE *out)
           "  -b, --block X[,Y[,Z]]  CTA size (default 1)\n"
           "  -s, --shared BYTES     dynamic shared memory (default 0)\n"
           "  -j N                   worker threads\n"
+          "  --timeout SECONDS      stop a kernel still running after SECONDS (exit 1)\n"
           "  -o, --output text|hex|json   how printed buffers look (default text)\n"
           "  --backend emu|cuda     run on the emulator (default) or on a real GPU\n"
           "  --compare              run on both, compare every :out buffer bit for bit\n"
@@ -115,6 +118,25 @@ static bool parse_uint(const char *opt, const char *s, uint32_t *out)
     return true;
 }
 
+/* Ctrl-C during a launch on the emulator stops it with the report of its live warps
+ * (a second Ctrl-C ends ptxrun at once). */
+static _Atomic int interrupted;
+static void on_sigint(int sig)
+{
+    (void)sig;
+    atomic_store(&interrupted, 1);
+}
+
+static void catch_sigint(ex_launch_t *l)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, NULL);
+    l->stop = &interrupted;
+}
+
 static int exit_for(isa_status_t st)
 {
     return st == ISA_ST_OK ? EXIT_OK : st == ISA_ST_FAULT ? EXIT_FAULT : EXIT_USAGE;
@@ -183,14 +205,14 @@ static int compare_entry(const isa_module_t *m, uint32_t entry, const ex_launch_
 
 int main(int argc, char **argv)
 {
-    enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE };
+    enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE, O_TIMEOUT };
     static const struct option longopts[] = {
         { "kernel", required_argument, 0, 'k' }, { "grid", required_argument, 0, 'g' },
         { "block", required_argument, 0, 'b' },  { "shared", required_argument, 0, 's' },
         { "output", required_argument, 0, 'o' }, { "backend", required_argument, 0, O_BACKEND },
         { "list", no_argument, 0, O_LIST },      { "dump-ir", no_argument, 0, O_DUMP },
         { "print", no_argument, 0, O_PRINT },    { "isa-table", no_argument, 0, O_ISATABLE },
-        { "help", no_argument, 0, 'h' },
+        { "help", no_argument, 0, 'h' },         { "timeout", required_argument, 0, O_TIMEOUT },
 #ifdef PTXEMU_TESTING
         { "compare", optional_argument, 0, O_COMPARE },   /* =flip:SPEC: the test backend */
 #else
@@ -208,7 +230,7 @@ int main(int argc, char **argv)
         }
     int mode = 0, c;
     const char *kernel = NULL;
-    ex_launch_t launch = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 0 };
+    ex_launch_t launch = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 0, 0, NULL };
     rt_outfmt_t fmt = RT_OUT_TEXT;
     bool cuda = false, compare = false;
     const char *flip_spec = NULL;
@@ -274,6 +296,16 @@ int main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             break;
+        case O_TIMEOUT: {
+            char *end;
+            double t = strtod(optarg, &end);
+            if (end == optarg || *end || !(t > 0) || t > 1e9) {
+                fprintf(stderr, "ptxrun: error: --timeout '%s': expected a positive number of seconds\n", optarg);
+                return EXIT_USAGE;
+            }
+            launch.timeout = t;
+            break;
+        }
         case O_COMPARE:
             compare = true;
             flip_spec = optarg;
@@ -316,13 +348,16 @@ int main(int argc, char **argv)
                     kernel ? "no entry with the name given to -k" : nentry ? "several entries: choose one with -k" : "no entry");
             rc = EXIT_USAGE;
         } else if (compare) {
+            catch_sigint(&launch);
             rc = compare_entry(m, (uint32_t)(entry - m->funcs), &launch, flip_spec, argc - optind,
                                argv + optind);
         } else {
+            if (!cuda)
+                catch_sigint(&launch);
             rc = run_entry(m, (uint32_t)(entry - m->funcs), &launch, cuda, fmt, argc - optind,
                            argv + optind);
         }
     }
     isa_module_free(m);
-    return rc;
+    return atomic_load(&interrupted) ? 128 + SIGINT : rc;
 }

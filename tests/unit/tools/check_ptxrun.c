@@ -2,6 +2,7 @@
  * statuses and located diagnostics. */
 #include <check.h>
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,6 +349,57 @@ START_TEST(fatbin_extract)
 }
 END_TEST
 
+/* --timeout: a kernel that never ends stops after the limit with exit 1 and a report
+ * of every live warp: each group of lanes with its PTX location and .loc source line. */
+START_TEST(timeout_reports_live_warps)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun("--timeout 0.2 -b 40 examples/spin.ptx", &out), 1);
+    ck_assert_msg(strstr(out, "kernel spin: stopped after the time limit of 0.2 s; live warps:\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "  CTA (0,0,0) warp 0 lanes 0x0000ffff: at examples/spin.ptx:21:2: bra \tLOW, "
+                              "source spin.cu:9:5\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "  CTA (0,0,0) warp 0 lanes 0xffff0000: at examples/spin.ptx:18:2: bra \tHIGH, "
+                              "source spin.cu:7:5\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "  CTA (0,0,0) warp 1 lanes 0x000000ff: at examples/spin.ptx:21:2:") != NULL, "%s", out);
+    free(out);
+    ck_assert_int_eq(ptxrun("--timeout 0 examples/spin.ptx", &out), 2);
+    free(out);
+}
+END_TEST
+
+/* Ctrl-C (SIGINT) during a launch prints the same report and exits 130. */
+START_TEST(sigint_reports_live_warps)
+{
+    const char *bin = getenv("PTXRUN"), *src = getenv("PTXEMU_SRCDIR");
+    ck_assert(bin && src);
+    char errp[64];
+    snprintf(errp, sizeof errp, "/tmp/ptxemu_sigint_%d.err", (int)getpid());
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        if (chdir(src) != 0 || !freopen(errp, "wb", stderr))
+            _exit(127);
+        execl(bin, bin, "-g", "2", "-b", "32", "examples/spin.ptx", (char *)NULL);
+        _exit(127);
+    }
+    usleep(300000);
+    kill(pid, SIGINT);
+    int st;
+    waitpid(pid, &st, 0);
+    static char err[8192];
+    FILE *f = fopen(errp, "r");
+    size_t n = f ? fread(err, 1, sizeof err - 1, f) : 0;
+    err[n] = 0;
+    if (f)
+        fclose(f);
+    remove(errp);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status %d: %s", st, err);
+    ck_assert_msg(strstr(err, "kernel spin: stopped by an interrupt; live warps:\n") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "warp 0 lanes 0x0000ffff: at examples/spin.ptx:21:2: bra \tLOW, source spin.cu:9:5\n")
+                  != NULL, "%s", err);
+}
+END_TEST
+
 Suite *make_ptxrun_suite(void)
 {
     Suite *s = suite_create("ptxrun");
@@ -369,6 +421,8 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, compare_out_path);
     tcase_add_test(tc, compare_unsupported);
     tcase_add_test(tc, compare_shipped);
+    tcase_add_test(tc, timeout_reports_live_warps);
+    tcase_add_test(tc, sigint_reports_live_warps);
     tcase_add_test(tc, fatbin_list);
     tcase_add_test(tc, fatbin_extract);
     suite_add_tcase(s, tc);

@@ -1,0 +1,168 @@
+/* limits.c: the H100's launch limits, checked before anything runs, with the error the
+ * CUDA driver returns for each (recorded in tests/golden/limits/, docs/execution.md). */
+#include "exec/internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The machine's limits, as the driver reports them on an H100 80GB (probe.txt) and as
+ * its answers to launches showed (recorded.txt). */
+static const struct {
+    uint64_t block_threads;      /* threads per block */
+    uint64_t block_dim[3];       /* per block dimension */
+    uint64_t grid_dim[3];        /* CTAs per grid dimension */
+    uint64_t shared_optin;       /* static + dynamic shared memory per block, opted in */
+    uint64_t const_bytes;        /* constant data of a module */
+    uint64_t local_bytes;        /* a thread's local frame must be below this */
+    uint64_t cluster_ctas;       /* CTAs per cluster (the portable size) */
+} lim = {
+    1024, { 1024, 1024, 64 }, { 2147483647, 65535, 65535 }, 232448, 65536, 524288, 8,
+};
+
+static isa_status_t refuse(char *out, size_t size, isa_status_t st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out, size, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* The directive id of entry f, or NULL. */
+static const isa_perf_t *perf(const isa_func_t *f, isa_dir_t id)
+{
+    for (uint32_t i = 0; i < f->nperf; i++)
+        if (f->perf[i].id == id)
+            return &f->perf[i];
+    return NULL;
+}
+
+/* Lay out a shared variable at *off (aligned), as ptxas would. */
+static void add_var(uint64_t *off, const isa_var_t *v)
+{
+    uint64_t a = isa_var_align(v) ? isa_var_align(v) : 1;
+    if (isa_spaces[v->space].window == ISA_SP_SHARED && !(v->flags & VARF_UNSIZED))
+        *off = (*off + a - 1) / a * a + isa_var_size(v);
+}
+
+/* Static shared memory of function fi and the functions it reaches, as ptxas counts
+ * it: their function-scope variables and the module-scope ones they use; seen_fn and
+ * seen_var mark what was counted. */
+static void shared_of(const isa_module_t *m, uint32_t fi, uint8_t *seen_fn, uint8_t *seen_var, uint64_t *off)
+{
+    if (seen_fn[fi])
+        return;
+    seen_fn[fi] = 1;
+    const isa_func_t *fn = &m->funcs[fi];
+    for (uint32_t v = 0; v < fn->nvar; v++)
+        add_var(off, &fn->vars[v]);
+    for (uint32_t k = 0; k < fn->nopd; k++) {
+        const isa_operand_t *o = &fn->opds[k];
+        if (o->kind == OPD_FUNC && m->funcs[o->u.func].has_body)
+            shared_of(m, o->u.func, seen_fn, seen_var, off);
+        bool sym = o->kind == OPD_SYM || (o->kind == OPD_ADDR && o->base == OPD_SYM);
+        if (sym && (o->flags & OPDF_MODSYM) && !seen_var[o->u.sym]) {
+            seen_var[o->u.sym] = 1;
+            add_var(off, &m->vars[o->u.sym]);
+        }
+    }
+}
+
+uint64_t ex_entry_shared(const ex_program_t *p, uint32_t entry)
+{
+    const isa_module_t *m = p->m;
+    uint8_t *sf = calloc(m->nfunc + 1, 1), *sv = calloc(m->nvar + 1, 1);
+    uint64_t n = 0;
+    if (sf && sv)
+        shared_of(m, entry, sf, sv, &n);
+    else
+        n = UINT64_MAX;                   /* no memory to count with: refused as too much */
+    free(sf);
+    free(sv);
+    return n;
+}
+
+isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_launch_t *l, char *out_msg,
+                             size_t size)
+{
+    const isa_module_t *m = p->m;
+    const isa_func_t *f = &m->funcs[entry];
+    const uint64_t *b = (const uint64_t[3]){ l->block[0], l->block[1], l->block[2] };
+    const uint64_t *g = (const uint64_t[3]){ l->grid[0], l->grid[1], l->grid[2] };
+    static const char dims[3] = { 'x', 'y', 'z' };
+    /* What the driver's JIT refuses when the module is loaded (CUDA_ERROR_INVALID_PTX):
+     * more than 64 KB of constant data, an entry with more static shared memory than a
+     * block may have. */
+    if (p->consts_size > lim.const_bytes)
+        return refuse(out_msg, size, ISA_ST_SYNTAX,
+                      "the module has %llu bytes of constant data, more than %llu (CUDA_ERROR_INVALID_PTX)",
+                      (unsigned long long)p->consts_size, (unsigned long long)lim.const_bytes);
+    for (uint32_t i = 0; i < m->nfunc; i++) {
+        if (!m->funcs[i].is_entry || !m->funcs[i].has_body)
+            continue;
+        uint64_t s = ex_entry_shared(p, i);
+        if (s > lim.shared_optin)
+            return refuse(out_msg, size, ISA_ST_SYNTAX,
+                          "entry %s uses %llu bytes of static shared memory, more than %llu "
+                          "(CUDA_ERROR_INVALID_PTX)", m->funcs[i].name, (unsigned long long)s,
+                          (unsigned long long)lim.shared_optin);
+    }
+    /* What cuLaunchKernel refuses (CUDA_ERROR_INVALID_VALUE). */
+    for (unsigned d = 0; d < 3; d++)
+        if (b[d] == 0 || b[d] > lim.block_dim[d])
+            return refuse(out_msg, size, ISA_ST_USAGE, "block dimension %c is %llu, more than %llu "
+                          "(CUDA_ERROR_INVALID_VALUE)", dims[d], (unsigned long long)b[d],
+                          (unsigned long long)lim.block_dim[d]);
+    uint64_t threads = b[0] * b[1] * b[2];   /* each at most 1024 now: no overflow */
+    if (threads > lim.block_threads)
+        return refuse(out_msg, size, ISA_ST_USAGE, "a block of %llu threads, more than %llu "
+                      "(CUDA_ERROR_INVALID_VALUE)", (unsigned long long)threads,
+                      (unsigned long long)lim.block_threads);
+    for (unsigned d = 0; d < 3; d++)
+        if (g[d] == 0 || g[d] > lim.grid_dim[d])
+            return refuse(out_msg, size, ISA_ST_USAGE, "grid dimension %c is %llu, more than %llu "
+                          "(CUDA_ERROR_INVALID_VALUE)", dims[d], (unsigned long long)g[d],
+                          (unsigned long long)lim.grid_dim[d]);
+    uint64_t st = ex_entry_shared(p, entry), dyn = l->shared_bytes;
+    if (st + dyn > lim.shared_optin)
+        return refuse(out_msg, size, ISA_ST_USAGE, "%llu bytes of static and %llu of dynamic shared memory, "
+                      "more than %llu together (CUDA_ERROR_INVALID_VALUE)", (unsigned long long)st,
+                      (unsigned long long)dyn, (unsigned long long)lim.shared_optin);
+    const isa_perf_t *d;
+    if ((d = perf(f, ISA_D_REQNTID)) != NULL) {
+        for (unsigned k = 0; k < 3; k++)
+            if (b[k] != (k < d->n ? d->v[k] : 1))
+                return refuse(out_msg, size, ISA_ST_USAGE, "the block (%llu,%llu,%llu) is not the .reqntid "
+                              "of entry %s (CUDA_ERROR_INVALID_VALUE)", (unsigned long long)b[0],
+                              (unsigned long long)b[1], (unsigned long long)b[2], f->name);
+    }
+    if ((d = perf(f, ISA_D_MAXNTID)) != NULL) {
+        uint64_t most = 1;
+        for (unsigned k = 0; k < d->n; k++)
+            most *= d->v[k];
+        if (threads > most)
+            return refuse(out_msg, size, ISA_ST_USAGE, "a block of %llu threads, more than the .maxntid "
+                          "of entry %s allows (%llu) (CUDA_ERROR_INVALID_VALUE)", (unsigned long long)threads,
+                          f->name, (unsigned long long)most);
+    }
+    if ((d = perf(f, ISA_D_REQNCTAPERCLUSTER)) != NULL) {
+        uint64_t n = 1;
+        for (unsigned k = 0; k < d->n; k++)
+            n *= d->v[k];
+        for (unsigned k = 0; k < 3; k++) {
+            uint64_t c = k < d->n ? d->v[k] : 1;
+            if (n > lim.cluster_ctas || c == 0 || g[k] % c)
+                return refuse(out_msg, size, ISA_ST_USAGE, "the grid (%llu,%llu,%llu) is not made of "
+                              "clusters of the .reqnctapercluster of entry %s, at most %llu CTAs "
+                              "(CUDA_ERROR_INVALID_CLUSTER_SIZE)", (unsigned long long)g[0],
+                              (unsigned long long)g[1], (unsigned long long)g[2], f->name,
+                              (unsigned long long)lim.cluster_ctas);
+        }
+    }
+    if (p->funcs[entry].local_size >= lim.local_bytes)
+        return refuse(out_msg, size, ISA_ST_USAGE, "entry %s has %llu bytes of local memory per thread, "
+                      "at least %llu (CUDA_ERROR_INVALID_VALUE)", f->name,
+                      (unsigned long long)p->funcs[entry].local_size, (unsigned long long)lim.local_bytes);
+    return ISA_ST_OK;
+}
