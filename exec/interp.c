@@ -1010,7 +1010,10 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
                                    "live warps:\n", p->m->funcs[entry].name, l->timeout)
                         : snprintf(rep, n, "ptxrun: error: kernel %s: stopped by an interrupt; live warps:\n",
                                    p->m->funcs[entry].name);
-                    memcpy(rep + k, L.report_buf ? L.report_buf : "", L.report_len + 1);
+                    if (L.report_len)
+                        memcpy(rep + k, L.report_buf, L.report_len + 1);
+                    else   /* stopped between two CTAs */
+                        snprintf(rep + k, n - (size_t)k, "  (none: the workers were between CTAs)\n");
                 }
             }
             free(L.report_buf);

@@ -12,8 +12,15 @@ void ex_program_add_global(ex_program_t *p, void *base, size_t bytes)
 {
     pthread_mutex_lock(&p->lock);
     if (p->nrange == p->caprange) {
-        p->caprange = p->caprange ? p->caprange * 2 : 16;
-        p->ranges = realloc(p->ranges, p->caprange * sizeof *p->ranges);
+        uint32_t cap = p->caprange ? p->caprange * 2 : 16;
+        struct ex_range *r = realloc(p->ranges, cap * sizeof *p->ranges);
+        if (!r) {
+            /* Not registered: accesses to it fault as outside every allocation. */
+            pthread_mutex_unlock(&p->lock);
+            return;
+        }
+        p->ranges = r;
+        p->caprange = cap;
     }
     uintptr_t b = (uintptr_t)base;
     uint32_t i = p->nrange;
@@ -84,6 +91,8 @@ static bool layout_module(ex_program_t *p)
 {
     const isa_module_t *m = p->m;
     p->global_addr = calloc(m->nvar + 1, sizeof *p->global_addr);
+    if (!p->global_addr)
+        return false;
     uint64_t gsize = 0, csize = 0, ssize = 0;
     for (uint32_t i = 0; i < m->nvar; i++) {
         const isa_var_t *v = &m->vars[i];
@@ -242,6 +251,11 @@ static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *di
 unsigned ex_program_check_entry(ex_program_t *p, uint32_t entry, FILE *diag)
 {
     uint8_t *seen = calloc(p->m->nfunc + 1, 1);
+    if (!seen) {
+        if (diag)
+            fprintf(diag, "ptxrun: error: out of memory\n");
+        return 1;
+    }
     unsigned n = check_func(p, entry, seen, diag);
     /* Functions an indirect call may reach through a table of function addresses. */
     for (uint32_t v = 0; v < p->m->nvar; v++)

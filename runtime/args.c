@@ -369,6 +369,11 @@ isa_status_t rt_args_parse(const isa_func_t *f, int argc, char **argv, FILE *dia
     out->param_offset = calloc(f->nparam ? f->nparam : 1, sizeof *out->param_offset);
     out->param_buffer = calloc(f->nparam ? f->nparam : 1, sizeof *out->param_buffer);
     out->bufs = calloc(f->nparam ? f->nparam : 1, sizeof *out->bufs);
+    if (!out->param_offset || !out->param_buffer || !out->bufs) {
+        fprintf(diag, "ptxrun: error: out of memory\n");
+        rt_args_free(out);
+        return ISA_ST_NOMEM;
+    }
     size_t off = 0;
     for (uint32_t i = 0; i < f->nparam; i++) {
         uint32_t al = isa_var_align(&f->params[i]);

@@ -3,6 +3,7 @@
  * addressing through every window, vector registers, cache hints, and the faults for
  * misaligned and out-of-range accesses. */
 #include <check.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,45 @@ START_TEST(globals_and_relocations)
 END_TEST
 
 /* A local depot addressed through %SPL and, generically, %SP, per thread. */
+/* Local memory: 512 KiB per thread, backed only where touched.  1024 threads of 16 CTAs
+ * each write the first and the last word of their 512 KiB - 16 and read them back: the
+ * resident memory grows by a few pages per thread, not by 512 KiB; a word beyond it
+ * faults. */
+START_TEST(local_512k_lazy)
+{
+    static const char *k =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k(.param .u64 out)\n{\n"
+        "  .reg .u64 %rd<4>; .reg .u32 %r<5>; .reg .pred %p;\n"
+        "  .local .align 8 .b8 buf[524272];\n"
+        "  ld.param.u64 %rd1, [out]; mov.u32 %r1, %tid.x;\n"
+        "  st.local.u32 [buf], %r1; st.local.u32 [buf+524268], %r1;\n"
+        "  ld.local.u32 %r2, [buf]; ld.local.u32 %r3, [buf+524268]; add.u32 %r4, %r2, %r3;\n"
+        "  mul.wide.u32 %rd2, %r1, 4; add.u64 %rd3, %rd1, %rd2; st.global.u32 [%rd3], %r4;\n"
+        "  ret;\n}\n";
+    static uint32_t out[1024];
+    struct rusage r0, r1;
+    getrusage(RUSAGE_SELF, &r0);
+    char *diag = NULL;
+    ck_assert_int_eq(exu_run(k, 16, 1024, 0, out, sizeof out, &diag), ISA_ST_OK);
+    free(diag);
+    getrusage(RUSAGE_SELF, &r1);
+    for (unsigned i = 0; i < 1024; i++)
+        ck_assert_uint_eq(out[i], 2 * i);
+    /* 2 workers x 1024 threads x 2 pages: 16 MiB; eagerly, 1 GiB. */
+    ck_assert_msg(r1.ru_maxrss - r0.ru_maxrss < 128 * 1024, "resident memory grew by %ld KiB",
+                  r1.ru_maxrss - r0.ru_maxrss);
+    static const char *over =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k(.param .u64 out)\n{\n"
+        "  .reg .u32 %r<2>;\n  .local .align 8 .b8 buf[16];\n"
+        "  mov.u32 %r1, 1; st.local.u32 [buf+524288], %r1;\n  ret;\n}\n";
+    ck_assert_int_eq(exu_run(over, 1, 32, 0, out, sizeof out, &diag), ISA_ST_FAULT);
+    ck_assert_msg(strstr(diag, "local address outside the thread's local memory") != NULL, "%s", diag);
+    free(diag);
+}
+END_TEST
+
 START_TEST(local_frames)
 {
     run_t r = run(HDR ".visible .entry k(.param .u64 out)\n{\n"
@@ -224,6 +264,7 @@ Suite *make_memory_suite(void)
     tcase_add_test(tc, shared_out_of_range);
     tcase_add_test(tc, vector_registers);
     tcase_add_test(tc, cache_hints);
+    tcase_add_test(tc, local_512k_lazy);
     suite_add_tcase(s, tc);
     return s;
 }
