@@ -1055,7 +1055,6 @@ static void lower_stmt(lower_t *L, const fe_node_t *s)
         d->file = (uint32_t)s->kids->u;
         d->line = (uint32_t)s->kids->next->u;
         d->col = (uint32_t)s->kids->next->next->u;
-        d->extra = s->n ? str_of(L, s->s, s->n) : NULL;
         F->cur_dbg = F->dbg.n - 1;
         stmt_push(L, ST_DBG, F->dbg.n - 1);
         break;
@@ -1248,7 +1247,11 @@ static void lower_version(lower_t *L, const fe_node_t *n)
 static void lower_target(lower_t *L, const fe_node_t *n)
 {
     for (const fe_node_t *w = n->kids; w; w = w->next) {
-        *DA_PUSH(L->targets) = str_of(L, w->s, w->n);
+        /* "debug" is checked but not kept: it says the module carries DWARF
+         * sections, and the scanner skips those (ptxas refuses the option without
+         * them, so a printed module must not repeat it). */
+        if (!(w->n == 5 && memcmp(w->s, "debug", 5) == 0))
+            *DA_PUSH(L->targets) = str_of(L, w->s, w->n);
         int sm = isa_sm_lookup(w->s, w->n);
         if (sm > 0) {
             if (L->m->sm != ISA_SM_ANY)

@@ -473,11 +473,8 @@ static void dump_func(const dp_t *d, uint32_t fi)
     }
     for (uint32_t i = 0; i < f->ndbg; i++) {
         const isa_dbgloc_t *g = &f->dbg[i];
-        fprintf(out, "  dbg %" PRIu32 ": file %" PRIu32 " line %" PRIu32 " col %" PRIu32, i,
+        fprintf(out, "  dbg %" PRIu32 ": file %" PRIu32 " line %" PRIu32 " col %" PRIu32 "\n", i,
                 g->file, g->line, g->col);
-        if (g->extra)
-            fprintf(out, " extra=\"%s\"", g->extra);
-        fputc('\n', out);
     }
     dump_stmts(d);
     /* The code, with label names on their own lines for reading. */

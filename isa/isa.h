@@ -479,10 +479,12 @@ typedef struct {
     uint32_t begin, end;      /* instruction range [begin, end) */
 } isa_scope_t;
 
-/* A .loc directive, and a .pragma or .callprototype / .branchtargets statement. */
+/* A .loc directive, and a .pragma or .callprototype / .branchtargets statement.
+ * A .loc's ", function_name $L, inlined_at f l c" is not kept: its label lies in a
+ * .section .debug_str block, which the scanner skips, and ptxas takes no inlined_at
+ * without the function_name. */
 typedef struct {
     uint32_t    file, line, col;
-    const char *extra;        /* text after the column (", function_name ..."), or NULL */
 } isa_dbgloc_t;
 
 typedef struct {

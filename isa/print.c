@@ -72,14 +72,12 @@ static void print_indent(FILE *out, unsigned depth)
  * Operands
  *====================================================================*/
 
-/* "+off" after a symbol when the offset is non-zero. */
-static void print_offset(FILE *out, int64_t off, bool in_addr)
+/* "+off" after a symbol or register when the offset is non-zero; a negative one
+ * is "+-4", the only form ptxas takes inside an address ("[%rd-4]" is a syntax
+ * error there). */
+static void print_offset(FILE *out, int64_t off)
 {
-    if (off == 0)
-        return;
-    if (in_addr && off < 0 && off != INT64_MIN)
-        fprintf(out, "-%" PRId64, -off);
-    else
+    if (off != 0)
         fprintf(out, "+%" PRId64, off);
 }
 
@@ -114,10 +112,10 @@ static void print_addr(const pr_t *p, const isa_operand_t *o)
         print_elems(p, o->u.first, o->count, ", ");
     } else if (o->base == OPD_REG) {
         fputs(reg_name(p, o->u.reg), out);
-        print_offset(out, o->imm, true);
+        print_offset(out, o->imm);
     } else if (o->base == OPD_SYM) {
         fputs(sym_name(p, o->u.sym, o->flags & OPDF_MODSYM), out);
-        print_offset(out, o->imm, true);
+        print_offset(out, o->imm);
     } else {
         fprintf(out, "%" PRId64, o->imm);
     }
@@ -164,7 +162,7 @@ static void print_operand(const pr_t *p, const isa_operand_t *o)
     }
     case OPD_SYM:
         fputs(sym_name(p, o->u.sym, o->flags & OPDF_MODSYM), out);
-        print_offset(out, o->imm, false);
+        print_offset(out, o->imm);
         break;
     case OPD_FUNC:
         fputs(func_name(p->m, o->u.func), out);
@@ -233,11 +231,11 @@ static void print_init_elem(const pr_t *p, const isa_init_t *e)
         break;
     case INIT_SYM:
         fputs(e->modsym ? sym_name(p, e->sym, true) : func_name(p->m, e->sym), out);
-        print_offset(out, e->value, false);
+        print_offset(out, e->value);
         break;
     case INIT_GENERIC:
         fprintf(out, "generic(%s)", e->modsym ? sym_name(p, e->sym, true) : func_name(p->m, e->sym));
-        print_offset(out, e->value, false);
+        print_offset(out, e->value);
         break;
     case INIT_MASK:
         fprintf(out, "0x%" PRIX64 "(%s)", (uint64_t)e->value,
@@ -393,10 +391,7 @@ static void print_brt(const pr_t *p, const isa_brtargets_t *b)
 
 static void print_dbg(const pr_t *p, const isa_dbgloc_t *d)
 {
-    fprintf(p->out, ".loc %" PRIu32 " %" PRIu32 " %" PRIu32, d->file, d->line, d->col);
-    if (d->extra && d->extra[0])
-        fprintf(p->out, "%s%s", d->extra[0] == ',' ? "" : " ", d->extra);
-    fputc('\n', p->out);
+    fprintf(p->out, ".loc %" PRIu32 " %" PRIu32 " %" PRIu32 "\n", d->file, d->line, d->col);
 }
 
 /*}=====================================================================*/

@@ -2,6 +2,7 @@
 # kernel and corpus tests that the runners read from tests/ptx/.
 #   make check              every test
 #   make check-<folder>     one folder's runner (isa, frontend, exec, runtime)
+#   make check-print        the printed PTX of tests/ptx assembles with ptxas
 #   CK_RUN_SUITE / CK_RUN_CASE pick tests; CK_FORK=no for gdb.
 TEST_FOLDERS := $(notdir $(wildcard tests/unit/*))
 TEST_TLIBS   := $(BUILD)/tlib/libfrontend.a $(if $(runtime_SRCS),$(BUILD)/tlib/libruntime.a) $(if $(exec_SRCS),$(BUILD)/tlib/libexec.a) $(BUILD)/tlib/libisa.a
@@ -24,6 +25,13 @@ $(BUILD)/tests/ptxrun: $(BUILD)/tobj/tools/ptxrun.o $(TEST_TLIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS) -ldl
 check-tools: $(BUILD)/tests/ptxrun
+
+# The printed PTX of every valid file under tests/ptx assembles with ptxas (skipped,
+# visibly, where ptxas is not installed).
+.PHONY: check-print
+check-print: $(BUILD)/bin/ptxrun
+	PTXRUN=$(CURDIR)/$(BUILD)/bin/ptxrun sh tests/ptx/print-ptxas.sh
+check: check-print
 
 .PHONY: bench
 bench: $(BUILD)/bin/ptxbench

@@ -228,7 +228,8 @@ START_TEST(print_operand_forms)
     f->instrs[1].opd = 2;                         /* mov.b64 %tid.y, 7U (shape only) */
     f->instrs[0].guard = ISA_NONE;
     char *s = capture(isa_print_module, m);
-    ck_assert_has(s, "\tld.global.f32 \t%f1, [tab-4];\n");
+    /* ptxas refuses "[tab-4]" and "[%rd-4]": a negative offset is "+-4". */
+    ck_assert_has(s, "\tld.global.f32 \t%f1, [tab+-4];\n");
     ck_assert_has(s, "\tmov.b64 \t%tid.y, 7U;\n");
     free(s);
     isa_module_free(m);

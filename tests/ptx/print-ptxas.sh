@@ -1,0 +1,32 @@
+#!/bin/sh
+# print-ptxas.sh: `ptxrun --print` of every valid PTX file under tests/ptx (the corpus,
+# the syntax corners, the unsupported-instruction kernel) must assemble with NVIDIA's
+# ptxas, -arch taken from the file's .target.  Where ptxas is absent it says so and
+# passes.  Run by `make check` (target check-print); PTXRUN names the ptxrun binary.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+PTXRUN=${PTXRUN:-build/bin/ptxrun}
+PTXAS=${PTXAS:-}
+if [ -z "$PTXAS" ]; then
+    if command -v ptxas >/dev/null 2>&1; then PTXAS=ptxas
+    elif [ -x /usr/local/cuda/bin/ptxas ]; then PTXAS=/usr/local/cuda/bin/ptxas
+    else echo "print-ptxas: skipped (no ptxas)"; exit 0
+    fi
+fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+for f in tests/ptx/corpus/*.ptx tests/ptx/syntax/*.ptx tests/ptx/unsupported/*.ptx; do
+    # CUDA 13's ptxas refuses every 32-bit module (see tests/ptx/syntax/check.sh).
+    case $f in */address_size32.ptx) continue ;; esac
+    t=$(sed -n 's/^[[:space:]]*\.target[[:space:]]*\(sm_[0-9a-z]*\).*/\1/p' "$f" | head -n 1)
+    if ! "$PTXRUN" --print "$f" > "$tmp/p.ptx" 2> "$tmp/err"; then
+        echo "FAIL $f: ptxrun --print failed"; head -n 5 "$tmp/err"; fail=1; continue
+    fi
+    if ! "$PTXAS" -c -arch="$t" "$tmp/p.ptx" -o /dev/null > "$tmp/err" 2>&1; then
+        echo "FAIL $f: ptxas -arch=$t refuses the printed PTX:"; head -n 5 "$tmp/err"; fail=1
+    fi
+    n=$((n + 1))
+done
+[ $fail = 0 ] && echo "print-ptxas: the printed PTX of $n files assembles with ptxas"
+exit $fail
