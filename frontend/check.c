@@ -638,6 +638,11 @@ static void check_rules(check_t *K, const isa_instr_t *in)
     if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && isa_instr_has(in, ISA_M_##other) &&      \
         type_in(in, 0, types))                                                                \
         check_requirement(K, in->mloc, NAME(), (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);
+#define ISA_RULE_PAIR_BELOW_TARGET(opc, t1, t2, smv, ptxv)                                    \
+    if (IS(opc) && type_in(in, 0, t1) && type_in(in, 1, t2) && K->ptx &&                      \
+        !sm_meets(K->sm_num, (isa_sm_t)smv##_) && ptx_of((isa_ptxv_t)ptxv##_) > K->ptx)      \
+        CERR(K, in->mloc, "%s requires PTX ISA version %u.%u or newer on a .target older than %s", \
+             NAME(), isa_ptxvs[ptxv##_].major, isa_ptxvs[ptxv##_].minor, isa_sms[smv##_].text);
 #define ISA_RULE_SPACE_TARGET(opc, spaces, sm, ptx)                                           \
     if (IS(opc) && (sp & (spaces)))                                                           \
         check_requirement(K, in->mloc, NAME(), (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);
@@ -669,6 +674,7 @@ static void check_rules(check_t *K, const isa_instr_t *in)
 #undef ISA_RULE_MOD_PAIR_TARGET
 #undef ISA_RULE_MODS_TYPE_TARGET
 #undef ISA_RULE_SPACE_TARGET
+#undef ISA_RULE_PAIR_BELOW_TARGET
 #undef IS
     for (unsigned i = 0; i < in->nsfx; i++)
         if ((A.grp_seen[i] && !A.grp_ok[i]) || (A.mod_seen[i] && !A.mod_ok[i]))

@@ -188,6 +188,17 @@ static void stmt_push(lower_t *L, isa_stmtkind_t k, uint32_t idx)
 
 static bool pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
+/* A type the module's .version is too old to name (types.def's PTX column: .b128 needs
+ * 8.3), in a declaration or as an instruction's type suffix. */
+static void check_type_version(lower_t *L, fe_span_t sp, int t)
+{
+    const isa_ptxv_info_t *need = &isa_ptxvs[isa_types[t].ptx];
+    unsigned have = L->m->ver_major * 10 + L->m->ver_minor;
+    if (L->m->ver_major && have < need->major * 10 + need->minor)
+        ERR(L, sp, "type .%s requires PTX ISA version %u.%u or newer", isa_types[t].text,
+            need->major, need->minor);
+}
+
 static void lower_words(lower_t *L, const fe_node_t *ws, words_t *w)
 {
     memset(w, 0, sizeof *w);
@@ -257,6 +268,7 @@ static void lower_words(lower_t *L, const fe_node_t *ws, words_t *w)
         } else if ((v = isa_type_lookup(s, n)) >= 0) {
             if (w->type != ISA_T_NONE)
                 ERR(L, k->span, "more than one type in a declaration");
+            check_type_version(L, k->span, v);
             w->type = (isa_type_t)v;
         } else if ((v = isa_mod_lookup(s, n)) == ISA_M_V2 || v == ISA_M_V4 || v == ISA_M_V8) {
             w->vec = v == ISA_M_V2 ? 2 : v == ISA_M_V4 ? 4 : 8;
@@ -871,6 +883,7 @@ static void lower_instr(lower_t *L, const fe_node_t *n)
                     bad = true;
                     break;
                 }
+                check_type_version(L, csp, v);
                 sx->kind = SFX_TYPE;
                 sx->id = (uint16_t)v;
                 in.types[in.ntypes++] = (uint8_t)v;

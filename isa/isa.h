@@ -23,7 +23,7 @@ const char *isa_status_str(isa_status_t st);
 
 /* Types (types.def) and their mask bits. */
 typedef enum {
-#define ISA_TYPE(id, text, bits, cls) ISA_T_##id,
+#define ISA_TYPE(id, text, bits, cls, ptx) ISA_T_##id,
 #include "isa/types.def"
 #undef ISA_TYPE
     ISA_T__COUNT,
@@ -31,7 +31,7 @@ typedef enum {
 } isa_type_t;
 
 enum {
-#define ISA_TYPE(id, text, bits, cls) TM_##id = 1ull << ISA_T_##id,
+#define ISA_TYPE(id, text, bits, cls, ptx) TM_##id = 1ull << ISA_T_##id,
 #include "isa/types.def"
 #undef ISA_TYPE
 };
@@ -98,6 +98,7 @@ typedef struct {
     const char  *text;
     uint16_t     bits;
     isa_tclass_t cls;
+    uint8_t      ptx;         /* isa_ptxv_t: the oldest .version that may name it */
 } isa_type_info_t;
 extern const isa_type_info_t isa_types[ISA_T__COUNT];
 

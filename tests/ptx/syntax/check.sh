@@ -36,6 +36,8 @@
 #   call_lists.ptx       call lists of constants, expressions, registers and .param variables;
 #                        .reg parameters and results, vector ones with components, call.uni
 #                        (several .reg results turn the ABI off, which -c refuses: golden calls_multiret)
+#   version_thresholds.ptx  forms at the oldest .version ptxas takes them (tests/isa/versions.md):
+#                        the fp8 pair conversions at 7.8 on sm_90, cluster spaces and scopes
 set -u
 cd "$(dirname "$0")" || exit 1
 PTXAS=${PTXAS:-}
