@@ -151,7 +151,7 @@ while IFS='|' read -r head body; do
         printf '\tret;\n}\n'
     } > "$tmp/form.ptx"
     audit "$name" "$tmp/form.ptx"
-done < tests/isa/version-forms.txt
+done < "${FORMS:-tests/isa/version-forms.txt}"
 echo
 echo "$nform forms, $nmis mismatches."
 } > "$OUTF"
