@@ -638,6 +638,19 @@ static void check_rules(check_t *K, const isa_instr_t *in)
     if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && isa_instr_has(in, ISA_M_##other) &&      \
         type_in(in, 0, types))                                                                \
         check_requirement(K, in->mloc, NAME(), (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);
+#define ISA_RULE_FIRST_SPACE_TARGET(opc, spaces, smv, ptxv)                                   \
+    if (IS(opc) && isa_instr_space(in, 0) >= 0 && ((1u << isa_instr_space(in, 0)) & (spaces))) \
+        check_requirement(K, in->mloc, NAME(), (isa_sm_t)smv##_, (isa_ptxv_t)ptxv##_);
+#define ISA_RULE_OPERANDS_TARGET_UNLESS(opc, n, mod, smv, ptxv)                               \
+    if (IS(opc) && in->nopd == (n) && !isa_instr_has(in, ISA_M_##mod)) {                      \
+        snprintf(what, sizeof what, "%s with %u operands", NAME(), (unsigned)(n));            \
+        check_requirement(K, in->mloc, what, (isa_sm_t)smv##_, (isa_ptxv_t)ptxv##_);          \
+    }
+#define ISA_RULE_PRED_OPERAND_TARGET(opc, i, smv, ptxv)                                       \
+    if (IS(opc) && in->nopd > (i) && is_pred_reg(K, &K->f->opds[in->opd + (i)])) {           \
+        snprintf(what, sizeof what, "%s with a predicate operand %u", NAME(), (unsigned)(i) + 1); \
+        check_requirement(K, in->mloc, what, (isa_sm_t)smv##_, (isa_ptxv_t)ptxv##_);          \
+    }
 #define ISA_RULE_PAIR_BELOW_TARGET(opc, t1, t2, smv, ptxv)                                    \
     if (IS(opc) && type_in(in, 0, t1) && type_in(in, 1, t2) && K->ptx &&                      \
         !sm_meets(K->sm_num, (isa_sm_t)smv##_) && ptx_of((isa_ptxv_t)ptxv##_) > K->ptx)      \
@@ -675,6 +688,9 @@ static void check_rules(check_t *K, const isa_instr_t *in)
 #undef ISA_RULE_MODS_TYPE_TARGET
 #undef ISA_RULE_SPACE_TARGET
 #undef ISA_RULE_PAIR_BELOW_TARGET
+#undef ISA_RULE_FIRST_SPACE_TARGET
+#undef ISA_RULE_OPERANDS_TARGET_UNLESS
+#undef ISA_RULE_PRED_OPERAND_TARGET
 #undef IS
     for (unsigned i = 0; i < in->nsfx; i++)
         if ((A.grp_seen[i] && !A.grp_ok[i]) || (A.mod_seen[i] && !A.mod_ok[i]))

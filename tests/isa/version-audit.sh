@@ -91,6 +91,13 @@ audit() {
     nform=$((nform + 1))
     t=$t0 tp="" te="" vp="" ve="" mis=0
     while [ -n "$t" ]; do
+        # Both taking it at the target's own oldest version settles this target at once.
+        fl=$(tmin "$t")
+        if ok_p "$2" "$fl" "$t" && ok_e "$2" "$fl" "$t"; then
+            tp=$t te=$t vp="$t:<=$fl $vp" ve="$t:<=$fl $ve" pa=1 ea=1
+            t=$(below "$t")
+            continue
+        fi
         pa=0 ea=0
         ok_p "$2" 9.0 "$t" && pa=1
         ok_e "$2" 9.0 "$t" && ea=1
