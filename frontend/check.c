@@ -534,6 +534,12 @@ static const char *sfx_text(const isa_instr_t *in, unsigned i)
     return in->sfx[i].kind == SFX_SPACE ? isa_spaces[in->sfx[i].id].text : isa_mods[in->sfx[i].id].text;
 }
 
+/* Whether the first operand (the destination, or the d of d|p) is the sink '_'. */
+static bool sink_first(const check_t *K, const isa_operand_t *o)
+{
+    return o->kind == OPD_SINK || (o->kind == OPD_DUAL && K->f->opds[o->u.first].kind == OPD_SINK);
+}
+
 static void check_rules(check_t *K, const isa_instr_t *in)
 {
     char name[256], tt[64], gt[512], what[300];
@@ -659,8 +665,12 @@ static void check_rules(check_t *K, const isa_instr_t *in)
 #define ISA_RULE_SPACE_TARGET(opc, spaces, sm, ptx)                                           \
     if (IS(opc) && (sp & (spaces)))                                                           \
         check_requirement(K, in->mloc, NAME(), (isa_sm_t)sm##_, (isa_ptxv_t)ptx##_);
+#define ISA_RULE_NOSINK(opc, mod)                                                             \
+    if (IS(opc) && isa_instr_has(in, ISA_M_##mod) && in->nopd && sink_first(K, &K->f->opds[in->opd])) \
+        CERR(K, K->f->opds[in->opd].loc, "the result of '%s' cannot be discarded with '_'", NAME());
 #include "isa/rules.def"
 #undef ISA_RULE_GROUP
+#undef ISA_RULE_NOSINK
 #undef ISA_RULE_MOD
 #undef ISA_RULE_MOD2
 #undef ISA_RULE_BAN
@@ -795,8 +805,56 @@ static void check_selectors(check_t *K, const isa_instr_t *in)
     }
 }
 
+/* The sink '_' discards a result, so ptxas takes it only among destinations: as the
+ * destination, or the d of d|p, where the opcode may discard its result (OF_SINKD; a
+ * rule can take that back for a modifier, ISA_RULE_NOSINK), as the p of d|p unless p
+ * must be a register (OF_PREDOUT), and as elements of a vector destination that has a
+ * register among them (the vector's element type comes from it). */
+static void check_sink(check_t *K, const isa_instr_t *in)
+{
+    const isa_op_info_t *oi = &isa_ops[in->op];
+    const isa_operand_t *pool = K->f->opds;
+    char name[256];
+    for (unsigned i = 0; i < in->nopd; i++) {
+        const isa_operand_t *o = &pool[in->opd + i];
+        char k = isa_shape_kind(oi->shape, i);
+        bool dest = k == 'd' || k == 'e' || k == 'p';
+        if (!dest && k != 's' && k != 'q')
+            continue;           /* opcode-specific shapes (tex, mma) and call lists: their own checks */
+        if (o->kind == OPD_VEC) {
+            unsigned sinks = 0;
+            for (uint32_t j = 0; j < o->count; j++)
+                sinks += pool[o->u.first + j].kind == OPD_SINK;
+            if (sinks && !dest)
+                CERR(K, o->loc, "'_' is not allowed as a source operand of '%s'",
+                     isa_instr_name(K->m, in, name, sizeof name));
+            else if (sinks && sinks == o->count)
+                CERR(K, o->loc, "a vector destination of '%s' needs a register among its elements",
+                     isa_instr_name(K->m, in, name, sizeof name));
+            continue;
+        }
+        if (!dest) {
+            if (o->kind == OPD_SINK)
+                CERR(K, o->loc, "'_' is not allowed as a source operand of '%s'",
+                     isa_instr_name(K->m, in, name, sizeof name));
+            continue;
+        }
+        if (o->kind == OPD_DUAL && pool[o->u.first].kind == OPD_SINK &&
+            pool[o->u.first + 1].kind == OPD_SINK)
+            CERR(K, o->loc, "'_|_' discards both results of '%s'",
+                 isa_instr_name(K->m, in, name, sizeof name));
+        else if (sink_first(K, o) && !(oi->flags & OF_SINKD))
+            CERR(K, o->loc, "the result of '%s' cannot be discarded with '_'",
+                 isa_instr_name(K->m, in, name, sizeof name));
+        else if (o->kind == OPD_DUAL && pool[o->u.first + 1].kind == OPD_SINK && (oi->flags & OF_PREDOUT))
+            CERR(K, pool[o->u.first + 1].loc, "'%s' needs a predicate register as p of d|p, not '_'",
+                 isa_instr_name(K->m, in, name, sizeof name));
+    }
+}
+
 /* lop3 has two forms: d, a, b, c, immLut without a BoolOp, and d|p, a, b, c, immLut, q
- * with .and or .or (p = (d != 0) BoolOp q); immLut is a constant. */
+ * with .and or .or (p = (d != 0) BoolOp q); immLut is a constant.  (p as '_' is
+ * refused by check_sink: lop3 is OF_PREDOUT.) */
 static void check_lop3(check_t *K, const isa_instr_t *in)
 {
     char name[256];
@@ -811,7 +869,8 @@ static void check_lop3(check_t *K, const isa_instr_t *in)
     else if (!boolop && in->nopd != 5)
         CERR(K, in->loc, "'%s' with a predicate operand needs a BoolOp .and or .or",
              isa_instr_name(K->m, in, name, sizeof name));
-    else if (boolop && (o[0].kind != OPD_DUAL || K->f->opds[o[0].u.first + 1].kind != OPD_REG))
+    else if (boolop && (o[0].kind != OPD_DUAL || (K->f->opds[o[0].u.first + 1].kind != OPD_REG &&
+                                                 K->f->opds[o[0].u.first + 1].kind != OPD_SINK)))
         CERR(K, o[0].loc, "operand 1 of '%s' must be d|p with a predicate register p",
              isa_instr_name(K->m, in, name, sizeof name));
     else if (!boolop && o[0].kind == OPD_DUAL)
@@ -863,6 +922,7 @@ static void check_instr(check_t *K, const isa_instr_t *in)
     }
     check_data_regs(K, in);
     check_minus(K, in);
+    check_sink(K, in);
     check_selectors(K, in);
     if (in->op == ISA_OP_LOP3)
         check_lop3(K, in);

@@ -208,7 +208,9 @@ enum {
     OF_NONE = 0, OF_BRANCH = 1 << 0, OF_CALL = 1 << 1, OF_RET = 1 << 2, OF_EXIT = 1 << 3,
     OF_BARRIER = 1 << 4, OF_WARPSYNC = 1 << 5, OF_LOAD = 1 << 6, OF_STORE = 1 << 7,
     OF_ATOMIC = 1 << 8, OF_SIDE = 1 << 9, OF_ASYNC = 1 << 10, OF_FENCE = 1 << 11,
-    OF_DTYPE = 1 << 12   /* the destination register has the (first) instruction type */
+    OF_DTYPE = 1 << 12,  /* the destination register has the (first) instruction type */
+    OF_SINKD = 1 << 13,  /* the result (or the d of d|p) may be discarded with '_' */
+    OF_PREDOUT = 1 << 14 /* d|p: p must be a predicate register, not '_' */
 };
 /* Type arity: minimum in the high nibble, maximum in the low one. */
 enum {

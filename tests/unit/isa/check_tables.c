@@ -8,7 +8,7 @@
 
 /* Every OF_ bit that ops.def may use. */
 #define OF_ALL (OF_DTYPE | OF_BRANCH | OF_CALL | OF_RET | OF_EXIT | OF_BARRIER | OF_WARPSYNC | OF_LOAD | \
-                OF_STORE | OF_ATOMIC | OF_SIDE | OF_ASYNC | OF_FENCE)
+                OF_STORE | OF_ATOMIC | OF_SIDE | OF_ASYNC | OF_FENCE | OF_SINKD | OF_PREDOUT)
 /* Type suffixes an instruction may carry at most (mma with a block-scale type). */
 #define MAX_TYPE_SUFFIXES 5
 
