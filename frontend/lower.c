@@ -199,6 +199,34 @@ static void check_type_version(lower_t *L, fe_span_t sp, int t)
             need->major, need->minor);
 }
 
+/* A type declared where ptxas refuses it (types.def's DECL column): the alternate float
+ * formats and the packed integer types name instruction types only, .pred lives in
+ * .reg alone, and .f16x2 in every space but .param. */
+static void check_type_decl(lower_t *L, fe_span_t sp, isa_type_t t, isa_space_t space)
+{
+    if (t == ISA_T_NONE)
+        return;
+    switch ((isa_tdecl_t)isa_types[t].decl) {
+    case TD_ANY:
+        return;
+    case TD_NOPARAM:
+        if (space != ISA_SP_PARAM)
+            return;
+        break;
+    case TD_REG:
+        if (space == ISA_SP_REG)
+            return;
+        break;
+    case TD_NONE:
+        break;
+    }
+    if (isa_types[t].decl == TD_NONE)
+        ERR(L, sp, "type .%s cannot be declared: it names an instruction type only (use a .b register or variable of its width)",
+            isa_types[t].text);
+    else
+        ERR(L, sp, "type .%s cannot be declared in .%s space", isa_types[t].text, isa_spaces[space].text);
+}
+
 static void lower_words(lower_t *L, const fe_node_t *ws, words_t *w)
 {
     memset(w, 0, sizeof *w);
@@ -371,6 +399,8 @@ static void lower_var(lower_t *L, isa_var_t *var, const words_t *w, const fe_nod
     var->ptr_align = w->ptr_align;
     var->loc = loc_of(L, dt->span);
     var->scope = module_scope ? ISA_NONE : L->f->scope;
+    if (w->space != ISA_SP_NONE)
+        check_type_decl(L, w->span, w->type, w->space);
     if (w->type == ISA_T_NONE && !w->opaque)
         ERR(L, w->span, "declaration of '%.*s' has no type", (int)dt->n, dt->s);
     if (w->type != ISA_T_NONE && w->opaque)
@@ -493,6 +523,9 @@ static isa_perf_t *lower_perfs(lower_t *L, const fe_node_t *perfs, uint32_t *out
                 }
                 if (i->u > 0xffffffffu)
                     ERR(L, i->span, "value out of range");
+                else if (i->u == 0 && (e->id == ISA_D_MAXNTID || e->id == ISA_D_REQNTID ||
+                                       e->id == ISA_D_MAXNREG || e->id == ISA_D_MINNCTAPERSM))
+                    ERR(L, i->span, "'%.*s' needs positive values, not 0", (int)p->n, p->s);
                 e->v[e->n++] = (uint32_t)i->u;
             }
         }
@@ -982,6 +1015,7 @@ static void declare_regs(lower_t *L, const words_t *w, const fe_node_t *dt)
         ERR(L, w->span, "a .reg declaration needs a type");
         return;
     }
+    check_type_decl(L, w->span, w->type, ISA_SP_REG);
     for (const fe_node_t *k = dt->kids; k; k = k->next) {
         ERR(L, k->span, "registers cannot be arrays or have initializers");
         break;

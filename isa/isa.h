@@ -23,7 +23,7 @@ const char *isa_status_str(isa_status_t st);
 
 /* Types (types.def) and their mask bits. */
 typedef enum {
-#define ISA_TYPE(id, text, bits, cls, ptx) ISA_T_##id,
+#define ISA_TYPE(id, text, bits, cls, ptx, decl) ISA_T_##id,
 #include "isa/types.def"
 #undef ISA_TYPE
     ISA_T__COUNT,
@@ -31,13 +31,15 @@ typedef enum {
 } isa_type_t;
 
 enum {
-#define ISA_TYPE(id, text, bits, cls, ptx) TM_##id = 1ull << ISA_T_##id,
+#define ISA_TYPE(id, text, bits, cls, ptx, decl) TM_##id = 1ull << ISA_T_##id,
 #include "isa/types.def"
 #undef ISA_TYPE
 };
 #define TM_NONE 0ull
 
 typedef enum { TC_BIT, TC_UINT, TC_SINT, TC_FLOAT, TC_PACKED, TC_PRED } isa_tclass_t;
+/* Where a type may be declared (types.def's DECL column). */
+typedef enum { TD_NONE, TD_REG, TD_NOPARAM, TD_ANY } isa_tdecl_t;
 
 /* Named type sets used by ops.def. */
 #define TS_B       (TM_B8 | TM_B16 | TM_B32 | TM_B64)
@@ -99,6 +101,7 @@ typedef struct {
     uint16_t     bits;
     isa_tclass_t cls;
     uint8_t      ptx;         /* isa_ptxv_t: the oldest .version that may name it */
+    uint8_t      decl;        /* isa_tdecl_t: where a variable or register may have it */
 } isa_type_info_t;
 extern const isa_type_info_t isa_types[ISA_T__COUNT];
 

@@ -15,7 +15,7 @@ const char *isa_status_str(isa_status_t st)
 }
 
 const isa_type_info_t isa_types[ISA_T__COUNT] = {
-#define ISA_TYPE(id, text, bits, cls, ptx) { text, bits, cls, ISA_##ptx },
+#define ISA_TYPE(id, text, bits, cls, ptx, decl) { text, bits, cls, ISA_##ptx, decl },
 #include "isa/types.def"
 #undef ISA_TYPE
 };
