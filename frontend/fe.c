@@ -5,6 +5,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What a file that is not PTX text is, or NULL for text.  PTX is ASCII (comments and
+ * strings may hold UTF-8), so a NUL byte or a run of control characters marks a binary;
+ * the ELF and fatbin magic numbers name the usual mistake, a CUDA program given where
+ * its PTX is expected.  Refusing here keeps the scanner from wading through megabytes of
+ * machine code one error at a time. */
+static const char *binary_kind(const unsigned char *t, size_t len)
+{
+    static const unsigned char elf[4] = { 0x7f, 'E', 'L', 'F' };
+    static const unsigned char fatbin[4] = { 0x50, 0xed, 0x55, 0xba };
+    if (len >= 4 && memcmp(t, elf, 4) == 0)
+        return "an ELF file (a program, library or object; `ptxrun --extract-ptx FILE` prints "
+               "the PTX a CUDA program embeds)";
+    if (len >= 4 && memcmp(t, fatbin, 4) == 0)
+        return "a CUDA fatbinary (`ptxrun --extract-ptx FILE` prints the PTX it holds)";
+    if (memchr(t, 0, len))
+        return "a binary file (it holds NUL bytes)";
+    size_t n = len < 65536 ? len : 65536, ctl = 0;
+    for (size_t i = 0; i < n; i++)
+        ctl += (t[i] < 0x20 && t[i] != '\t' && t[i] != '\n' && t[i] != '\r' && t[i] != '\f' &&
+                t[i] != '\v') || t[i] == 0x7f;
+    if (ctl > 8 && ctl * 100 > n)
+        return "a binary file (it holds control characters)";
+    return NULL;
+}
+
 isa_status_t fe_load_text(const char *name, const char *text, size_t len,
                           const fe_options_t *opt, isa_module_t **out_m)
 {
@@ -35,6 +60,13 @@ isa_status_t fe_load_text(const char *name, const char *text, size_t len,
     if (!c.ast) {
         isa_module_free(m);
         return ISA_ST_NOMEM;
+    }
+    const char *kind = binary_kind((const unsigned char *)text, len);
+    if (kind) {
+        fprintf(c.diag, "%s: error: not PTX text: this is %s\n", name, kind);
+        isa_arena_free(c.ast);
+        isa_module_free(m);
+        return ISA_ST_SYNTAX;
     }
     bool ok = fe_parse(&c) == 0 && c.root;
     if (ok)

@@ -54,9 +54,9 @@ typedef struct {
     uint32_t    next;      /* next entry in the bucket, or ISA_NONE */
 } sym_t;
 
-#define SYM_HBITS 14
 typedef struct {
-    uint32_t   bucket[1u << SYM_HBITS];
+    uint32_t  *bucket;     /* nbucket heads (a power of two), grown with the entries */
+    uint32_t   nbucket;
     DA(sym_t)  e;
     uint32_t   depth;
 } symtab_t;
@@ -69,28 +69,56 @@ static uint32_t sym_hash(const char *s, size_t n)
     return h;
 }
 
+/* Rebuild the chains for nb buckets.  Entries are linked in declaration order, so each
+ * chain again starts with the newest entry and a shadowing declaration is found first. */
+static void symtab_rehash(symtab_t *t, uint32_t nb)
+{
+    uint32_t *b = malloc((size_t)nb * sizeof *b);
+    if (!b)
+        return;                  /* keep the current table: longer chains, same answers */
+    memset(b, 0xff, (size_t)nb * sizeof *b);
+    for (uint32_t i = 0; i < t->e.n; i++) {
+        sym_t *e = &t->e.v[i];
+        e->next = b[e->hash & (nb - 1)];
+        b[e->hash & (nb - 1)] = i;
+    }
+    free(t->bucket);
+    t->bucket = b;
+    t->nbucket = nb;
+}
+
 static void symtab_init(symtab_t *t)
 {
-    memset(t->bucket, 0xff, sizeof t->bucket);
+    t->bucket = NULL;
+    t->nbucket = 0;
+    symtab_rehash(t, 1u << 10);
+}
+
+static void symtab_free(symtab_t *t)
+{
+    free(t->bucket);
+    t->bucket = NULL;
+    DA_FREE(t->e);
 }
 
 static sym_t *sym_find(symtab_t *t, const char *s, size_t n)
 {
     uint32_t h = sym_hash(s, n);
-    for (uint32_t i = t->bucket[h & ((1u << SYM_HBITS) - 1)]; i != ISA_NONE; i = t->e.v[i].next)
+    for (uint32_t i = t->bucket[h & (t->nbucket - 1)]; i != ISA_NONE; i = t->e.v[i].next)
         if (t->e.v[i].hash == h && t->e.v[i].n == n && memcmp(t->e.v[i].s, s, n) == 0)
             return &t->e.v[i];
     return NULL;
 }
 
-/* Declare; returns the clashing entry of the same scope when there is one. */
+/* Declare; returns the clashing entry of the same scope when there is one.  The bucket
+ * array doubles when the entries outnumber it, so that a declaration of millions of
+ * registers (%r<4194304>) lowers in linear time. */
 static sym_t *sym_add(symtab_t *t, const char *s, size_t n, symkind_t k, uint32_t idx)
 {
     sym_t *old = sym_find(t, s, n);
     if (old && old->depth == t->depth)
         return old;
     uint32_t h = sym_hash(s, n);
-    uint32_t b = h & ((1u << SYM_HBITS) - 1);
     sym_t *e = DA_PUSH(t->e);
     e->s = s;
     e->n = (uint32_t)n;
@@ -98,6 +126,11 @@ static sym_t *sym_add(symtab_t *t, const char *s, size_t n, symkind_t k, uint32_
     e->kind = (uint8_t)k;
     e->idx = idx;
     e->depth = t->depth;
+    if (t->e.n > t->nbucket && t->nbucket < (1u << 30)) {
+        symtab_rehash(t, t->nbucket * 2);      /* links the new entry too */
+        return NULL;
+    }
+    uint32_t b = h & (t->nbucket - 1);
     e->next = t->bucket[b];
     t->bucket[b] = t->e.n - 1;
     return NULL;
@@ -113,7 +146,7 @@ static void symtab_leave(symtab_t *t, uint32_t mark)
 {
     while (t->e.n > mark) {
         sym_t *e = &t->e.v[--t->e.n];
-        t->bucket[e->hash & ((1u << SYM_HBITS) - 1)] = e->next;
+        t->bucket[e->hash & (t->nbucket - 1)] = e->next;
     }
     t->depth--;
 }
@@ -1041,9 +1074,23 @@ static void declare_regs(lower_t *L, const words_t *w, const fe_node_t *dt)
         r->vec = w->vec;
         r->decl = di;
         if (dt->sub) {
-            char buf[64];
-            int len = snprintf(buf, sizeof buf, "%.*s%u", (int)dt->n, dt->s, i);
-            r->name = str_of(L, buf, (size_t)len);
+            /* "%r" and the index, without snprintf: a range may hold millions. */
+            char small[96], dig[10], *buf = dt->n + 10 <= sizeof small ? small : malloc(dt->n + 10);
+            size_t len = dt->n, nd = 0;
+            uint32_t v = i;
+            if (!buf) {
+                ERR(L, dt->span, "out of memory");
+                return;
+            }
+            memcpy(buf, dt->s, len);
+            do
+                dig[nd++] = (char)('0' + v % 10);
+            while ((v /= 10) != 0);
+            while (nd)
+                buf[len++] = dig[--nd];
+            r->name = str_of(L, buf, len);
+            if (buf != small)
+                free(buf);
         } else {
             r->name = F->regdecls.v[di].name;
         }
@@ -1481,7 +1528,7 @@ bool fe_lower(fe_ctx_t *c)
     m->npragma = L->pragmas.n; m->pragmas = DA_COMMIT(ar, L->pragmas);
     m->nitem = L->items.n;     m->items = DA_COMMIT(ar, L->items);
     DA_FREE(L->targets); DA_FREE(L->strs); DA_FREE(L->declwords); DA_FREE(L->files); DA_FREE(L->vars); DA_FREE(L->funcs);
-    DA_FREE(L->aliases); DA_FREE(L->pragmas); DA_FREE(L->items); DA_FREE(L->syms.e);
+    DA_FREE(L->aliases); DA_FREE(L->pragmas); DA_FREE(L->items); symtab_free(&L->syms);
     free(L->func_nodes);
     free(L);
     return c->nerr == nerr0;

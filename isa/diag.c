@@ -6,6 +6,7 @@
 #include "isa/isa.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 void isa_diag_vprint(FILE *out, const isa_source_t *src, uint32_t begin, uint32_t end,
                      const char *sev, const char *fmt, va_list ap)
@@ -24,7 +25,22 @@ void isa_diag_vprint(FILE *out, const isa_source_t *src, uint32_t begin, uint32_
         le++;
     if (le > ls && src->text[le - 1] == '\r')
         le--;
-    fprintf(out, " %.*s\n ", (int)(le - ls), src->text + ls);
+    /* A very long line (minified or machine-made text) is shown as a window around the
+     * span, marked with "..." where it is cut. */
+    enum { WINDOW = 160, BEFORE = 60 };
+    bool cut_l = false, cut_r = false;
+    if (le - ls > WINDOW) {
+        if (b - ls > BEFORE) {
+            ls = b - BEFORE;
+            cut_l = true;
+        }
+        if (le - ls > WINDOW) {
+            le = ls + WINDOW;
+            cut_r = true;
+        }
+    }
+    fprintf(out, " %s%.*s%s\n %s", cut_l ? "..." : "", (int)(le - ls), src->text + ls,
+            cut_r ? "..." : "", cut_l ? "   " : "");
     for (size_t i = ls; i < b; i++)
         fputc(src->text[i] == '\t' ? '\t' : ' ', out);
     size_t e = end > b ? (end < le ? end : le) : b + 1;

@@ -111,6 +111,101 @@ START_TEST(empty_and_garbage)
 }
 END_TEST
 
+/* Load len bytes (NULs included); returns the module, diagnostics in *out_diag. */
+static isa_module_t *load_bytes(const char *name, const char *text, size_t len, char **out_diag)
+{
+    size_t dlen = 0;
+    FILE *d = open_memstream(out_diag, &dlen);
+    fe_options_t o = { 0 };
+    o.diag = d;
+    isa_module_t *m = NULL;
+    fe_load_text(name, text, len, &o, &m);
+    fclose(d);
+    return m;
+}
+
+/* A program or other binary given where PTX is expected is refused at once, with one
+ * line saying what it is, instead of a stream of scanner errors. */
+START_TEST(binary_input_refused)
+{
+    static char elf[1 << 16];
+    rng_state = 777;
+    for (size_t i = 0; i < sizeof elf; i++)
+        elf[i] = (char)rng();
+    memcpy(elf, "\177ELF\2\1\1", 7);
+    char *diag;
+    ck_assert(load_bytes("app", elf, sizeof elf, &diag) == NULL);
+    ck_assert_str_eq(diag, "app: error: not PTX text: this is an ELF file (a program, library or object; "
+                           "`ptxrun --extract-ptx FILE` prints the PTX a CUDA program embeds)\n");
+    free(diag);
+    memcpy(elf, "\x50\xed\x55\xba", 4);
+    ck_assert(load_bytes("k.fatbin", elf, sizeof elf, &diag) == NULL);
+    ck_assert_msg(strstr(diag, "k.fatbin: error: not PTX text: this is a CUDA fatbinary") == diag, "%s", diag);
+    free(diag);
+    elf[0] = '.';
+    ck_assert(load_bytes("b.ptx", elf, sizeof elf, &diag) == NULL);
+    ck_assert_str_eq(diag, "b.ptx: error: not PTX text: this is a binary file (it holds NUL bytes)\n");
+    free(diag);
+    for (size_t i = 0; i < sizeof elf; i++)      /* control characters, no NUL */
+        elf[i] = (char)(i % 3 ? 'a' + i % 26 : 1 + i % 8);
+    ck_assert(load_bytes("c.ptx", elf, sizeof elf, &diag) == NULL);
+    ck_assert_str_eq(diag, "c.ptx: error: not PTX text: this is a binary file (it holds control characters)\n");
+    free(diag);
+}
+END_TEST
+
+/* A diagnostic on a line of a megabyte shows a window of the line around the error. */
+START_TEST(long_line_diagnostic_window)
+{
+    size_t n = 1 << 20;
+    char *t = malloc(n + 64);
+    memset(t, ' ', n);
+    strcpy(t + n, "foo.b32 %r1;\n");
+    char *diag;
+    ck_assert(tu_load("l.ptx", t, &diag) == NULL);
+    ck_assert_msg(strlen(diag) < 1024, "%zu bytes of diagnostics", strlen(diag));
+    ck_assert_msg(strstr(diag, " ...") && strstr(diag, "foo.b32 %r1;"), "%s", diag);
+    /* the caret stands under the 'f' of foo: same column in the source and caret lines */
+    char *src = strchr(diag, '\n') + 1, *caret = strchr(src, '\n') + 1;
+    ck_assert_int_eq((int)(strchr(caret, '^') - caret), (int)(strstr(src, "foo") - src));
+    free(diag);
+    free(t);
+}
+END_TEST
+
+/* Millions of registers in one range declaration lower in linear time: the symbol table
+ * grows with its entries, and a name still finds the innermost declaration after the
+ * table has been rebuilt inside a nested scope. */
+START_TEST(huge_register_range)
+{
+    const char *src =
+        ".version 9.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k()\n{\n"
+        "\t.reg .b64 %rd<1048576>;\n"
+        "\t.reg .b32 %x;\n"
+        "\tmov.u64 %rd1048575, 7;\n"
+        "\t{\n"
+        "\t\t.reg .b64 %x;\n"
+        "\t\t.reg .b32 %r<1048576>;\n"
+        "\t\tmov.u64 %x, %rd1048575;\n"
+        "\t\tmov.u32 %r1048575, 1;\n"
+        "\t}\n"
+        "\tmov.u32 %x, 1;\n"
+        "\tret;\n}\n";
+    char *diag;
+    isa_module_t *m = tu_load("r.ptx", src, &diag);
+    ck_assert_msg(m != NULL, "%s", diag);
+    free(diag);
+    isa_module_free(m);
+    /* a redeclaration in the same scope is still caught after the table has grown */
+    const char *dup = ".version 9.0\n.target sm_90\n.address_size 64\n"
+                      ".visible .entry k()\n{\n\t.reg .b32 %r<100000>;\n\t.reg .b32 %r99999;\n\tret;\n}\n";
+    ck_assert(tu_load("d.ptx", dup, &diag) == NULL);
+    ck_assert_msg(strstr(diag, "redeclaration of '%r99999'"), "%s", diag);
+    free(diag);
+}
+END_TEST
+
 Suite *make_robust_suite(void)
 {
     if (chdir(tu_srcdir()) == 0) {
@@ -122,6 +217,9 @@ Suite *make_robust_suite(void)
     TCase *tc = tcase_create("mutations");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, empty_and_garbage);
+    tcase_add_test(tc, binary_input_refused);
+    tcase_add_test(tc, long_line_diagnostic_window);
+    tcase_add_test(tc, huge_register_range);
     tcase_add_loop_test(tc, mutations_do_not_crash, 0, (int)files.gl_pathc);
     suite_add_tcase(s, tc);
     return s;
