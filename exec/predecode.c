@@ -148,17 +148,10 @@ uint32_t ex_pd_operand(void *pdv, const isa_operand_t *o, unsigned w)
     case OPD_IMM:
         return const_slot(d, (uint64_t)o->imm, w ? w : 4);
     case OPD_F32:
-        if (w == 8) {             /* an f32 literal used as f64 */
-            double x;
-            float f;
-            uint32_t b = (uint32_t)o->imm;
-            memcpy(&f, &b, 4);
-            x = f;
-            uint64_t u;
-            memcpy(&u, &x, 8);
-            return const_slot(d, u, 8);
-        }
-        return const_slot(d, (uint64_t)o->imm, 4);
+        /* An f32 literal in a 64-bit operand is its 32 bits zero-extended, not the value
+         * converted: mov.f64 %fd, 0f3F800000 holds 0x000000003f800000 on the H100 (golden
+         * f32_literal_f64: arithmetic, comparisons and stores all see that tiny double). */
+        return const_slot(d, (uint32_t)o->imm, w == 8 ? 8 : 4);
     case OPD_F64:
         if (w == 4) {             /* a double literal used as f32: rounded to nearest */
             double x;

@@ -313,18 +313,19 @@ static void check_opd_regs(check_t *K, const isa_instr_t *in)
         isa_type_t ct = opd_type(in, i);
         if (ct != ISA_T__COUNT && !half && (o->kind == OPD_IMM || o->kind == OPD_F32 || o->kind == OPD_F64))
             check_const(K, o, ct);
-        /* A vector of st: ptxas takes float literals among integer or bit elements, but
-         * no integer among floating-point ones. */
+        /* A vector of st: each constant element as a scalar operand of the type (a bit
+         * type takes only float literals of its width, an integer type none), and no
+         * mixing of integer and floating-point constants among bit elements. */
         if (ct != ISA_T__COUNT && o->kind == OPD_VEC && in->op == ISA_OP_ST) {
             bool ints = false, flts = false;
             for (uint32_t k = 0; k < o->count; k++) {
                 const isa_operand_t *e = &K->f->opds[o->u.first + k];
                 ints |= e->kind == OPD_IMM;
                 flts |= e->kind == OPD_F32 || e->kind == OPD_F64;
-                if (e->kind == OPD_IMM && isa_types[ct].cls == TC_FLOAT)
+                if (e->kind == OPD_IMM || e->kind == OPD_F32 || e->kind == OPD_F64)
                     check_const(K, e, ct);
             }
-            if (ints && flts && isa_types[ct].cls != TC_FLOAT)
+            if (ints && flts && isa_types[ct].cls == TC_BIT)
                 CERR(K, o->loc, "the elements of a vector operand cannot mix integer and floating-point constants");
         }
         if (t == ISA_T__COUNT || !r || r->vec > 1 || o->sel)
