@@ -101,12 +101,22 @@ static void symtab_free(symtab_t *t)
     DA_FREE(t->e);
 }
 
+#ifdef PTXEMU_TESTING
+/* Chain steps taken by lookups: the tests check that a lookup stays constant time. */
+unsigned long long fe_test_sym_probes;
+#define SYM_PROBE() (fe_test_sym_probes++)
+#else
+#define SYM_PROBE() ((void)0)
+#endif
+
 static sym_t *sym_find(symtab_t *t, const char *s, size_t n)
 {
     uint32_t h = sym_hash(s, n);
-    for (uint32_t i = t->bucket[h & (t->nbucket - 1)]; i != ISA_NONE; i = t->e.v[i].next)
+    for (uint32_t i = t->bucket[h & (t->nbucket - 1)]; i != ISA_NONE; i = t->e.v[i].next) {
+        SYM_PROBE();
         if (t->e.v[i].hash == h && t->e.v[i].n == n && memcmp(t->e.v[i].s, s, n) == 0)
             return &t->e.v[i];
+    }
     return NULL;
 }
 
