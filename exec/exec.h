@@ -15,6 +15,9 @@ typedef struct {
     unsigned workers;      /* host threads running CTAs; 0: one per core */
     double   timeout;      /* seconds after which a running launch stops; 0: none */
     _Atomic int *stop;     /* when set non-zero (e.g. by a SIGINT handler), the launch stops; NULL: none */
+    uint64_t slice;        /* warp instructions a resident CTA runs before its worker turns to
+                            * another (tests set it small); 0: the default */
+    bool     cooperative;  /* the whole grid must be resident at once (cuLaunchCooperativeKernel) */
 } ex_launch_t;
 
 /* Statistics of a finished launch. */
@@ -50,6 +53,10 @@ void ex_program_add_global(ex_program_t *p, void *base, size_t bytes);
  * returns for it in out_msg.  ex_launch checks it first. */
 isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_launch_t *l, char *out_msg,
                              size_t size);
+/* CTAs of launch l of entry that can be resident at once on the whole GPU: the per-SM
+ * limits of machine.def (threads, warps, CTAs, shared memory, registers where .maxnreg
+ * bounds them), times the SMs.  A cooperative launch of more CTAs is refused. */
+uint64_t     ex_resident_ctas(const ex_program_t *p, uint32_t entry, const ex_launch_t *l);
 /* Bytes of static shared memory entry uses (its and its callees' variables). */
 uint64_t     ex_entry_shared(const ex_program_t *p, uint32_t entry);
 

@@ -12,6 +12,7 @@
  * turn, each for a quantum of instructions; CTAs run on worker threads.  Barriers count
  * arrival per warp (see internal.h); docs/execution.md describes the whole model. */
 #include "exec/internal.h"
+#include "exec/machine.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -22,8 +23,9 @@
 
 #define EX_QUANTUM     4096      /* warp instructions before the next warp of the CTA runs */
 #define EX_SPIN_LIMIT  64        /* backward jumps of one group before it yields */
-#define EX_LOCAL_BYTES 524288    /* local memory per thread: the H100's 512 KiB, reserved, not
-                                    allocated: the OS backs the pages a kernel touches */
+#define EX_LOCAL_BYTES EX_M_LOCAL_BYTES /* local memory per thread, reserved, not allocated:
+                                    the OS backs the pages a kernel touches */
+#define EX_SLICE       (1u << 20) /* warp instructions of a resident CTA before the next one runs */
 
 enum { W_RUNNABLE, W_BLOCKED, W_DONE, W_FAULT };
 
@@ -575,6 +577,10 @@ typedef struct {
     _Alignas(64) pthread_mutex_t diag_lock;
     atomic_uint        nworker;        /* workers started (each one's index: %smid) */
     uint64_t           gridid;
+    uint64_t           slice;          /* warp instructions of a CTA's time slice */
+    uint64_t           capacity;       /* CTAs that can be resident at once */
+    bool               local;          /* the module uses .local: warps get local memory */
+    _Alignas(64) atomic_uint_fast64_t resident;   /* CTAs resident now */
     char               nomem[160];     /* what host memory could not be had (under diag_lock) */
     /* Stopping (failed == L_STOPPED): the watchdog's state and the report of live warps. */
     int                stop_reason;    /* 1: the timeout, 2: the stop flag */
@@ -713,8 +719,9 @@ static void deadlock_message(ex_cta_t *c, ex_warp_t *w)
     w->fault_what = w->fault_buf;
 }
 
-/* Run CTA number id to completion; false on a fault (reported). */
-static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
+/* Make CTA number id resident in slot c: its warps at the entry; false when host
+ * memory runs out (recorded). */
+static bool cta_start(launch_t *L, ex_cta_t *c, uint64_t id, uint64_t clock)
 {
     const ex_launch_t *l = L->l;
     c->ctaid[0] = (uint32_t)(id % l->grid[0]);
@@ -723,6 +730,7 @@ static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
     memset(c->bar, 0, sizeof c->bar);
     c->exited = 0;
     c->gridid = L->gridid;
+    c->clock_base = clock;
     memset(c->shared, 0, c->shared_size);
     ex_func_t *ef = &L->p->funcs[L->entry];
     for (uint32_t i = 0; i < c->nwarps; i++) {
@@ -780,9 +788,20 @@ static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
             return false;
         }
     }
+    return true;
+}
+
+enum { CTA_FAILED = -1, CTA_RUNNING, CTA_DONE };
+
+/* Run the warps of resident CTA c in turn, each for a quantum, until the CTA finishes
+ * or slice warp instructions have run: CTA_DONE, CTA_RUNNING (the slice is used up), or
+ * CTA_FAILED (a fault or deadlock, reported, or the launch failed or stopped elsewhere). */
+static int cta_step(launch_t *L, ex_cta_t *c, uint64_t slice)
+{
     uint32_t live = c->nwarps;
+    uint64_t spent = 0;
     bool ok = true;
-    while (live && ok) {
+    while (live && ok && spent < slice) {
         bool progress = false;
         live = 0;
         for (uint32_t i = 0; i < c->nwarps && ok; i++) {
@@ -792,6 +811,7 @@ static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
             uint64_t before = w->ninstr;
             uint32_t wait_before = w->waiting;
             int st = warp_run(w, EX_QUANTUM);
+            spent += w->ninstr - before;
             if (w->ninstr != before || w->waiting != wait_before)
                 progress = true;
             if (st == W_FAULT) {
@@ -820,53 +840,79 @@ static bool cta_run(launch_t *L, ex_cta_t *c, uint64_t id)
             }
             ok = false;
         }
-        if (atomic_load(&L->failed)) {
-            if (ok && atomic_load(&L->failed) == L_STOPPED)
-                report_live(L, c);
+        if (atomic_load(&L->failed))
             ok = false;
-        }
     }
-    uint64_t ti = 0, wi = 0;
+    return !ok ? CTA_FAILED : live ? CTA_RUNNING : CTA_DONE;
+}
+
+static void cta_free(ex_cta_t *c)
+{
+    for (uint32_t i = 0; c->warps && i < c->nwarps; i++) {
+        if (c->warps[i].local)
+            munmap(c->warps[i].local, (size_t)ISA_LANES * EX_LOCAL_BYTES);
+        free(c->warps[i].frame0);
+    }
+    free(c->warps);
+    free(c->shared);
+    free(c);
+}
+
+/* Account for the CTA in slot c (finished, or left when the launch failed) and free
+ * its call frames; the worker's clock (its "SM's") runs on past every value read. */
+static void cta_finish(launch_t *L, ex_cta_t *c, uint64_t *clock)
+{
+    uint64_t ti = 0, wi = 0, t = c->clock_base;
     for (uint32_t i = 0; i < c->nwarps; i++) {
         ex_warp_t *w = &c->warps[i];
         ti += w->nlane_instr;
         wi += w->ninstr;
+        uint64_t e = c->clock_base + w->ninstr * 4;
+        t = e > t ? e : t;
+        t = w->clock_last > t ? w->clock_last : t;
         while (w->depth > 1)
             free(w->ctx[--w->depth].frame);
         w->depth = 0;
     }
     atomic_fetch_add(&L->thread_instrs, ti);
     atomic_fetch_add(&L->warp_instrs, wi);
-    return ok;
+    *clock = t + 1 > *clock ? t + 1 : *clock;
 }
 
-static void *worker(void *arg)
+/* A slot for resident CTAs of the launch: warps, shared memory, local memory.  NULL
+ * when host memory runs out (recorded). */
+static ex_cta_t *cta_alloc(launch_t *L, uint32_t worker_index)
 {
-    launch_t *L = arg;
     const ex_launch_t *l = L->l;
-    ex_cta_t c;
-    memset(&c, 0, sizeof c);
-    c.p = L->p;
-    c.l = l;
-    c.params = L->params;
-    c.params_size = L->params_size;
+    ex_cta_t *c = calloc(1, sizeof *c);
+    if (!c) {
+        out_of_memory(L, "a CTA", sizeof *c);
+        return NULL;
+    }
+    c->p = L->p;
+    c->l = l;
+    c->params = L->params;
+    c->params_size = L->params_size;
     /* Sizes in 64 bits: ex_launch_check bounded the block (1024 threads) and the
      * entry's shared memory; the module's may be larger (every entry's variables). */
     uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     uint64_t shared = (((uint64_t)L->p->shared_static + 15) & ~15ull) + l->shared_bytes;
-    c.nthreads = (uint32_t)nthreads;
-    c.worker = atomic_fetch_add(&L->nworker, 1);
-    c.nwarps = (uint32_t)((nthreads + ISA_LANES - 1) / ISA_LANES);
-    c.warps = calloc(c.nwarps, sizeof *c.warps);
-    c.shared_size = (uint32_t)shared;
-    c.shared = shared < UINT32_MAX - 16 ? calloc(1, shared + 16) : NULL;
-    bool local = needs_local(L->p), ok = true;
-    if (!c.warps)
-        out_of_memory(L, "the warps of a CTA", (uint64_t)c.nwarps * sizeof *c.warps);
-    else if (!c.shared)
+    c->nthreads = (uint32_t)nthreads;
+    c->worker = worker_index;
+    c->nwarps = (uint32_t)((nthreads + ISA_LANES - 1) / ISA_LANES);
+    c->warps = calloc(c->nwarps, sizeof *c->warps);
+    c->shared_size = (uint32_t)shared;
+    c->shared = shared < UINT32_MAX - 16 ? calloc(1, shared + 16) : NULL;
+    bool ok = true;
+    if (!c->warps) {
+        out_of_memory(L, "the warps of a CTA", (uint64_t)c->nwarps * sizeof *c->warps);
+        ok = false;
+    } else if (!c->shared) {
         out_of_memory(L, "a CTA's shared memory", shared + 16);
+        ok = false;
+    }
     /* Local memory: EX_LOCAL_BYTES per lane, reserved; pages are backed when touched. */
-    for (uint32_t i = 0; c.warps && local && i < c.nwarps && ok; i++) {
+    for (uint32_t i = 0; ok && L->local && i < c->nwarps; i++) {
         void *m = mmap(NULL, (size_t)ISA_LANES * EX_LOCAL_BYTES, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (m == MAP_FAILED) {
@@ -874,44 +920,117 @@ static void *worker(void *arg)
             ok = false;
             break;
         }
-        c.warps[i].local_bytes = EX_LOCAL_BYTES;
-        c.warps[i].local = m;
+        c->warps[i].local_bytes = EX_LOCAL_BYTES;
+        c->warps[i].local = m;
     }
-    if (!c.warps || !c.shared || !ok) {
-        /* reported by ex_launch */
-    } else {
-        /* CTAs are taken a few at a time (fewer trips to the shared counter), fewer
-         * towards the end so that the workers finish together. */
-        uint64_t id = 0, end = 0;
-        for (;;) {
-            if (id == end) {
-                uint64_t left = L->total - atomic_load(&L->next);
-                uint64_t batch = left / (4 * L->nthreads + 1);
-                batch = batch < 1 ? 1 : batch > 16 ? 16 : batch;
-                id = atomic_fetch_add(&L->next, batch);
-                end = id + batch < L->total ? id + batch : L->total;
-            }
-            if (id >= L->total || atomic_load(&L->failed))
-                break;
-            if (!cta_run(L, &c, id++))
-                break;
-            /* The worker's clock (its "SM's") runs on past every value read. */
-            uint64_t t = c.clock_base;
-            for (uint32_t i = 0; i < c.nwarps; i++) {
-                uint64_t e = c.clock_base + c.warps[i].ninstr * 4;
-                t = e > t ? e : t;
-                t = c.warps[i].clock_last > t ? c.warps[i].clock_last : t;
-            }
-            c.clock_base = t + 1;
+    if (!ok) {
+        cta_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* The next CTA number for this worker into *out; false when none is left.  CTAs are
+ * taken a few at a time (fewer trips to the shared counter), fewer towards the end so
+ * that the workers finish together. */
+static bool take_cta(launch_t *L, uint64_t *id, uint64_t *end, uint64_t *out)
+{
+    if (*id == *end) {
+        uint64_t left = L->total - atomic_load(&L->next);
+        uint64_t batch = left / (4 * L->nthreads + 1);
+        batch = batch < 1 ? 1 : batch > 16 ? 16 : batch;
+        *id = atomic_fetch_add(&L->next, batch);
+        if (*id >= L->total) {
+            *end = *id;
+            return false;
         }
+        *end = *id + batch < L->total ? *id + batch : L->total;
     }
-    for (uint32_t i = 0; c.warps && i < c.nwarps; i++) {
-        if (c.warps[i].local)
-            munmap(c.warps[i].local, (size_t)ISA_LANES * EX_LOCAL_BYTES);
-        free(c.warps[i].frame0);
+    *out = (*id)++;
+    return true;
+}
+
+/* A worker (an "SM"): it hosts resident CTAs, runs one until it finishes or its time
+ * slice is used up, and then turns to the next.  When a slice runs out and the GPU has
+ * room (L->capacity resident CTAs in all), a new CTA becomes resident beside the others,
+ * so that a CTA waiting for another one (a flag in global memory) lets it run; when a
+ * CTA finishes, the next CTA of the grid takes its slot. */
+static void *worker(void *arg)
+{
+    launch_t *L = arg;
+    uint32_t index = atomic_fetch_add(&L->nworker, 1);
+    ex_cta_t **slot = NULL;           /* [0, nres): resident; [nres, nslot): spare */
+    uint32_t nres = 0, nslot = 0, cur = 0;
+    uint64_t id = 0, end = 0, clock = 0, next;
+    for (;;) {
+        if (atomic_load(&L->failed))
+            break;
+        bool admit = nres == 0;
+        if (!admit) {
+            ex_cta_t *c = slot[cur];
+            int r = cta_step(L, c, L->slice);
+            if (r == CTA_FAILED)
+                break;
+            if (r == CTA_DONE) {
+                cta_finish(L, c, &clock);
+                if (take_cta(L, &id, &end, &next)) {
+                    if (!cta_start(L, c, next, clock))
+                        break;
+                    continue;
+                }
+                atomic_fetch_sub(&L->resident, 1);
+                slot[cur] = slot[--nres];
+                slot[nres] = c;
+                if (cur >= nres)
+                    cur = 0;
+                continue;
+            }
+            /* The slice is used up: one more CTA becomes resident if there is room. */
+            admit = atomic_fetch_add(&L->resident, 1) < L->capacity;
+            if (!admit) {
+                atomic_fetch_sub(&L->resident, 1);
+                cur = (cur + 1) % nres;
+                continue;
+            }
+        } else {
+            atomic_fetch_add(&L->resident, 1);
+        }
+        if (!take_cta(L, &id, &end, &next)) {
+            atomic_fetch_sub(&L->resident, 1);
+            if (nres == 0)
+                break;
+            cur = (cur + 1) % nres;
+            continue;
+        }
+        if (nres == nslot) {
+            ex_cta_t **ns = realloc(slot, (nslot + 1) * sizeof *slot);
+            ex_cta_t *c = ns ? cta_alloc(L, index) : NULL;
+            if (ns)
+                slot = ns;
+            if (!c) {
+                if (!ns)
+                    out_of_memory(L, "the resident CTAs of a worker", (nslot + 1) * sizeof *slot);
+                atomic_fetch_sub(&L->resident, 1);
+                break;
+            }
+            slot[nslot++] = c;
+        }
+        if (!cta_start(L, slot[nres], next, clock)) {
+            atomic_fetch_sub(&L->resident, 1);
+            break;
+        }
+        cur = nres++;
     }
-    free(c.warps);
-    free(c.shared);
+    /* A stopped launch reports where every resident CTA's warps were. */
+    bool stopped = atomic_load(&L->failed) == L_STOPPED;
+    for (uint32_t i = 0; i < nres; i++) {
+        if (stopped)
+            report_live(L, slot[i]);
+        cta_finish(L, slot[i], &clock);
+    }
+    for (uint32_t i = 0; i < nslot; i++)
+        cta_free(slot[i]);
+    free(slot);
     return NULL;
 }
 
@@ -972,6 +1091,9 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
     if (n > L.total)
         n = (unsigned)L.total;
     L.nthreads = n;
+    L.slice = l->slice ? l->slice : EX_SLICE;
+    L.capacity = ex_resident_ctas(p, entry, l);
+    L.local = needs_local(p);
     if (n <= 1) {
         worker(&L);
     } else {

@@ -1,13 +1,14 @@
 /* limits.c: the H100's launch limits, checked before anything runs, with the error the
  * CUDA driver returns for each (recorded in tests/golden/limits/, docs/execution.md). */
 #include "exec/internal.h"
+#include "exec/machine.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The machine's limits, as the driver reports them on an H100 80GB (probe.txt) and as
- * its answers to launches showed (recorded.txt). */
+/* The machine's limits (machine.def), as the driver reports them on an H100 80GB
+ * (probe.txt) and as its answers to launches showed (recorded.txt). */
 static const struct {
     uint64_t block_threads;      /* threads per block */
     uint64_t block_dim[3];       /* per block dimension */
@@ -17,7 +18,9 @@ static const struct {
     uint64_t local_bytes;        /* a thread's local frame must be below this */
     uint64_t cluster_ctas;       /* CTAs per cluster (the portable size) */
 } lim = {
-    1024, { 1024, 1024, 64 }, { 2147483647, 65535, 65535 }, 232448, 65536, 524288, 8,
+    EX_M_CTA_THREADS, { EX_M_CTA_DIM_X, EX_M_CTA_DIM_Y, EX_M_CTA_DIM_Z },
+    { EX_M_GRID_DIM_X, EX_M_GRID_DIM_Y, EX_M_GRID_DIM_Z }, EX_M_CTA_SHARED, EX_M_CONST_BYTES,
+    EX_M_LOCAL_BYTES, EX_M_CLUSTER_CTAS,
 };
 
 static isa_status_t refuse(char *out, size_t size, isa_status_t st, const char *fmt, ...)
@@ -160,9 +163,41 @@ isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_lau
                               (unsigned long long)lim.cluster_ctas);
         }
     }
+    if (l->cooperative) {
+        uint64_t cap = ex_resident_ctas(p, entry, l), total = g[0] * g[1] * g[2];
+        if (total > cap)
+            return refuse(out_msg, size, ISA_ST_USAGE, "a cooperative grid of %llu CTAs, more than the %llu "
+                          "that can be resident at once (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)",
+                          (unsigned long long)total, (unsigned long long)cap);
+    }
     if (p->funcs[entry].local_size >= lim.local_bytes)
         return refuse(out_msg, size, ISA_ST_USAGE, "entry %s has %llu bytes of local memory per thread, "
                       "at least %llu (CUDA_ERROR_INVALID_VALUE)", f->name,
                       (unsigned long long)p->funcs[entry].local_size, (unsigned long long)lim.local_bytes);
     return ISA_ST_OK;
+}
+
+uint64_t ex_resident_ctas(const ex_program_t *p, uint32_t entry, const ex_launch_t *l)
+{
+    uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    uint64_t warps = (threads + ISA_LANES - 1) / ISA_LANES;
+    if (warps == 0)
+        return EX_M_SMS;
+    uint64_t per_sm = EX_M_SM_CTAS;
+    uint64_t w = EX_M_SM_WARPS / warps, t = EX_M_SM_THREADS / (warps * ISA_LANES);
+    per_sm = w < per_sm ? w : per_sm;
+    per_sm = t < per_sm ? t : per_sm;
+    /* Shared memory: the CTA's own and the 1 KiB the system reserves for each. */
+    uint64_t sh = ex_entry_shared(p, entry) + l->shared_bytes + EX_M_CTA_SHARED_RESERVED;
+    uint64_t s = EX_M_SM_SHARED / sh;
+    per_sm = s < per_sm ? s : per_sm;
+    /* Registers, where the entry bounds them (.maxnreg): per warp in allocation units. */
+    const isa_perf_t *d = perf(&p->m->funcs[entry], ISA_D_MAXNREG);
+    if (d && d->n && d->v[0]) {
+        uint64_t per_warp = ((uint64_t)d->v[0] * ISA_LANES + EX_M_REG_ALLOC_UNIT - 1) / EX_M_REG_ALLOC_UNIT
+                          * EX_M_REG_ALLOC_UNIT;
+        uint64_t r = EX_M_SM_REGS / (per_warp * warps);
+        per_sm = r < per_sm ? r : per_sm;
+    }
+    return per_sm * EX_M_SMS;
 }

@@ -3,12 +3,13 @@
  * (mov.b64 {lo, hi}, x and mov.b32 x, {lo, hi}), and whole vector registers
  * (mov.v4.f32 v, w).  A vector register's component (%v.x) is a register of its own. */
 #include "exec/internal.h"
+#include "exec/machine.h"
 
 #include <string.h>
 #include <time.h>
 
-#define EX_NSM      132   /* SMs of an H100 SXM / H200 (%nsmid) */
-#define EX_SM_WARPS 64    /* warp slots of one SM (%nwarpid) */
+#define EX_NSM      EX_M_SMS       /* %nsmid */
+#define EX_SM_WARPS EX_M_SM_WARPS  /* warp slots of one SM (%nwarpid) */
 
 /* A whole-slot copy of w bytes per lane. */
 static int copy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
@@ -121,7 +122,7 @@ static int sreg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
      * 128 bytes, the aggregate including the 1 KiB the system reserves. */
     case ISA_SR_DYNAMIC_SMEM_SIZE: v = L->shared_bytes; break;
     case ISA_SR_TOTAL_SMEM_SIZE: v = ((uint64_t)c->p->shared_static + L->shared_bytes + 127) & ~127ull; break;
-    case ISA_SR_AGGR_SMEM_SIZE: v = (uint64_t)c->p->shared_static + L->shared_bytes + 1024; break;
+    case ISA_SR_AGGR_SMEM_SIZE: v = (uint64_t)c->p->shared_static + L->shared_bytes + EX_M_CTA_SHARED_RESERVED; break;
     case ISA_SR_RESERVED_SMEM_OFFSET_BEGIN: v = 0; break;
     case ISA_SR_RESERVED_SMEM_OFFSET_END: v = 0x120; break;
     case ISA_SR_RESERVED_SMEM_OFFSET_CAP: v = 0x400; break;

@@ -148,7 +148,7 @@ static int bench_exec(void)
         b[i] = (float)(N - i);
     }
     struct { float *a, *b, *c; int n; } va = { a, b, c, N };
-    job_t jv = { "vector_add", { { N / 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL }, &va, 28 };
+    job_t jv = { "vector_add", { { N / 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false }, &va, 28 };
     printf("vector_add, %d floats\n", N);
     for (unsigned j = 1; j <= 2; j++) {
         bad |= run_job(p, m, &jv, j, &st, &s, &cpu);
@@ -168,7 +168,7 @@ static int bench_exec(void)
     for (int i = 0; i < N; i++)
         in[i] = (int)((unsigned)i * 7919u % 1000u) - 500;
     struct { int *in, *part; int n; } rv = { in, part, N };
-    job_t jr = { "reduce_sum", { { N / 512, 1, 1 }, { 256, 1, 1 }, 256 * 4, 1, 0, NULL }, &rv, 20 };
+    job_t jr = { "reduce_sum", { { N / 512, 1, 1 }, { 256, 1, 1 }, 256 * 4, 1, 0, NULL, 0, false }, &rv, 20 };
     printf("reduce_sum, %d ints\n", N);
     for (unsigned j = 1; j <= 2; j++) {
         bad |= run_job(p, m, &jr, j, &st, &s, &cpu);
@@ -192,7 +192,7 @@ static int bench_exec(void)
         B[i] = (float)((i * 7) % 11) * 0.25f;
     }
     struct { float *A, *B, *C; int n; } mv = { A, B, C, M };
-    job_t jm = { "matmul_tiled", { { M / 16, M / 16, 1 }, { 16, 16, 1 }, 0, 1, 0, NULL }, &mv, 28 };
+    job_t jm = { "matmul_tiled", { { M / 16, M / 16, 1 }, { 16, 16, 1 }, 0, 1, 0, NULL, 0, false }, &mv, 28 };
     printf("matmul_tiled, %dx%d\n", M, M);
     for (unsigned j = 1; j <= 2; j++) {
         bad |= run_job(p, m, &jm, j, &st, &s, &cpu);

@@ -23,6 +23,7 @@ static void usage(FILE *out)
           "  -s, --shared BYTES     dynamic shared memory (default 0)\n"
           "  -j N                   worker threads\n"
           "  --timeout SECONDS      stop a kernel still running after SECONDS (exit 1)\n"
+          "  --cooperative          a cooperative launch: the whole grid must be resident at once\n"
           "  -o, --output text|hex|json   how printed buffers look (default text)\n"
           "  --backend emu|cuda     run on the emulator (default) or on a real GPU\n"
           "  --compare              run on both, compare every :out buffer bit for bit\n"
@@ -205,7 +206,7 @@ static int compare_entry(const isa_module_t *m, uint32_t entry, const ex_launch_
 
 int main(int argc, char **argv)
 {
-    enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE, O_TIMEOUT };
+    enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE, O_TIMEOUT, O_COOP };
     static const struct option longopts[] = {
         { "kernel", required_argument, 0, 'k' }, { "grid", required_argument, 0, 'g' },
         { "block", required_argument, 0, 'b' },  { "shared", required_argument, 0, 's' },
@@ -213,6 +214,7 @@ int main(int argc, char **argv)
         { "list", no_argument, 0, O_LIST },      { "dump-ir", no_argument, 0, O_DUMP },
         { "print", no_argument, 0, O_PRINT },    { "isa-table", no_argument, 0, O_ISATABLE },
         { "help", no_argument, 0, 'h' },         { "timeout", required_argument, 0, O_TIMEOUT },
+        { "cooperative", no_argument, 0, O_COOP },
 #ifdef PTXEMU_TESTING
         { "compare", optional_argument, 0, O_COMPARE },   /* =flip:SPEC: the test backend */
 #else
@@ -230,7 +232,7 @@ int main(int argc, char **argv)
         }
     int mode = 0, c;
     const char *kernel = NULL;
-    ex_launch_t launch = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 0, 0, NULL };
+    ex_launch_t launch = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 0, 0, NULL, 0, false };
     rt_outfmt_t fmt = RT_OUT_TEXT;
     bool cuda = false, compare = false;
     const char *flip_spec = NULL;
@@ -306,6 +308,9 @@ int main(int argc, char **argv)
             launch.timeout = t;
             break;
         }
+        case O_COOP:
+            launch.cooperative = true;
+            break;
         case O_COMPARE:
             compare = true;
             flip_spec = optarg;
@@ -321,6 +326,23 @@ int main(int argc, char **argv)
     if (!path) {
         usage(stderr);
         return EXIT_USAGE;
+    }
+    if (launch.cooperative && (cuda || compare)) {
+        fprintf(stderr, "ptxrun: error: --cooperative is not supported with --backend cuda or --compare yet\n");
+        return EXIT_USAGE;
+    }
+    /* Tests shorten the time slice of resident CTAs (warp instructions) to check that
+     * results do not depend on it. */
+    const char *slice = getenv("PTXEMU_TIME_SLICE");
+    if (slice && *slice) {
+        char *end;
+        unsigned long long v = strtoull(slice, &end, 10);
+        if (*end || v == 0) {
+            fprintf(stderr, "ptxrun: error: PTXEMU_TIME_SLICE '%s': expected a positive number of instructions\n",
+                    slice);
+            return EXIT_USAGE;
+        }
+        launch.slice = v;
     }
     isa_module_t *m = NULL;
     fe_options_t fo = { 0 };

@@ -118,7 +118,7 @@ START_TEST(recursive_call)
     memset(buf, 0, 256);
     ex_program_add_global(p, buf, 256);
     uint64_t param = (uint64_t)(uintptr_t)buf;
-    ex_launch_t l = { { 1, 1, 1 }, { 40, 1, 1 }, 0, 1, 0, NULL };
+    ex_launch_t l = { { 1, 1, 1 }, { 40, 1, 1 }, 0, 1, 0, NULL, 0, false };
     ck_assert_int_eq(ex_launch(p, 1, &l, &param, 8, stderr, NULL), ISA_ST_OK);
     for (unsigned i = 0; i < 40; i++)
         ck_assert_uint_eq(buf[i], i * (i + 1) / 2);

@@ -154,25 +154,82 @@ START_TEST(verification_doc_current)
 }
 END_TEST
 
-/* Race-free kernels print the same results whatever the number of worker threads. */
+/* Race-free kernels print the same results whatever the number of worker threads and
+ * whatever the time slice after which a worker turns to another resident CTA. */
 START_TEST(results_independent_of_workers)
 {
-    char *one, *two, *four;
-    const char *args = "tools/bench/kernels.ptx -k reduce_sum -g 64 -b 128 -s 512 "
-                       "'s32[16384]=rand(7)' 's32[64]:out' 16384";
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "-j 1 %s", args);
-    ck_assert_int_eq(ptxrun(cmd, &one), 0);
-    snprintf(cmd, sizeof cmd, "-j 2 %s", args);
-    ck_assert_int_eq(ptxrun(cmd, &two), 0);
-    snprintf(cmd, sizeof cmd, "-j 4 %s", args);
-    ck_assert_int_eq(ptxrun(cmd, &four), 0);
-    ck_assert_str_eq(one, two);
-    ck_assert_str_eq(one, four);
-    ck_assert_msg(strncmp(one, "arg1 s32[64]: ", 14) == 0, "%s", one);
-    free(one);
-    free(two);
-    free(four);
+    const char *args[] = {
+        "tools/bench/kernels.ptx -k reduce_sum -g 64 -b 128 -s 512 's32[16384]=rand(7)' 's32[64]:out' 16384",
+        "tools/bench/kernels.ptx -k matmul_tiled -g 4,4 -b 16,16 'f32[4096]=rand(3)' 'f32[4096]=rand(5)' "
+        "'f32[4096]:out' 64",
+    };
+    static const struct { const char *j, *slice; } runs[] = {
+        { "1", NULL }, { "2", NULL }, { "4", NULL }, { "1", "7" }, { "2", "7" }, { "1", "1" }, { "3", "100" },
+    };
+    for (unsigned a = 0; a < sizeof args / sizeof *args; a++) {
+        char *first = NULL;
+        for (unsigned r = 0; r < sizeof runs / sizeof *runs; r++) {
+            char cmd[512], *out;
+            snprintf(cmd, sizeof cmd, "-j %s %s", runs[r].j, args[a]);
+            if (runs[r].slice)
+                setenv("PTXEMU_TIME_SLICE", runs[r].slice, 1);
+            ck_assert_int_eq(ptxrun(cmd, &out), 0);
+            unsetenv("PTXEMU_TIME_SLICE");
+            ck_assert_msg(strncmp(out, "arg", 3) == 0, "%s", out);
+            if (!first)
+                first = out;
+            else {
+                ck_assert_msg(strcmp(first, out) == 0, "-j %s, slice %s: %.200s", runs[r].j,
+                              runs[r].slice ? runs[r].slice : "default", out);
+                free(out);
+            }
+        }
+        free(first);
+    }
+}
+END_TEST
+
+/* CTA 0 spins on a flag in global memory that the grid's last CTA sets: both are resident
+ * on an H100 and the kernel ends (tests/golden/spin_flag); so it does here with one worker
+ * (which must turn from the spinning CTA to the others), with two, and with short slices. */
+START_TEST(spin_flag_across_ctas)
+{
+    static const struct { const char *j, *slice, *grid; } runs[] = {
+        { "1", NULL, "2" }, { "2", NULL, "2" }, { "1", "5", "8" }, { "2", "5", "8" }, { "1", "50", "300" },
+    };
+    for (unsigned r = 0; r < sizeof runs / sizeof *runs; r++) {
+        char cmd[512], want[64], *out;
+        snprintf(cmd, sizeof cmd, "-j %s -g %s -b 64 tests/golden/spin_flag.ptx 'u32[1]' 'u32[1]' 'u32[1]:out'",
+                 runs[r].j, runs[r].grid);
+        if (runs[r].slice)
+            setenv("PTXEMU_TIME_SLICE", runs[r].slice, 1);
+        ck_assert_int_eq(ptxrun(cmd, &out), 0);
+        unsetenv("PTXEMU_TIME_SLICE");
+        snprintf(want, sizeof want, "arg2 u32[1]: %u\n", 1000 + (unsigned)atoi(runs[r].grid) - 1);
+        ck_assert_str_eq(out, want);
+        free(out);
+    }
+}
+END_TEST
+
+/* A cooperative launch must fit on the GPU at once: 2 CTAs of 1024 threads per SM, 132
+ * SMs, as the driver refuses (exit 2); one CTA fewer runs. */
+START_TEST(cooperative_too_large)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun("--cooperative -g 265 -b 1024 tests/golden/spin_flag.ptx 'u32[1]' 'u32[1]' "
+                            "'u32[1]:out'", &out), 2);
+    ck_assert_msg(strstr(out, "a cooperative grid of 265 CTAs, more than the 264 that can be resident at once "
+                              "(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)") != NULL, "%s", out);
+    free(out);
+    ck_assert_int_eq(ptxrun("--cooperative -g 264 -b 1024 tests/golden/spin_flag.ptx 'u32[1]' 'u32[1]' "
+                            "'u32[1]:out'", &out), 0);
+    ck_assert_str_eq(out, "arg2 u32[1]: 1263\n");
+    free(out);
+    /* Shared memory limits residency too: 100 KiB per CTA leaves room for 2 per SM. */
+    ck_assert_int_eq(ptxrun("--cooperative -g 265 -b 32 -s 102400 tests/golden/spin_flag.ptx 'u32[1]' 'u32[1]' "
+                            "'u32[1]:out'", &out), 2);
+    free(out);
 }
 END_TEST
 
@@ -412,6 +469,8 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, isa_table_doc_current);
     tcase_add_test(tc, verification_doc_current);
     tcase_add_test(tc, results_independent_of_workers);
+    tcase_add_test(tc, spin_flag_across_ctas);
+    tcase_add_test(tc, cooperative_too_large);
     suite_add_tcase(s, tc);
     tc = tcase_create("compare");
     tcase_add_test(tc, compare_identical);
