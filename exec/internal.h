@@ -210,6 +210,33 @@ void     ex_call_rets(const ex_ctx_t *caller, const ex_ctx_t *cx, uint32_t mask)
 uint32_t ex_reg_operand(const ex_func_t *f, const isa_operand_t *o, unsigned *width);
 unsigned ex_reg_width(const ex_func_t *f, const isa_operand_t *o);
 
+/* The states warp_run reports: runnable (more to run), blocked (every live lane of the
+ * current activation waits), done (every lane exited), fault (recorded in the warp). */
+enum { W_RUNNABLE, W_BLOCKED, W_DONE, W_FAULT };
+
+/* Record a fault of the lanes in mask at instruction x. */
+static inline int ex_set_fault(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, const char *what)
+{
+    w->fault_lane = mask ? (int)__builtin_ctz(mask) : 0;
+    w->fault_addr = 0;
+    w->fault_what = what;
+    w->fault_insn = x;
+    return W_FAULT;
+}
+
+/* The waiter (wait.c).  ex_wait takes an instruction whose handler returned a block
+ * status st (ISA_X_BARRIER, ISA_X_WARPSYNC) for the lanes in mask: EX_WAIT_PASS (they go
+ * on to the next instruction), EX_WAIT_BLOCK (they wait, and resume after it when woken)
+ * or EX_WAIT_FAULT (recorded).  ex_wait_exited: lanes of w exited, which may complete
+ * waits.  ex_wait_deadlock: the fault message of a CTA where no warp can progress, on
+ * w; ex_wait_describe: what lane l of w waits for, into out, and the instruction it waits
+ * at (NULL when it does not wait). */
+enum { EX_WAIT_PASS, EX_WAIT_BLOCK, EX_WAIT_FAULT };
+int  ex_wait(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mask, int st);
+void ex_wait_exited(ex_warp_t *w);
+void ex_wait_deadlock(ex_cta_t *c, ex_warp_t *w);
+const ex_insn_t *ex_wait_describe(ex_cta_t *c, ex_warp_t *w, unsigned l, char *out, size_t size);
+
 /* The frame of the current activation. */
 static inline ex_ctx_t *ex_top(ex_warp_t *w) { return &w->ctx[w->depth - 1]; }
 

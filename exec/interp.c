@@ -27,7 +27,6 @@
                                     the OS backs the pages a kernel touches */
 #define EX_SLICE       (1u << 20) /* warp instructions of a resident CTA before the next one runs */
 
-enum { W_RUNNABLE, W_BLOCKED, W_DONE, W_FAULT };
 
 /*{=====================================================================
  * Frames
@@ -89,6 +88,37 @@ static void print_loc(FILE *out, const isa_module_t *m, const isa_func_t *fn, co
     fputc('\n', out);
 }
 
+/* A deadlock: every live warp of c, each group of its lanes with what it waits for
+ * (exec/wait.c) and where. */
+static void report_waits(FILE *out, const isa_module_t *m, ex_cta_t *c)
+{
+    fputs("  warps of the CTA:\n", out);
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        ex_warp_t *w = &c->warps[i];
+        if (w->depth == 0)
+            continue;
+        const ex_ctx_t *cx = ex_top(w);
+        uint32_t left = cx->members & w->alive;
+        while (left) {
+            unsigned l = (unsigned)__builtin_ctz(left);
+            uint32_t pc = cx->pc[l], g = 0;
+            for (uint32_t k = left; k; k &= k - 1)
+                if (cx->pc[__builtin_ctz(k)] == pc)
+                    g |= k & -k;
+            left &= ~g;
+            char what[160];
+            const ex_insn_t *x = ex_wait_describe(c, w, l, what, sizeof what);
+            fprintf(out, "    warp %u lanes 0x%08x: %s, ", w->id, g, what);
+            if (!x && pc < cx->fn->ncode)
+                x = &cx->fn->code[pc];
+            if (x && x->ir)
+                print_loc(out, m, cx->fn->ir, x, ", ");
+            else
+                fputs("at the end of the function\n", out);
+        }
+    }
+}
+
 static void report_fault(ex_warp_t *w, FILE *diag, const char *kernel)
 {
     ex_cta_t *c = w->cta;
@@ -107,14 +137,6 @@ static void report_fault(ex_warp_t *w, FILE *diag, const char *kernel)
     }
 }
 
-static int set_fault(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, const char *what)
-{
-    w->fault_lane = mask ? (int)__builtin_ctz(mask) : 0;
-    w->fault_addr = 0;
-    w->fault_what = what;
-    w->fault_insn = x;
-    return W_FAULT;
-}
 /*}=====================================================================*/
 
 /*{=====================================================================
@@ -125,14 +147,14 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
     ex_ctx_t *cx = ex_top(w);
     ex_program_t *p = w->cta->p;
     if (w->depth == EX_MAX_DEPTH)
-        return set_fault(w, x, mask, "call stack overflow");
+        return ex_set_fault(w, x, mask, "call stack overflow");
     ex_func_t *callee = &p->funcs[fi];
     uint32_t local_base = w->local_top;
     if (callee->local_size && (!w->local || (uint64_t)local_base + callee->local_size > w->local_bytes))
-        return set_fault(w, x, mask, "local memory stack overflow");
+        return ex_set_fault(w, x, mask, "local memory stack overflow");
     uint8_t *fr = frame_new(w, callee, local_base, NULL);
     if (!fr)
-        return set_fault(w, x, mask, "out of host memory");
+        return ex_set_fault(w, x, mask, "out of host memory");
     /* Arguments: registers, .param areas or constants of the caller, per lane. */
     ex_call_args(cx, x, callee, fr, mask);
     w->local_top += callee->local_size;
@@ -162,153 +184,6 @@ static void pop_ctx(ex_warp_t *w)
     w->local_top = cx->local_base;
     free(cx->frame);
     w->depth--;
-}
-/*}=====================================================================*/
-
-/*{=====================================================================
- * Barriers
- *====================================================================*/
-/* Warp w counts as arrived at barrier k once every live lane of it arrived there. */
-static void warp_arrival(ex_cta_t *c, ex_warp_t *w, unsigned k)
-{
-    uint32_t a = w->bar_arrived[k];
-    if (!a || (w->bar_counted & (1u << k)) || (w->alive & ~a))
-        return;
-    w->bar_counted |= 1u << k;
-    c->bar[k].nwarps++;
-}
-
-/* Complete barrier k when enough warps arrived: b / 32 of them for a count b, else every
- * warp that still has live lanes.  The waiting lanes of the counted warps resume, and
- * those of a bar.red receive the reduction. */
-static void barrier_check(ex_cta_t *c, unsigned k)
-{
-    ex_bar_t *b = &c->bar[k];
-    uint32_t bit = 1u << k;
-    if (b->nwarps == 0)
-        return;
-    if (b->expected) {
-        if (b->nwarps * ISA_LANES < b->expected)
-            return;
-    } else {
-        for (uint32_t i = 0; i < c->nwarps; i++)
-            if (c->warps[i].alive && !(c->warps[i].bar_counted & bit))
-                return;
-    }
-    for (uint32_t i = 0; i < c->nwarps; i++) {
-        ex_warp_t *w = &c->warps[i];
-        if (!(w->bar_counted & bit))
-            continue;
-        /* The lanes that wait at barrier k: arrived there, and still waiting (a lane that
-         * only arrived, with bar.arrive, may wait elsewhere since: check those). */
-        uint32_t rel = w->waiting & w->bar_arrived[k];
-        for (uint32_t m = rel & w->wait_other; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            if (w->wait_bar[l] != k)
-                rel &= ~(1u << l);
-        }
-        w->waiting &= ~rel;
-        for (uint32_t m = rel & w->red_lanes; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            const ex_insn_t *x = w->wait_insn[l];
-            w->wait_insn[l] = NULL;           /* set only between a bar.red and its release */
-            if (!x || x->aux < EX_BAR_POPC)
-                continue;
-            uint8_t *fr = w->wait_frame[l];
-            if (x->aux == EX_BAR_POPC) {
-                ISA_SLOT(uint32_t, fr, x->o[0])[l] = b->popc;
-            } else {
-                bool v = x->aux == EX_BAR_AND ? b->popc == b->nthreads : b->popc != 0;
-                uint32_t *d = ISA_SLOT(uint32_t, fr, x->o[0]);
-                *d = v ? *d | (1u << l) : *d & ~(1u << l);
-            }
-        }
-        w->red_lanes &= ~rel;
-        w->bar_arrived[k] = 0;
-        w->bar_counted &= ~bit;
-    }
-    memset(b, 0, sizeof *b);
-}
-
-/* bar.warp.sync: release the waiting lanes whose masks' live lanes all wait there. */
-static void wsync_release(ex_warp_t *w)
-{
-    uint32_t at = 0, rel = 0;
-    for (uint32_t m = w->waiting; m; m &= m - 1)
-        if (w->wait_bar[__builtin_ctz(m)] == EX_WSYNC)
-            at |= m & -m;
-    for (uint32_t m = at; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        if (!(w->wsync_mask[l] & w->alive & ~at))
-            rel |= 1u << l;
-    }
-    w->waiting &= ~rel;
-}
-
-/* Lanes of w exited: the warp may now count as arrived, barriers may complete, and
- * bar.warp.sync no longer waits for them. */
-static void lanes_exited(ex_warp_t *w)
-{
-    ex_cta_t *c = w->cta;
-    for (unsigned k = 0; k < EX_NBAR; k++)
-        if (w->bar_arrived[k])
-            warp_arrival(c, w, k);
-    for (unsigned k = 0; k < EX_NBAR; k++)
-        if (c->bar[k].nwarps)
-            barrier_check(c, k);
-    if (w->waiting)
-        wsync_release(w);
-}
-
-/* A group of lanes (mask, of group g) executes a barrier instruction. */
-static int bar_arrive(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mask)
-{
-    ex_cta_t *c = w->cta;
-    unsigned l0 = (unsigned)__builtin_ctz(mask);
-    uint32_t id = ISA_SLOT(const uint32_t, f, x->o[1])[l0];
-    uint32_t cnt = x->o[2] == ISA_NONE ? 0 : ISA_SLOT(const uint32_t, f, x->o[2])[l0];
-    if (id >= EX_NBAR) {
-        snprintf(w->fault_buf, sizeof w->fault_buf, "barrier id %u outside 0..15", id);
-        return set_fault(w, x, mask, w->fault_buf);
-    }
-    if (x->o[2] != ISA_NONE && (cnt == 0 || cnt % ISA_LANES)) {
-        snprintf(w->fault_buf, sizeof w->fault_buf,
-                 "barrier thread count %u is not a positive multiple of the warp size", cnt);
-        return set_fault(w, x, mask, w->fault_buf);
-    }
-    ex_bar_t *b = &c->bar[id];
-    b->expected = cnt;
-    if (x->aux >= EX_BAR_POPC) {
-        uint32_t pv = *ISA_SLOT(const uint32_t, f, x->o[3]);
-        if (x->flags & 1)
-            pv = ~pv;
-        b->popc += (uint32_t)__builtin_popcount(mask & pv);
-        b->nthreads += (uint32_t)__builtin_popcount(mask);
-    }
-    w->bar_arrived[id] |= mask;
-    if (x->aux != EX_BAR_ARRIVE) {
-        w->waiting |= mask;
-        if (mask == ISA_FULL) {
-            memset(w->wait_bar, (int)id, sizeof w->wait_bar);
-        } else {
-            for (uint32_t m = mask; m; m &= m - 1)
-                w->wait_bar[__builtin_ctz(m)] = (uint8_t)id;
-        }
-        /* Only a reduction needs to know where its result goes on release. */
-        if (x->aux >= EX_BAR_POPC) {
-            w->red_lanes |= mask;
-            for (uint32_t m = mask; m; m &= m - 1) {
-                unsigned l = (unsigned)__builtin_ctz(m);
-                w->wait_insn[l] = x;
-                w->wait_frame[l] = f;
-            }
-        }
-    } else {
-        w->wait_other |= mask;          /* arrived without waiting: may wait elsewhere later */
-    }
-    warp_arrival(c, w, id);
-    barrier_check(c, id);
-    return W_RUNNABLE;
 }
 /*}=====================================================================*/
 
@@ -407,7 +282,7 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
             const ex_insn_t *x = &code[pc];
             uint32_t mask = guard_mask(f, x, g);
             if (!x->fn)
-                return set_fault(w, x, g, "instruction without semantics");
+                return ex_set_fault(w, x, g, "instruction without semantics");
             int st = ISA_X_NEXT;
             if (g != g0) {
                 w->nlane_instr += run * (uint64_t)__builtin_popcount(g0);
@@ -468,12 +343,12 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
             if (st == ISA_X_FAULT)
                 return W_FAULT;
             if (st == ISA_X_TRAP)
-                return set_fault(w, x, mask, "trap instruction executed");
+                return ex_set_fault(w, x, mask, "trap instruction executed");
             if (st == ISA_X_EXIT || (st == ISA_X_RET && w->depth == 1)) {
                 w->alive &= ~mask;
                 cx->members &= ~mask;
                 w->cta->exited += (uint32_t)__builtin_popcount(mask);
-                lanes_exited(w);
+                ex_wait_exited(w);
                 g &= ~mask;
                 if (!g)
                     break;
@@ -506,10 +381,12 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                 g = 0;
                 break;
             }
-            if (st == ISA_X_BARRIER) {
-                if (bar_arrive(w, f, x, mask) == W_FAULT)
+            if (st == ISA_X_BARRIER || st == ISA_X_WARPSYNC) {
+                /* A wait (exec/wait.c): the lanes pass on, or block until woken. */
+                int ws = ex_wait(w, f, x, mask, st);
+                if (ws == EX_WAIT_FAULT)
                     return W_FAULT;
-                if (x->aux == EX_BAR_ARRIVE) {
+                if (ws == EX_WAIT_PASS) {
                     pc++;
                     continue;
                 }
@@ -517,35 +394,7 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                 g = 0;
                 break;
             }
-            if (st == ISA_X_WARPSYNC) {
-                /* bar.warp.sync: the named live lanes must all arrive (at any
-                 * bar.warp.sync); exited lanes are not waited for. */
-                uint32_t want = ISA_SLOT(const uint32_t, f, x->o[0])[__builtin_ctz(mask)] & w->valid;
-                uint32_t need = want & w->alive;
-                if (need & ~cx->members)
-                    return set_fault(w, x, mask, "bar.warp.sync in a call made by part of the warp names lanes "
-                                     "outside the call (not supported: a call runs to its return first)");
-                bool others_wait = false;
-                for (uint32_t m = w->waiting; m && !others_wait; m &= m - 1)
-                    others_wait = w->wait_bar[__builtin_ctz(m)] == EX_WSYNC;
-                if (!(need & ~mask) && !others_wait) {
-                    pc++;
-                    continue;
-                }
-                set_pcs(cx, g, pc + 1);
-                w->waiting |= mask;
-                for (uint32_t m = mask; m; m &= m - 1) {
-                    unsigned l = (unsigned)__builtin_ctz(m);
-                    w->wait_bar[l] = EX_WSYNC;
-                    w->wsync_mask[l] = want;
-                    w->wait_insn[l] = x;
-                    w->wait_frame[l] = f;
-                }
-                wsync_release(w);
-                g = 0;
-                break;
-            }
-            return set_fault(w, x, mask, "unexpected handler status");
+            return ex_set_fault(w, x, mask, "unexpected handler status");
         }
         w->nlane_instr += run * (uint64_t)__builtin_popcount(g0);
         w->ninstr += run;
@@ -685,40 +534,6 @@ static bool needs_local(ex_program_t *p)
     return false;
 }
 
-/* The report of a CTA in which no warp can progress: what the waiting lanes of w wait for. */
-static void deadlock_message(ex_cta_t *c, ex_warp_t *w)
-{
-    unsigned l = w->waiting ? (unsigned)__builtin_ctz(w->waiting) : 0;
-    w->fault_lane = (int)l;
-    w->fault_insn = NULL;
-    if (w->waiting) {
-        /* A waiting lane resumes after its barrier: the barrier is the instruction before. */
-        const ex_ctx_t *cx = ex_top(w);
-        w->fault_insn = w->wait_insn[l] ? w->wait_insn[l]
-                      : cx->pc[l] > 0 ? &cx->fn->code[cx->pc[l] - 1] : NULL;
-    }
-    if (!w->waiting) {
-        w->fault_what = "deadlock: no thread of the CTA can progress";
-        return;
-    }
-    if (w->wait_bar[l] == EX_WSYNC) {
-        snprintf(w->fault_buf, sizeof w->fault_buf,
-                 "deadlock: bar.warp.sync waits for lanes of mask 0x%08x that never arrive (waiting: 0x%08x)",
-                 w->wsync_mask[l], w->waiting);
-    } else {
-        unsigned k = w->wait_bar[l];
-        const ex_bar_t *b = &c->bar[k];
-        uint32_t live = 0;
-        for (uint32_t i = 0; i < c->nwarps; i++)
-            live += c->warps[i].alive != 0;
-        uint32_t want = b->expected ? b->expected / ISA_LANES : live;
-        snprintf(w->fault_buf, sizeof w->fault_buf,
-                 "deadlock: every remaining thread waits at a barrier that cannot complete "
-                 "(barrier %u: %u of %u warps arrived)", k, b->nwarps, want);
-    }
-    w->fault_what = w->fault_buf;
-}
-
 /* Make CTA number id resident in slot c: its warps at the entry; false when host
  * memory runs out (recorded). */
 static bool cta_start(launch_t *L, ex_cta_t *c, uint64_t id, uint64_t clock)
@@ -833,9 +648,10 @@ static int cta_step(launch_t *L, ex_cta_t *c, uint64_t slice)
                 for (uint32_t i = 0; i < c->nwarps; i++)
                     if (c->warps[i].depth)
                         w = &c->warps[i];
-                deadlock_message(c, w);
+                ex_wait_deadlock(c, w);
                 pthread_mutex_lock(&L->diag_lock);
                 report_fault(w, L->diag, L->p->m->funcs[L->entry].name);
+                report_waits(L->diag, L->p->m, c);
                 pthread_mutex_unlock(&L->diag_lock);
             }
             ok = false;

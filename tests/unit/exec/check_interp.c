@@ -239,6 +239,30 @@ START_TEST(barrier_after_exit)
 }
 END_TEST
 
+/* A deadlock names every warp: where each group of its lanes waits, and for what (two
+ * warps at a counted barrier that wants three, two at barrier 0 that wants all four). */
+START_TEST(deadlock_names_every_warp)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "setp.ge.u32 %p1, %r1, 64; @%p1 bra X;\n  bar.sync 1, 96;\nret;\nX: bar.sync 0;\nret;\n}\n";
+    isa_status_t st;
+    char *diag;
+    uint32_t *out = run_u32(k, 1, 128, 128, &st, &diag);
+    ck_assert_int_eq(st, ISA_ST_FAULT);
+    static const char *const want[] = {
+        "deadlock: every remaining thread waits at a barrier that cannot complete",
+        "warp 0 lanes 0xffffffff: waits at barrier 1: 2 of 3 warps arrived, at t.ptx:9:3: bar.sync 1, 96\n",
+        "warp 1 lanes 0xffffffff: waits at barrier 1: 2 of 3 warps arrived, at t.ptx:9:3: bar.sync 1, 96\n",
+        "warp 2 lanes 0xffffffff: waits at barrier 0: 2 of 4 warps arrived, at t.ptx:11:4: bar.sync 0\n",
+        "warp 3 lanes 0xffffffff: waits at barrier 0: 2 of 4 warps arrived, at t.ptx:11:4: bar.sync 0\n",
+    };
+    for (unsigned i = 0; i < sizeof want / sizeof *want; i++)
+        ck_assert_msg(strstr(diag, want[i]) != NULL, "%s\nwanted: %s", diag, want[i]);
+    free(diag);
+    free(out);
+}
+END_TEST
+
 START_TEST(barrier_bad_operands)
 {
     const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS "mov.u32 %r1, 16;\n  bar.sync %r1;\nret;\n}\n";
@@ -459,6 +483,7 @@ Suite *make_interp_suite(void)
     tcase_add_test(tc, barrier_reductions);
     tcase_add_test(tc, barrier_after_exit);
     tcase_add_test(tc, barrier_bad_operands);
+    tcase_add_test(tc, deadlock_names_every_warp);
     tcase_add_test(tc, warp_sync_after_divergence);
     tcase_add_test(tc, spin_lock_in_warp);
     tcase_add_test(tc, fences_sleep_pmevent);

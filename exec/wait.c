@@ -1,0 +1,247 @@
+/* wait.c: the waiter.  Every kind of wait a warp's lanes can be in is kept here: a
+ * handler that must wait returns a block status (ISA_X_BARRIER, ISA_X_WARPSYNC), the
+ * warp loop hands the instruction to ex_wait, which records the lanes' wait object
+ * (w->waiting, and per lane wait_bar: a barrier id or EX_WSYNC, with wsync_mask,
+ * wait_insn and wait_frame) and either lets the lanes pass on or blocks them; the events
+ * that can wake lanes (another arrival, lanes exiting) call in here, and the waiter
+ * clears the waiting bits of every lane that may proceed.  docs/execution.md describes
+ * the states of a warp. */
+#include "exec/internal.h"
+
+#include <string.h>
+
+/*{=====================================================================
+ * CTA barriers (bar, barrier) and the warp-sync rendezvous (bar.warp.sync)
+ *====================================================================*/
+/* Warp w counts as arrived at barrier k once every live lane of it arrived there. */
+static void warp_arrival(ex_cta_t *c, ex_warp_t *w, unsigned k)
+{
+    uint32_t a = w->bar_arrived[k];
+    if (!a || (w->bar_counted & (1u << k)) || (w->alive & ~a))
+        return;
+    w->bar_counted |= 1u << k;
+    c->bar[k].nwarps++;
+}
+
+/* Complete barrier k when enough warps arrived: b / 32 of them for a count b, else every
+ * warp that still has live lanes.  The waiting lanes of the counted warps resume, and
+ * those of a bar.red receive the reduction. */
+static void barrier_check(ex_cta_t *c, unsigned k)
+{
+    ex_bar_t *b = &c->bar[k];
+    uint32_t bit = 1u << k;
+    if (b->nwarps == 0)
+        return;
+    if (b->expected) {
+        if (b->nwarps * ISA_LANES < b->expected)
+            return;
+    } else {
+        for (uint32_t i = 0; i < c->nwarps; i++)
+            if (c->warps[i].alive && !(c->warps[i].bar_counted & bit))
+                return;
+    }
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        ex_warp_t *w = &c->warps[i];
+        if (!(w->bar_counted & bit))
+            continue;
+        /* The lanes that wait at barrier k: arrived there, and still waiting (a lane that
+         * only arrived, with bar.arrive, may wait elsewhere since: check those). */
+        uint32_t rel = w->waiting & w->bar_arrived[k];
+        for (uint32_t m = rel & w->wait_other; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if (w->wait_bar[l] != k)
+                rel &= ~(1u << l);
+        }
+        w->waiting &= ~rel;
+        for (uint32_t m = rel & w->red_lanes; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            const ex_insn_t *x = w->wait_insn[l];
+            w->wait_insn[l] = NULL;           /* set only between a bar.red and its release */
+            if (!x || x->aux < EX_BAR_POPC)
+                continue;
+            uint8_t *fr = w->wait_frame[l];
+            if (x->aux == EX_BAR_POPC) {
+                ISA_SLOT(uint32_t, fr, x->o[0])[l] = b->popc;
+            } else {
+                bool v = x->aux == EX_BAR_AND ? b->popc == b->nthreads : b->popc != 0;
+                uint32_t *d = ISA_SLOT(uint32_t, fr, x->o[0]);
+                *d = v ? *d | (1u << l) : *d & ~(1u << l);
+            }
+        }
+        w->red_lanes &= ~rel;
+        w->bar_arrived[k] = 0;
+        w->bar_counted &= ~bit;
+    }
+    memset(b, 0, sizeof *b);
+}
+
+/* bar.warp.sync: release the waiting lanes whose masks' live lanes all wait there. */
+static void wsync_release(ex_warp_t *w)
+{
+    uint32_t at = 0, rel = 0;
+    for (uint32_t m = w->waiting; m; m &= m - 1)
+        if (w->wait_bar[__builtin_ctz(m)] == EX_WSYNC)
+            at |= m & -m;
+    for (uint32_t m = at; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (!(w->wsync_mask[l] & w->alive & ~at))
+            rel |= 1u << l;
+    }
+    w->waiting &= ~rel;
+}
+
+/* Lanes of w exited: the warp may now count as arrived, barriers may complete, and
+ * bar.warp.sync no longer waits for them. */
+void ex_wait_exited(ex_warp_t *w)
+{
+    ex_cta_t *c = w->cta;
+    for (unsigned k = 0; k < EX_NBAR; k++)
+        if (w->bar_arrived[k])
+            warp_arrival(c, w, k);
+    for (unsigned k = 0; k < EX_NBAR; k++)
+        if (c->bar[k].nwarps)
+            barrier_check(c, k);
+    if (w->waiting)
+        wsync_release(w);
+}
+
+/* A group of lanes (mask, of group g) executes a barrier instruction. */
+static int wait_barrier(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mask)
+{
+    ex_cta_t *c = w->cta;
+    unsigned l0 = (unsigned)__builtin_ctz(mask);
+    uint32_t id = ISA_SLOT(const uint32_t, f, x->o[1])[l0];
+    uint32_t cnt = x->o[2] == ISA_NONE ? 0 : ISA_SLOT(const uint32_t, f, x->o[2])[l0];
+    if (id >= EX_NBAR) {
+        snprintf(w->fault_buf, sizeof w->fault_buf, "barrier id %u outside 0..15", id);
+        return ex_set_fault(w, x, mask, w->fault_buf);
+    }
+    if (x->o[2] != ISA_NONE && (cnt == 0 || cnt % ISA_LANES)) {
+        snprintf(w->fault_buf, sizeof w->fault_buf,
+                 "barrier thread count %u is not a positive multiple of the warp size", cnt);
+        return ex_set_fault(w, x, mask, w->fault_buf);
+    }
+    ex_bar_t *b = &c->bar[id];
+    b->expected = cnt;
+    if (x->aux >= EX_BAR_POPC) {
+        uint32_t pv = *ISA_SLOT(const uint32_t, f, x->o[3]);
+        if (x->flags & 1)
+            pv = ~pv;
+        b->popc += (uint32_t)__builtin_popcount(mask & pv);
+        b->nthreads += (uint32_t)__builtin_popcount(mask);
+    }
+    w->bar_arrived[id] |= mask;
+    if (x->aux != EX_BAR_ARRIVE) {
+        w->waiting |= mask;
+        if (mask == ISA_FULL) {
+            memset(w->wait_bar, (int)id, sizeof w->wait_bar);
+        } else {
+            for (uint32_t m = mask; m; m &= m - 1)
+                w->wait_bar[__builtin_ctz(m)] = (uint8_t)id;
+        }
+        /* Only a reduction needs to know where its result goes on release. */
+        if (x->aux >= EX_BAR_POPC) {
+            w->red_lanes |= mask;
+            for (uint32_t m = mask; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                w->wait_insn[l] = x;
+                w->wait_frame[l] = f;
+            }
+        }
+    } else {
+        w->wait_other |= mask;          /* arrived without waiting: may wait elsewhere later */
+    }
+    warp_arrival(c, w, id);
+    barrier_check(c, id);
+    return x->aux == EX_BAR_ARRIVE ? EX_WAIT_PASS : EX_WAIT_BLOCK;
+}
+
+/* bar.warp.sync: the named live lanes must all arrive (at any bar.warp.sync); exited
+ * lanes are not waited for. */
+static int wait_warpsync(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mask)
+{
+    const ex_ctx_t *cx = ex_top(w);
+    uint32_t want = ISA_SLOT(const uint32_t, f, x->o[0])[__builtin_ctz(mask)] & w->valid;
+    uint32_t need = want & w->alive;
+    if (need & ~cx->members)
+        return ex_set_fault(w, x, mask, "bar.warp.sync in a call made by part of the warp names lanes "
+                            "outside the call (not supported: a call runs to its return first)");
+    bool others_wait = false;
+    for (uint32_t m = w->waiting; m && !others_wait; m &= m - 1)
+        others_wait = w->wait_bar[__builtin_ctz(m)] == EX_WSYNC;
+    if (!(need & ~mask) && !others_wait)
+        return EX_WAIT_PASS;
+    w->waiting |= mask;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        w->wait_bar[l] = EX_WSYNC;
+        w->wsync_mask[l] = want;
+        w->wait_insn[l] = x;
+        w->wait_frame[l] = f;
+    }
+    wsync_release(w);
+    return EX_WAIT_BLOCK;
+}
+
+int ex_wait(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mask, int st)
+{
+    int r = st == ISA_X_BARRIER ? wait_barrier(w, f, x, mask) : wait_warpsync(w, f, x, mask);
+    return r == W_FAULT ? EX_WAIT_FAULT : r;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Deadlock reports
+ *====================================================================*/
+const ex_insn_t *ex_wait_describe(ex_cta_t *c, ex_warp_t *w, unsigned l, char *out, size_t size)
+{
+    if (!(w->waiting & (1u << l))) {
+        snprintf(out, size, "runnable");
+        return NULL;
+    }
+    const ex_ctx_t *cx = ex_top(w);
+    const ex_insn_t *x = w->wait_insn[l] ? w->wait_insn[l] : cx->pc[l] > 0 ? &cx->fn->code[cx->pc[l] - 1] : NULL;
+    if (w->wait_bar[l] == EX_WSYNC) {
+        snprintf(out, size, "waits at bar.warp.sync for lanes 0x%08x", w->wsync_mask[l]);
+        return x;
+    }
+    unsigned k = w->wait_bar[l];
+    const ex_bar_t *b = &c->bar[k];
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        live += c->warps[i].alive != 0;
+    uint32_t want = b->expected ? b->expected / ISA_LANES : live;
+    snprintf(out, size, "waits at barrier %u: %u of %u warps arrived", k, b->nwarps, want);
+    return x;
+}
+
+/* The report of a CTA in which no warp can progress: what the waiting lanes of w wait for. */
+void ex_wait_deadlock(ex_cta_t *c, ex_warp_t *w)
+{
+    unsigned l = w->waiting ? (unsigned)__builtin_ctz(w->waiting) : 0;
+    w->fault_lane = (int)l;
+    w->fault_insn = NULL;
+    if (w->waiting) {
+        /* A waiting lane resumes after its barrier: the barrier is the instruction before. */
+        const ex_ctx_t *cx = ex_top(w);
+        w->fault_insn = w->wait_insn[l] ? w->wait_insn[l]
+                      : cx->pc[l] > 0 ? &cx->fn->code[cx->pc[l] - 1] : NULL;
+    }
+    if (!w->waiting) {
+        w->fault_what = "deadlock: no thread of the CTA can progress";
+        return;
+    }
+    if (w->wait_bar[l] == EX_WSYNC) {
+        snprintf(w->fault_buf, sizeof w->fault_buf,
+                 "deadlock: bar.warp.sync waits for lanes of mask 0x%08x that never arrive (waiting: 0x%08x)",
+                 w->wsync_mask[l], w->waiting);
+    } else {
+        char what[100];
+        ex_wait_describe(c, w, l, what, sizeof what);
+        snprintf(w->fault_buf, sizeof w->fault_buf,
+                 "deadlock: every remaining thread waits at a barrier that cannot complete (%s)", what + 9);
+    }
+    w->fault_what = w->fault_buf;
+}
+
+/*}=====================================================================*/
