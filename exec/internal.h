@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include "exec/exec.h"
+#include "exec/machine.h"
 #include "isa/sem/sem.h"
 
 typedef isa_xinsn_t ex_insn_t;
@@ -107,7 +108,7 @@ typedef struct ex_ctx {
  * threads.  A barrier without a thread count completes when every warp that still
  * has live lanes arrived; one with a count b when b / 32 warps arrived.
  *====================================================================*/
-#define EX_NBAR   16                /* barrier ids 0..15 */
+#define EX_NBAR   EX_M_CTA_BARRIERS /* barrier ids 0..15 */
 #define EX_WSYNC  EX_NBAR           /* wait_bar of a lane blocked at bar.warp.sync */
 /* x->aux of a barrier instruction: what it does. */
 enum { EX_BAR_SYNC, EX_BAR_ARRIVE, EX_BAR_POPC, EX_BAR_AND, EX_BAR_OR };

@@ -191,13 +191,18 @@ uint64_t ex_resident_ctas(const ex_program_t *p, uint32_t entry, const ex_launch
     uint64_t sh = ex_entry_shared(p, entry) + l->shared_bytes + EX_M_CTA_SHARED_RESERVED;
     uint64_t s = EX_M_SM_SHARED / sh;
     per_sm = s < per_sm ? s : per_sm;
-    /* Registers, where the entry bounds them (.maxnreg): per warp in allocation units. */
+    /* Registers, where the entry bounds them (.maxnreg): per warp in allocation units.
+     * ptxas's real allocation is unknown here; .maxnreg is its upper bound.  A bound that
+     * would leave no room for one CTA is not applied: the driver launches such kernels
+     * (maxnreg_255 with 1024 threads, tests/golden/limits), so ptxas gave them fewer. */
     const isa_perf_t *d = perf(&p->m->funcs[entry], ISA_D_MAXNREG);
     if (d && d->n && d->v[0]) {
         uint64_t per_warp = ((uint64_t)d->v[0] * ISA_LANES + EX_M_REG_ALLOC_UNIT - 1) / EX_M_REG_ALLOC_UNIT
                           * EX_M_REG_ALLOC_UNIT;
         uint64_t r = EX_M_SM_REGS / (per_warp * warps);
-        per_sm = r < per_sm ? r : per_sm;
+        if (r > 0 && r < per_sm)
+            per_sm = r;
     }
+    per_sm = per_sm ? per_sm : 1;
     return per_sm * EX_M_SMS;
 }

@@ -263,6 +263,37 @@ START_TEST(deadlock_names_every_warp)
 }
 END_TEST
 
+/* CTAs resident at once, from the machine table: per SM the least of 32 CTAs, 64 warps,
+ * 2048 threads, 228 KiB of shared memory (1 KiB reserved per CTA) and, with .maxnreg,
+ * 65536 registers; times 132 SMs.  264 of 1024 threads is what the driver lets a
+ * cooperative launch have (tests/golden/limits/cooperative.txt). */
+START_TEST(resident_ctas)
+{
+    static const struct { const char *dir; unsigned block, shared; uint64_t want; } cases[] = {
+        { "", 1024, 0, 264 },            /* threads: 2 per SM */
+        { "", 32, 0, 32 * 132 },         /* the CTA limit */
+        { "", 96, 0, 21 * 132 },         /* 64 warps / 3 */
+        { "", 33, 0, 32 * 132 },         /* 2 warps each: 32 */
+        { "", 32, 102400, 264 },         /* shared: 233472 / (102400 + 1024) */
+        { "", 32, 232448 - 1024, 132 },  /* 227 KiB with the reserved KiB: one per SM */
+        { ".maxnreg 64\n", 512, 0, 264 },   /* registers: 65536 / (16 warps x 2048) */
+        { ".maxnreg 64\n", 256, 0, 528 },
+        { ".maxnreg 255\n", 1024, 0, 264 }, /* no room by .maxnreg: not applied */
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[512];
+        snprintf(text, sizeof text, HDR ".visible .entry k()\n%s{\nret;\n}\n", cases[i].dir);
+        isa_module_t *m = exu_load(text);
+        ex_program_t *p = ex_program_new(m);
+        ex_launch_t l = { { 1, 1, 1 }, { cases[i].block, 1, 1 }, cases[i].shared, 1, 0, NULL, 0, false };
+        ck_assert_msg(ex_resident_ctas(p, 0, &l) == cases[i].want, "case %u: %llu, want %llu", i,
+                      (unsigned long long)ex_resident_ctas(p, 0, &l), (unsigned long long)cases[i].want);
+        ex_program_free(p);
+        isa_module_free(m);
+    }
+}
+END_TEST
+
 START_TEST(barrier_bad_operands)
 {
     const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS "mov.u32 %r1, 16;\n  bar.sync %r1;\nret;\n}\n";
@@ -484,6 +515,7 @@ Suite *make_interp_suite(void)
     tcase_add_test(tc, barrier_after_exit);
     tcase_add_test(tc, barrier_bad_operands);
     tcase_add_test(tc, deadlock_names_every_warp);
+    tcase_add_test(tc, resident_ctas);
     tcase_add_test(tc, warp_sync_after_divergence);
     tcase_add_test(tc, spin_lock_in_warp);
     tcase_add_test(tc, fences_sleep_pmevent);
