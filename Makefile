@@ -1,6 +1,14 @@
 # ptxemu top-level Makefile: non-recursive; each folder contributes a module.mk.
-# Targets: all (default), check, check-<folder>, bench, install, clean.
+# Targets: all (default), check, check-<folder>, bench, fuzz, install, clean;
+# SANITIZE=1 builds and checks with ASan and UBSan in build-san/.
 
+# SANITIZE=1: everything built with ASan and UBSan into build-san/ (make check SANITIZE=1).
+ifeq ($(SANITIZE),1)
+BUILD   ?= build-san
+OPT     ?= -O1 -g
+SAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+export CK_TIMEOUT_MULTIPLIER ?= 10
+endif
 BUILD   ?= build
 PREFIX  ?= /usr/local
 CC      ?= cc
@@ -12,7 +20,7 @@ VECT    := $(shell $(CC) -fvect-cost-model=dynamic -x c -c /dev/null -o /dev/nul
 # Align functions and loops: the interpreter's speed otherwise depends on where the linker
 # happens to place its hot loop and handlers (a 2x swing was measured).
 ALIGN   := $(shell $(CC) -falign-functions=64 -falign-loops=32 -x c -c /dev/null -o /dev/null 2>/dev/null && echo -falign-functions=64 -falign-loops=32)
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -ffp-contract=off $(VECT) $(ALIGN) $(WARN) $(CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -ffp-contract=off $(VECT) $(ALIGN) $(WARN) $(CFLAGS) $(SAN_CFLAGS) -MMD -MP
 CPPFLAGS += -I. -I$(BUILD) -I$(BUILD)/frontend
 FLEX    ?= flex
 BISON   ?= bison
@@ -52,6 +60,7 @@ include exec/module.mk
 include runtime/module.mk
 include tools/module.mk
 include tests/module.mk
+include tests/fuzz-harness/module.mk
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -724,6 +724,8 @@ static void check_rules(check_t *K, const isa_instr_t *in)
 static void check_minus(check_t *K, const isa_instr_t *in)
 {
     char name[256];
+    if (!in->nopd)
+        return;   /* (opds may be NULL in a function without operands) */
     const isa_operand_t *o = &K->f->opds[in->opd];
     bool neg[4] = { false, false, false, false };
     const isa_operand_t *first = NULL;
@@ -859,7 +861,7 @@ static void check_sink(check_t *K, const isa_instr_t *in)
 static void check_lop3(check_t *K, const isa_instr_t *in)
 {
     char name[256];
-    const isa_operand_t *o = &K->f->opds[in->opd];
+    const isa_operand_t *o = K->f->opds ? &K->f->opds[in->opd] : NULL;
     bool boolop = isa_instr_mod(in, ISA_G_BOOLOP) >= 0;
     if (in->nopd >= 5 && o[4].kind != OPD_IMM)
         CERR(K, o[4].loc, "operand 5 of '%s' (immLut) must be a constant",

@@ -191,7 +191,7 @@ static void check_sig(fe_ctx_t *c, const isa_func_t *f, const isa_instr_t *in, c
 /* call{.uni} {(rets),} func{, (args)}   or   call{.uni} {(rets),} fptr{, (args)}, proto|flist */
 void fe_check_call(fe_ctx_t *c, const isa_module_t *m, const isa_func_t *f, const isa_instr_t *in)
 {
-    const isa_operand_t *o = &f->opds[in->opd];
+    const isa_operand_t *o = f->opds ? &f->opds[in->opd] : NULL;
     unsigned n = in->nopd, i = 0;
     if (n && o[0].kind == OPD_LIST)
         i = 1;

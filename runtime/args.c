@@ -221,7 +221,8 @@ static bool buffer_init(const argctx_t *c, rt_buffer_t *b, bool count_given, cha
             *comma = 0;
         if (!rt_elem_parse(s, t, host + i * eb, &err))
             return fail(c, "value %llu '%s': %s", (unsigned long long)i, s, err);
-        s = comma + 1;
+        if (comma)
+            s = comma + 1;
     }
     for (uint64_t i = 1; nitems == 1 && i < b->count; i++)
         memcpy(host + i * eb, host, eb);
