@@ -5,10 +5,10 @@ BISON_MIN := 3.5
 frontend_GEN  := $(BUILD)/frontend/ptx_lex.c $(BUILD)/frontend/ptx_parse.c
 frontend_SRCS := $(wildcard frontend/*.c)
 
-$(BUILD)/frontend/ptx_parse.c $(BUILD)/frontend/ptx_parse.h: frontend/ptx_parse.y | frontend/tools-ok
+$(BUILD)/frontend/ptx_parse.c $(BUILD)/frontend/ptx_parse.h &: frontend/ptx_parse.y | frontend/tools-ok
 	@mkdir -p $(dir $@)
 	$(BISON) -Wall -Werror --defines=$(BUILD)/frontend/ptx_parse.h -o $(BUILD)/frontend/ptx_parse.c $<
-$(BUILD)/frontend/ptx_lex.c $(BUILD)/frontend/ptx_lex.h: frontend/ptx_lex.l $(BUILD)/frontend/ptx_parse.h
+$(BUILD)/frontend/ptx_lex.c $(BUILD)/frontend/ptx_lex.h &: frontend/ptx_lex.l $(BUILD)/frontend/ptx_parse.h
 	@mkdir -p $(dir $@)
 	$(FLEX) --header-file=$(BUILD)/frontend/ptx_lex.h -o $(BUILD)/frontend/ptx_lex.c $<
 

@@ -21,8 +21,10 @@ $(BUILD)/tests/replay_$(1): $(BUILD)/obj/tests/fuzz-harness/replay.o $(patsubst 
 $(BUILD)/fuzz/fuzz_$(1): $(patsubst %.c,$(BUILD)/obj/%.o,$(FUZZ_SRC_$(1))) $(FUZZ_LIBS)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(ALL_CFLAGS) -fsanitize=fuzzer -o $$@ $$^ $$(LDLIBS) -ldl
-check-fuzz-harness: $(BUILD)/tests/replay_$(1)
+.PHONY: check-fuzz-harness-$(1)
+check-fuzz-harness-$(1): $(BUILD)/tests/replay_$(1)
 	$(BUILD)/tests/replay_$(1) $$(wildcard tests/fuzz-harness/regress/$(1)/*)
+check-fuzz-harness: check-fuzz-harness-$(1)
 fuzz-bins: $(BUILD)/fuzz/fuzz_$(1)
 endef
 $(foreach h,$(FUZZ_HARNESSES),$(eval $(call fuzz_template,$(h))))
