@@ -1350,6 +1350,7 @@ static void lower_version(lower_t *L, const fe_node_t *n)
 
 static void lower_target(lower_t *L, const fe_node_t *n)
 {
+    bool unknown = false;
     for (const fe_node_t *w = n->kids; w; w = w->next) {
         /* "debug" is checked but not kept: it says the module carries DWARF
          * sections, and the scanner skips those (ptxas refuses the option without
@@ -1375,9 +1376,14 @@ static void lower_target(lower_t *L, const fe_node_t *n)
         for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
             if (strlen(opts[i]) == w->n && memcmp(opts[i], w->s, w->n) == 0)
                 ok = true;
-        if (!ok)
+        if (!ok) {
             ERR(L, w->span, "unknown target '%.*s'", (int)w->n, w->s);
+            unknown = true;
+        }
     }
+    /* ptxas: "Target architecture not defined": options alone name no target. */
+    if (L->m->sm == ISA_SM_ANY && !unknown)
+        ERR(L, n->span, ".target names no architecture (sm_XX), only options");
 }
 
 static void lower_module_decl(lower_t *L, const fe_node_t *decl)
