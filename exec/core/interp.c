@@ -89,7 +89,7 @@ static void print_loc(FILE *out, const isa_module_t *m, const isa_func_t *fn, co
 }
 
 /* A deadlock: every live warp of c, each group of its lanes with what it waits for
- * (exec/wait.c) and where. */
+ * (exec/sync/wait.c) and where. */
 static void report_waits(FILE *out, const isa_module_t *m, ex_cta_t *c)
 {
     fputs("  warps of the CTA:\n", out);
@@ -382,7 +382,7 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                 break;
             }
             if (st == ISA_X_BARRIER || st == ISA_X_WARPSYNC) {
-                /* A wait (exec/wait.c): the lanes pass on, or block until woken. */
+                /* A wait (exec/sync/wait.c): the lanes pass on, or block until woken. */
                 int ws = ex_wait(w, f, x, mask, st);
                 if (ws == EX_WAIT_FAULT)
                     return W_FAULT;
