@@ -6,13 +6,59 @@
 #include <stdio.h>
 #include "isa/isa.h"
 
+typedef struct ex_device  ex_device_t;
 typedef struct ex_program ex_program_t;
+
+/*{=====================================================================
+ * The device: the emulated GPU, separate from what is loaded on it.  It owns the
+ * allocation registry (the global memory kernels may access), the programs loaded on it,
+ * a pool of worker threads that persists across launches (with each worker's resident
+ * CTAs, frames and local memory, reused from launch to launch), the launch observers and
+ * the machine's facts (exec/machine.def).  One launch runs at a time per device; a
+ * launch from another thread waits for the one in progress.
+ *====================================================================*/
+typedef struct {
+    unsigned workers;   /* host threads that run a launch's CTAs, the launching thread included,
+                           unless the launch asks for another number (up to 256); 0: one per core */
+} ex_device_config_t;
+
+/* NULL when host memory runs out.  cfg may be NULL (the defaults). */
+ex_device_t *ex_device_new(const ex_device_config_t *cfg);
+/* Stops the pool; the programs loaded on d must have been freed. */
+void         ex_device_free(ex_device_t *d);
+/* Workers of a launch that names none (ex_device_config_t's, resolved). */
+unsigned     ex_device_workers(const ex_device_t *d);
+/* Host threads the device has started so far (the pool starts once, at the first launch
+ * that uses more than one worker). */
+uint64_t     ex_device_threads_started(const ex_device_t *d);
+
+/* The allocation registry.  ex_device_map makes [base, base + bytes) global memory for
+ * kernels (device addresses are host addresses): ISA_ST_OK, ISA_ST_USAGE when it overlaps
+ * a mapped range or is empty, ISA_ST_NOMEM.  ex_device_unmap removes the range that
+ * starts at base (ISA_ST_USAGE when none does).  Both may run while another thread
+ * launches or looks up: readers see the registry before or after the change, never half
+ * of it.  ex_device_lookup: the mapped range holding addr, as [*lo, *hi). */
+isa_status_t ex_device_map(ex_device_t *d, void *base, size_t bytes);
+isa_status_t ex_device_unmap(ex_device_t *d, void *base);
+bool         ex_device_lookup(ex_device_t *d, uint64_t addr, uint64_t *lo, uint64_t *hi);
+
+/* Launch observers: called on the launching thread before the first CTA runs and after
+ * the last one ended (the statistics of a launch come to end).  At most 8 per device;
+ * ISA_ST_USAGE beyond. */
+struct ex_stats;
+typedef struct {
+    void (*begin)(void *user, const ex_program_t *p, uint32_t entry);
+    void (*end)(void *user, const ex_program_t *p, uint32_t entry, const struct ex_stats *st);
+    void *user;
+} ex_observer_t;
+isa_status_t ex_device_observe(ex_device_t *d, const ex_observer_t *o);
+/*}=====================================================================*/
 
 typedef struct {
     uint32_t grid[3];      /* CTAs */
     uint32_t block[3];     /* threads per CTA */
     uint32_t shared_bytes; /* dynamic shared memory */
-    unsigned workers;      /* host threads running CTAs; 0: one per core */
+    unsigned workers;      /* worker threads for this launch (up to 256); 0: the device's number */
     double   timeout;      /* seconds after which a running launch stops; 0: none */
     _Atomic int *stop;     /* when set non-zero (e.g. by a SIGINT handler), the launch stops; NULL: none */
     uint64_t slice;        /* warp instructions a resident CTA runs before its worker turns to
@@ -20,20 +66,57 @@ typedef struct {
     bool     cooperative;  /* the whole grid must be resident at once (cuLaunchCooperativeKernel) */
 } ex_launch_t;
 
-/* Statistics of a finished launch. */
-typedef struct {
-    uint64_t thread_instrs;   /* instructions times active lanes */
-    uint64_t warp_instrs;     /* instructions issued per warp */
-    /* A launch stopped by its timeout or stop flag: what every live warp was running
-     * ("CTA (x,y,z) warp W lanes 0x...: at FILE:LINE:COL: instruction", with the .loc
-     * source line where there is one), one line each after a first line saying why.
-     * malloc'd, for the caller to print and free; NULL otherwise. */
-    char    *stop_report;
-} ex_stats_t;
+/*{=====================================================================
+ * Faults, as values: the library never prints.  A launch that does not complete says
+ * why in ex_stats_t.fault; the caller reports it (fault.report is the text ptxrun prints).
+ *====================================================================*/
+typedef enum {
+    EX_FAULT_NONE,
+    EX_FAULT_ADDRESS,      /* an access outside the memory of its space (CUDA_ERROR_ILLEGAL_ADDRESS) */
+    EX_FAULT_MISALIGNED,   /* an access not aligned to its size (CUDA_ERROR_MISALIGNED_ADDRESS) */
+    EX_FAULT_TRAP,         /* trap executed (CUDA_ERROR_LAUNCH_FAILED) */
+    EX_FAULT_STACK,        /* call or local-memory stack overflow (CUDA_ERROR_LAUNCH_FAILED) */
+    EX_FAULT_INVALID_PC,   /* an indirect call or branch to what is no function (CUDA_ERROR_INVALID_PC) */
+    EX_FAULT_ILLEGAL,      /* an instruction that cannot execute (CUDA_ERROR_ILLEGAL_INSTRUCTION) */
+    EX_FAULT_SYNC,         /* a warp-synchronous operation misused (bar.warp.sync masks) */
+    EX_FAULT_DEADLOCK,     /* no warp of a CTA can progress (the GPU hangs) */
+    EX_FAULT_STOPPED,      /* stopped by the timeout or the stop flag */
+    EX_FAULT_NOMEM,        /* host memory ran out */
+    EX_FAULT_REFUSED,      /* the launch is beyond the H100's limits (ex_launch_check) */
+    EX_FAULT_UNSUPPORTED   /* the entry reaches instructions without semantics */
+} ex_fault_kind_t;
 
-/* Pre-decode every function of m (m must outlive the program).  Diagnostics for what
- * cannot be executed are not printed here: see ex_program_check_entry. */
-ex_program_t *ex_program_new(const isa_module_t *m);
+typedef struct {
+    ex_fault_kind_t kind;
+    const char *kernel;        /* the entry's name (the module's string) */
+    bool        has_thread;    /* cta, thread, warp, lane and the PTX location below are known */
+    uint32_t    cta[3], thread[3];
+    uint32_t    warp, lane;
+    const char *file;          /* PTX location of the instruction: the source's name, */
+    unsigned    line, col;     /* line and column (1-based) */
+    const char *src_file;      /* the .loc source line, when the PTX carries one; NULL otherwise */
+    unsigned    src_line, src_col;
+    bool        has_addr;
+    uint64_t    addr;          /* the faulting address */
+    char        what[192];     /* what happened, in words */
+    char       *report;        /* the whole report as ptxrun prints it, one or more lines
+                                  (malloc'd; ex_stats_clear frees it) */
+} ex_fault_t;
+/*}=====================================================================*/
+
+/* Statistics of a launch, and its fault. */
+typedef struct ex_stats {
+    uint64_t   thread_instrs;  /* instructions times active lanes */
+    uint64_t   warp_instrs;    /* instructions issued per warp */
+    ex_fault_t fault;          /* kind EX_FAULT_NONE after a launch that completed */
+} ex_stats_t;
+void ex_stats_clear(ex_stats_t *st);   /* frees fault.report */
+
+/* Load m on device d: pre-decode every function of m (m must outlive the program) and
+ * place its variables.  Diagnostics for what cannot be executed are not made here: see
+ * ex_program_check_entry.  NULL when host memory runs out. */
+ex_program_t *ex_program_new(ex_device_t *d, const isa_module_t *m);
+ex_device_t  *ex_program_device(const ex_program_t *p);
 void          ex_program_free(ex_program_t *p);
 
 /* Whether every instruction reachable from entry (the entry and the functions it
@@ -41,10 +124,6 @@ void          ex_program_free(ex_program_t *p);
  * "file:line:col: error: <opcode.modifiers> is not supported yet".  Returns the number
  * of such instructions (0: the entry can run). */
 unsigned ex_program_check_entry(ex_program_t *p, uint32_t entry, FILE *diag);
-
-/* Host memory that kernels may access as global memory (device addresses are host
- * addresses).  Accesses outside every registered range fault. */
-void ex_program_add_global(ex_program_t *p, void *base, size_t bytes);
 
 /* Whether launch l of entry stays within the H100's limits (block and grid shape,
  * shared memory, constant data, local memory, .reqntid, .maxntid, .reqnctapercluster).
@@ -60,13 +139,14 @@ uint64_t     ex_resident_ctas(const ex_program_t *p, uint32_t entry, const ex_la
 /* Bytes of static shared memory entry uses (its and its callees' variables). */
 uint64_t     ex_entry_shared(const ex_program_t *p, uint32_t entry);
 
-/* Run entry with its parameter block (laid out as the entry's .param list says).
- * Returns ISA_ST_OK; ISA_ST_FAULT after printing the fault (kernel, CTA, thread, PTX
- * location and address) on diag, or when stopped by l->timeout or l->stop (the report
- * in out_stats->stop_report); ISA_ST_USAGE / ISA_ST_SYNTAX for a launch beyond the
- * limits (ex_launch_check) and ISA_ST_NOMEM when host memory runs out, each after a
- * message on diag. */
+/* Run entry with its parameter block (laid out as the entry's .param list says) on the
+ * program's device, and wait for it.  Returns ISA_ST_OK; ISA_ST_FAULT for a fault, a
+ * deadlock or a stop (l->timeout, l->stop); ISA_ST_USAGE / ISA_ST_SYNTAX for a launch
+ * beyond the limits (ex_launch_check); ISA_ST_UNSUPPORTED when the entry reaches
+ * instructions without semantics; ISA_ST_NOMEM when host memory runs out.  Each but
+ * ISA_ST_OK comes with out->fault saying what and where (out must be released with
+ * ex_stats_clear). */
 isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, const void *params,
-                       size_t params_size, FILE *diag, ex_stats_t *out_stats);
+                       size_t params_size, ex_stats_t *out);
 
 #endif

@@ -4,6 +4,7 @@
 #define PTXEMU_EX_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include "exec/exec.h"
 #include "exec/machine.h"
 #include "isa/sem/sem.h"
@@ -22,6 +23,11 @@ typedef isa_xinsn_t ex_insn_t;
 #define EX_WIN_CONST   0xD000000000000000ull
 #define EX_WIN_FUNC    0xE000000000000000ull   /* function "addresses": window + index */
 #define EX_LOCAL_BASE  0x1000u            /* first local address of a thread (0 stays invalid) */
+/* A warp's local memory is interleaved as on the GPU: offset o of lane l lies at
+ * ((o >> 4) << 9) + (l << 4) + (o & 15), so the lanes' words at one offset share a few
+ * cache lines and one page, and an aligned access of up to 16 bytes stays contiguous. */
+#define EX_LOCAL_AT(base, lane, off) \
+    ((base) + ((uint64_t)(off) >> 4 << 9) + ((uint64_t)(lane) << 4) + ((uint64_t)(off) & 15))
 /*}=====================================================================*/
 
 /* A function after pre-decoding. */
@@ -71,7 +77,71 @@ typedef struct ex_fixup {
     uint64_t value;     /* offset within the space (added to the space's base) */
 } ex_fixup_t;
 
+/*{=====================================================================
+ * The device (device.c)
+ *====================================================================*/
+#define EX_MAX_WORKERS   256
+#define EX_MAX_OBSERVERS 8
+
+/* The allocation registry's published array: ranges sorted by base. */
+typedef struct ex_ranges {
+    uint32_t          n;
+    struct ex_ranges *next;     /* on the list of replaced arrays */
+    struct ex_range { uintptr_t base, end; } r[];
+} ex_ranges_t;
+
+/* A worker ("SM"): the launching thread (index 0) or a pool thread.  It keeps its
+ * resident-CTA slots (warps, frames, shared and local memory) from launch to launch
+ * while the program, entry, block shape and shared size stay the same. */
+typedef struct ex_worker {
+    struct ex_device *dev;
+    unsigned          index;
+    pthread_t         thread;
+    bool              started;
+    struct ex_cta   **slot;
+    uint32_t          nslot;
+    /* what the slots were made for */
+    const struct ex_program *key_p;
+    uint32_t          key_entry, key_block[3], key_shared;
+    bool              key_local;
+} ex_worker_t;
+
+struct ex_device {
+    unsigned          nworkers;
+    ex_worker_t      *wk;               /* [nworkers] */
+    /* the allocation registry */
+    _Atomic(ex_ranges_t *) ranges;
+    ex_ranges_t      *retired;          /* replaced arrays, freed when no launch runs */
+    pthread_mutex_t   reg_lock;
+    atomic_uint       launches;         /* launches in progress */
+    /* launches: one at a time */
+    pthread_mutex_t   launch_lock;
+    _Atomic uint64_t  nlaunch;          /* launches so far: %gridid of the next is nlaunch + 1 */
+    ex_observer_t     obs[EX_MAX_OBSERVERS];
+    unsigned          nobs;
+    /* the pool */
+    pthread_mutex_t   pool_lock;
+    pthread_cond_t    work_cv, done_cv;
+    uint64_t          gen;              /* jobs posted */
+    void             *job;
+    void            (*run)(void *job, ex_worker_t *wk);
+    unsigned          want, running;
+    bool              quit;
+    uint64_t          threads_started;
+};
+
+/* Run job on n workers (the calling thread is worker 0), starting pool threads as
+ * needed; returns when all are done.  The number of workers that ran. */
+unsigned ex_device_run(ex_device_t *d, unsigned n, void (*run)(void *job, ex_worker_t *wk), void *job);
+/* A launch in progress holds the registry's arrays (see device.c). */
+void     ex_device_launch_begin(ex_device_t *d);
+void     ex_device_launch_end(ex_device_t *d);
+/* Free a worker's cached CTA slots (interp.c). */
+void     ex_worker_flush(ex_worker_t *wk);
+/*}=====================================================================*/
+
 struct ex_program {
+    ex_device_t        *dev;
     const isa_module_t *m;
     ex_func_t          *funcs;
     /* module memory */
@@ -80,11 +150,9 @@ struct ex_program {
     uint8_t            *consts;         /* the .const bank */
     uint32_t            consts_size;
     uint64_t            shared_static;  /* bytes of the .shared variables of every function and the module */
-    /* registered global ranges, sorted by base */
-    uint32_t            nrange, caprange;
-    struct ex_range { uintptr_t base, end; } *ranges;
-    pthread_mutex_t     lock;
-    _Atomic uint64_t    nlaunch;        /* launches so far: %gridid of the next is nlaunch + 1 */
+    uint64_t            globals_size;
+    uint8_t            *entry_local;    /* per function: 1 when its call graph uses .local
+                                           (an indirect call counts every function) */
 };
 
 /* A call context: the lanes executing one function activation of a warp. */
@@ -159,6 +227,7 @@ typedef struct ex_warp {
     ex_grange_t gcache[EX_GCACHE];  /* global ranges last accessed, by instruction */
     /* fault report */
     int         fault_lane;
+    uint8_t     fault_kind;      /* ex_fault_kind_t */
     uint64_t    fault_addr;
     const char *fault_what;
     const ex_insn_t *fault_insn;
@@ -190,7 +259,13 @@ void *ex_mem(ex_warp_t *w, unsigned lane, isa_space_t sp, uint64_t addr, unsigne
              const ex_insn_t *in);
 bool  ex_global_ok(ex_program_t *p, uintptr_t a, size_t bytes);
 /* The registered range holding address a, as [lo, hi). */
-bool  ex_global_range(ex_program_t *p, uintptr_t a, uint64_t *out_lo, uint64_t *out_hi);
+static inline bool ex_global_range(ex_program_t *p, uintptr_t a, uint64_t *out_lo, uint64_t *out_hi)
+{
+    return ex_device_lookup(p->dev, a, out_lo, out_hi);
+}
+
+/* Whether entry's call graph uses .local (cached in p->entry_local; interp.c). */
+bool ex_entry_uses_local(ex_program_t *p, uint32_t entry);
 
 /* Pre-decoding (predecode.c). */
 bool ex_predecode(ex_program_t *p, uint32_t fi);
@@ -216,13 +291,20 @@ unsigned ex_reg_width(const ex_func_t *f, const isa_operand_t *o);
 enum { W_RUNNABLE, W_BLOCKED, W_DONE, W_FAULT };
 
 /* Record a fault of the lanes in mask at instruction x. */
-static inline int ex_set_fault(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, const char *what)
+static inline int ex_set_fault_k(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, ex_fault_kind_t kind,
+                                 const char *what)
 {
+    w->fault_kind = (uint8_t)kind;
     w->fault_lane = mask ? (int)__builtin_ctz(mask) : 0;
     w->fault_addr = 0;
     w->fault_what = what;
     w->fault_insn = x;
     return W_FAULT;
+}
+/* The same for an instruction that cannot execute as it stands (EX_FAULT_ILLEGAL). */
+static inline int ex_set_fault(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, const char *what)
+{
+    return ex_set_fault_k(w, x, mask, EX_FAULT_ILLEGAL, what);
 }
 
 /* The waiter (wait.c).  ex_wait takes an instruction whose handler returned a block

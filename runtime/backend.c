@@ -13,7 +13,7 @@
 static isa_status_t emu_check(const rt_backend_t *self, const rt_job_t *job, FILE *diag)
 {
     (void)self;
-    ex_program_t *p = ex_program_new(job->module);
+    ex_program_t *p = ex_program_new(rt_device(), job->module);
     if (!p) {
         fprintf(diag, "ptxrun: error: out of memory\n");
         return ISA_ST_NOMEM;
@@ -26,14 +26,14 @@ static isa_status_t emu_check(const rt_backend_t *self, const rt_job_t *job, FIL
 static isa_status_t emu_run(const rt_backend_t *self, const rt_job_t *job, rt_args_t *a, FILE *diag)
 {
     (void)self;
-    ex_program_t *p = ex_program_new(job->module);
+    ex_program_t *p = ex_program_new(rt_device(), job->module);
     if (!p) {
         fprintf(diag, "ptxrun: error: out of memory\n");
         return ISA_ST_NOMEM;
     }
     ex_stats_t stats;
     isa_status_t st = ex_program_check_entry(p, job->entry, diag) ? ISA_ST_UNSUPPORTED
-                    : rt_run_emu(p, job->entry, job->launch, a, diag, &stats);
+                    : rt_run_emu(p, job->entry, job->launch, a, 0, diag, &stats);
     ex_program_free(p);
     return st;
 }

@@ -50,9 +50,15 @@ isa_status_t rt_buffer_write(const rt_buffer_t *b, uint32_t k, FILE *diag);
 /* The documented deterministic generator behind TYPE[N]=rand(SEED). */
 uint64_t rt_rand_next(uint64_t *state);
 
-/* Run on the emulator: buffers are registered as global memory and the parameter
- * block (pointer parameters hold the buffers' addresses) is passed as is. */
-isa_status_t rt_run_emu(ex_program_t *p, uint32_t entry, const ex_launch_t *l, rt_args_t *a,
+/* The process's emulated device (made on first use; NULL when memory runs out): every
+ * program the runtime loads for the emulator is loaded on it. */
+ex_device_t *rt_device(void);
+
+/* Run on the emulator: buffers are mapped as the device's global memory for the run and
+ * the parameter block (pointer parameters hold the buffers' addresses) is passed as is.
+ * repeat > 0 launches the kernel that many times on the same buffers and prints the time
+ * per launch on diag; 0 launches it once.  A launch's fault is printed on diag. */
+isa_status_t rt_run_emu(ex_program_t *p, uint32_t entry, const ex_launch_t *l, rt_args_t *a, unsigned repeat,
                         FILE *diag, ex_stats_t *out_stats);
 
 /* Run on a real GPU through the CUDA driver API, loaded with dlopen("libcuda.so.1"):

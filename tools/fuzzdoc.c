@@ -22,6 +22,7 @@
 #include "exec/exec.h"
 #include "frontend/fe.h"
 #include "isa/isa.h"
+#include "runtime/rt.h"
 #include "tools/fuzzdoc.h"
 
 /* The kernel trees scanned for semantics and golden instructions (from the source root). */
@@ -210,7 +211,7 @@ static void scan_file(scan_t *sc, const char *path, bool golden, FILE *null)
     /* The checker's reports: the locations of the instructions without semantics. */
     strs_t bad = { 0 };
     uint8_t *seen = calloc(m->nfunc + 1, 1);
-    ex_program_t *p = ex_program_new(m);
+    ex_program_t *p = ex_program_new(rt_device(), m);
     for (uint32_t f = 0; p && f < m->nfunc; f++) {
         if (!m->funcs[f].is_entry || !m->funcs[f].has_body)
             continue;

@@ -87,7 +87,8 @@ static void *buf(ex_program_t *p, size_t bytes)
 {
     void *b = aligned_alloc(256, (bytes + 255) / 256 * 256);
     memset(b, 0, bytes);
-    ex_program_add_global(p, b, bytes);
+    if (ex_device_map(ex_program_device(p), b, bytes) != ISA_ST_OK)
+        abort();
     return b;
 }
 
@@ -120,7 +121,11 @@ static int run_job(ex_program_t *p, const isa_module_t *m, job_t *jb, unsigned j
     double start = now();
     for (int r = 0; r < 3 || now() - start < 0.3; r++) {
         double t0 = now(), c0 = cpu_now();
-        isa_status_t rc = ex_launch(p, e, &jb->l, jb->params, jb->params_size, stderr, st);
+        isa_status_t rc = ex_launch(p, e, &jb->l, jb->params, jb->params_size, st);
+        if (rc != ISA_ST_OK && st->fault.report)
+            fputs(st->fault.report, stderr);
+        free(st->fault.report);
+        st->fault.report = NULL;
         double dt = now() - t0, dc = cpu_now() - c0;
         *s = dt < *s ? dt : *s;
         *cpu = dc < *cpu ? dc : *cpu;
@@ -135,7 +140,8 @@ static int bench_exec(void)
     fe_options_t o = { 0 };
     if (fe_load_file("tools/bench/kernels.ptx", &o, &m) != ISA_ST_OK)
         return 1;
-    ex_program_t *p = ex_program_new(m);
+    ex_device_t *dev = ex_device_new(NULL);
+    ex_program_t *p = ex_program_new(dev, m);
     int bad = 0;
     ex_stats_t st;
     double s, cpu;
@@ -214,6 +220,7 @@ static int bench_exec(void)
     if (bad)
         fprintf(stderr, "ptxbench: a kernel gave a wrong result\n");
     ex_program_free(p);
+    ex_device_free(dev);
     isa_module_free(m);
     return bad;
 }

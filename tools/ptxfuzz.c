@@ -53,7 +53,7 @@ static isa_status_t variant_run(const variant_t *v, int backend, size_t first, s
     if (st != ISA_ST_OK)
         goto done;
     if (backend == BE_EMU) {
-        p = ex_program_new(m);
+        p = ex_program_new(rt_device(), m);
         if (!p || ex_program_check_entry(p, 0, diag) != 0) {
             st = ISA_ST_UNSUPPORTED;
             goto done;
@@ -80,7 +80,7 @@ static isa_status_t variant_run(const variant_t *v, int backend, size_t first, s
     ex_launch_t l = { { (uint32_t)((n + 255) / 256), 1, 1 }, { 256, 1, 1 }, 0, 0, 0, NULL, 0, false };
     if (backend == BE_EMU) {
         ex_stats_t stats;
-        st = rt_run_emu(p, 0, &l, &a, diag, &stats);
+        st = rt_run_emu(p, 0, &l, &a, 0, diag, &stats);
     } else {
         st = rt_run_cuda(m, 0, &l, &a, diag);
     }

@@ -24,6 +24,8 @@ static void usage(FILE *out)
           "  -j N                   worker threads\n"
           "  --timeout SECONDS      stop a kernel still running after SECONDS (exit 1)\n"
           "  --cooperative          a cooperative launch: the whole grid must be resident at once\n"
+          "  --repeat N             launch the kernel N times on the same buffers, print the time per\n"
+          "                         launch on stderr and the buffers once (emulator only)\n"
           "  -o, --output text|hex|json   how printed buffers look (default text)\n"
           "  --backend emu|cuda     run on the emulator (default) or on a real GPU\n"
           "  --compare              run on both, compare every :out buffer bit for bit\n"
@@ -146,14 +148,14 @@ static int exit_for(isa_status_t st)
 /* Run entry with the command line's arguments on the chosen backend, then print the
  * :out buffers.  On the emulator, an entry that reaches an instruction without
  * semantics is refused before anything runs. */
-static int run_entry(const isa_module_t *m, uint32_t entry, const ex_launch_t *l, bool cuda,
+static int run_entry(const isa_module_t *m, uint32_t entry, const ex_launch_t *l, bool cuda, unsigned repeat,
                      rt_outfmt_t fmt, int argc, char **argv)
 {
     ex_program_t *p = NULL;
     rt_args_t a;
     isa_status_t st;
     if (!cuda) {
-        p = ex_program_new(m);
+        p = ex_program_new(rt_device(), m);
         if (!p) {
             fprintf(stderr, "ptxrun: error: out of memory\n");
             return EXIT_USAGE;
@@ -166,7 +168,7 @@ static int run_entry(const isa_module_t *m, uint32_t entry, const ex_launch_t *l
     st = rt_args_parse(&m->funcs[entry], argc, argv, stderr, &a);
     if (st == ISA_ST_OK) {
         ex_stats_t stats;
-        st = cuda ? rt_run_cuda(m, entry, l, &a, stderr) : rt_run_emu(p, entry, l, &a, stderr, &stats);
+        st = cuda ? rt_run_cuda(m, entry, l, &a, stderr) : rt_run_emu(p, entry, l, &a, repeat, stderr, &stats);
         if (st == ISA_ST_OK)
             st = rt_args_print(&a, fmt, stdout, stderr);
         rt_args_free(&a);
@@ -206,7 +208,7 @@ static int compare_entry(const isa_module_t *m, uint32_t entry, const ex_launch_
 
 int main(int argc, char **argv)
 {
-    enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE, O_TIMEOUT, O_COOP };
+    enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE, O_TIMEOUT, O_COOP, O_REPEAT };
     static const struct option longopts[] = {
         { "kernel", required_argument, 0, 'k' }, { "grid", required_argument, 0, 'g' },
         { "block", required_argument, 0, 'b' },  { "shared", required_argument, 0, 's' },
@@ -215,6 +217,7 @@ int main(int argc, char **argv)
         { "print", no_argument, 0, O_PRINT },    { "isa-table", no_argument, 0, O_ISATABLE },
         { "help", no_argument, 0, 'h' },         { "timeout", required_argument, 0, O_TIMEOUT },
         { "cooperative", no_argument, 0, O_COOP },
+        { "repeat", required_argument, 0, O_REPEAT },
 #ifdef PTXEMU_TESTING
         { "compare", optional_argument, 0, O_COMPARE },   /* =flip:SPEC: the test backend */
 #else
@@ -235,6 +238,7 @@ int main(int argc, char **argv)
     ex_launch_t launch = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 0, 0, NULL, 0, false };
     rt_outfmt_t fmt = RT_OUT_TEXT;
     bool cuda = false, compare = false;
+    uint32_t repeat = 0;
     const char *flip_spec = NULL;
     /* Options may come before and after FILE; the first word after FILE that is not an
      * option starts the kernel arguments (which may be negative numbers, hence no
@@ -311,6 +315,14 @@ int main(int argc, char **argv)
         case O_COOP:
             launch.cooperative = true;
             break;
+        case O_REPEAT:
+            if (!parse_uint("--repeat", optarg, &repeat))
+                return EXIT_USAGE;
+            if (repeat == 0) {
+                fprintf(stderr, "ptxrun: error: --repeat '%s': expected a positive number of launches\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
         case O_COMPARE:
             compare = true;
             flip_spec = optarg;
@@ -325,6 +337,10 @@ int main(int argc, char **argv)
     }
     if (!path) {
         usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (repeat && (cuda || compare)) {
+        fprintf(stderr, "ptxrun: error: --repeat runs on the emulator only (not with --backend cuda or --compare)\n");
         return EXIT_USAGE;
     }
     if (launch.cooperative && (cuda || compare)) {
@@ -376,7 +392,7 @@ int main(int argc, char **argv)
         } else {
             if (!cuda)
                 catch_sigint(&launch);
-            rc = run_entry(m, (uint32_t)(entry - m->funcs), &launch, cuda, fmt, argc - optind,
+            rc = run_entry(m, (uint32_t)(entry - m->funcs), &launch, cuda, repeat, fmt, argc - optind,
                            argv + optind);
         }
     }

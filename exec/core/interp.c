@@ -14,6 +14,7 @@
 #include "exec/internal.h"
 #include "exec/machine.h"
 
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,21 +120,45 @@ static void report_waits(FILE *out, const isa_module_t *m, ex_cta_t *c)
     }
 }
 
-static void report_fault(ex_warp_t *w, FILE *diag, const char *kernel)
+/* The fault of warp w into f (its fields) and its report's first lines onto out. */
+static void report_fault(ex_warp_t *w, ex_fault_t *f, FILE *out, const char *kernel)
 {
     ex_cta_t *c = w->cta;
     const isa_module_t *m = c->p->m;
     unsigned l = w->fault_lane >= 0 ? (unsigned)w->fault_lane : 0;
-    fprintf(diag, "ptxrun: error: kernel %s: CTA (%u,%u,%u) thread (%u,%u,%u): %s", kernel,
-            c->ctaid[0], c->ctaid[1], c->ctaid[2], w->tid[0][l], w->tid[1][l], w->tid[2][l],
-            w->fault_what ? w->fault_what : "fault");
-    if (w->fault_addr || (w->fault_what && strstr(w->fault_what, "address")))
-        fprintf(diag, " (address 0x%llx)", (unsigned long long)w->fault_addr);
-    fputc('\n', diag);
+    f->kind = (ex_fault_kind_t)w->fault_kind;
+    f->kernel = kernel;
+    f->has_thread = true;
+    memcpy(f->cta, c->ctaid, sizeof f->cta);
+    for (unsigned k = 0; k < 3; k++)
+        f->thread[k] = w->tid[k][l];
+    f->warp = w->id;
+    f->lane = l;
+    snprintf(f->what, sizeof f->what, "%s", w->fault_what ? w->fault_what : "fault");
+    f->has_addr = w->fault_addr || (w->fault_what && strstr(w->fault_what, "address"));
+    f->addr = w->fault_addr;
+    fprintf(out, "ptxrun: error: kernel %s: CTA (%u,%u,%u) thread (%u,%u,%u): %s", kernel,
+            c->ctaid[0], c->ctaid[1], c->ctaid[2], w->tid[0][l], w->tid[1][l], w->tid[2][l], f->what);
+    if (f->has_addr)
+        fprintf(out, " (address 0x%llx)", (unsigned long long)w->fault_addr);
+    fputc('\n', out);
     const ex_insn_t *x = w->fault_insn;
     if (x && x->ir) {
-        fputs("  ", diag);
-        print_loc(diag, m, ex_top(w)->fn->ir, x, "\n  ");
+        const isa_source_t *src = &m->srcs[x->ir->loc.file];
+        f->file = src->name;
+        isa_loc_linecol(src, x->ir->loc.begin, &f->line, &f->col);
+        const isa_func_t *fn = ex_top(w)->fn->ir;
+        if (x->ir->dbg != ISA_NONE && x->ir->dbg < fn->ndbg) {
+            const isa_dbgloc_t *d = &fn->dbg[x->ir->dbg];
+            f->src_file = "?";
+            for (uint32_t i = 0; i < m->nfile; i++)
+                if (m->files[i].index == d->file)
+                    f->src_file = m->files[i].name;
+            f->src_line = d->line;
+            f->src_col = d->col;
+        }
+        fputs("  ", out);
+        print_loc(out, m, fn, x, "\n  ");
     }
 }
 
@@ -147,14 +172,14 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
     ex_ctx_t *cx = ex_top(w);
     ex_program_t *p = w->cta->p;
     if (w->depth == EX_MAX_DEPTH)
-        return ex_set_fault(w, x, mask, "call stack overflow");
+        return ex_set_fault_k(w, x, mask, EX_FAULT_STACK, "call stack overflow");
     ex_func_t *callee = &p->funcs[fi];
     uint32_t local_base = w->local_top;
     if (callee->local_size && (!w->local || (uint64_t)local_base + callee->local_size > w->local_bytes))
-        return ex_set_fault(w, x, mask, "local memory stack overflow");
+        return ex_set_fault_k(w, x, mask, EX_FAULT_STACK, "local memory stack overflow");
     uint8_t *fr = frame_new(w, callee, local_base, NULL);
     if (!fr)
-        return ex_set_fault(w, x, mask, "out of host memory");
+        return ex_set_fault_k(w, x, mask, EX_FAULT_NOMEM, "out of host memory");
     /* Arguments: registers, .param areas or constants of the caller, per lane. */
     ex_call_args(cx, x, callee, fr, mask);
     w->local_top += callee->local_size;
@@ -282,7 +307,7 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
             const ex_insn_t *x = &code[pc];
             uint32_t mask = guard_mask(f, x, g);
             if (!x->fn)
-                return ex_set_fault(w, x, g, "instruction without semantics");
+                return ex_set_fault_k(w, x, g, EX_FAULT_ILLEGAL, "instruction without semantics");
             int st = ISA_X_NEXT;
             if (g != g0) {
                 w->nlane_instr += run * (uint64_t)__builtin_popcount(g0);
@@ -343,7 +368,7 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
             if (st == ISA_X_FAULT)
                 return W_FAULT;
             if (st == ISA_X_TRAP)
-                return ex_set_fault(w, x, mask, "trap instruction executed");
+                return ex_set_fault_k(w, x, mask, EX_FAULT_TRAP, "trap instruction executed");
             if (st == ISA_X_EXIT || (st == ISA_X_RET && w->depth == 1)) {
                 w->alive &= ~mask;
                 cx->members &= ~mask;
@@ -394,7 +419,7 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                 g = 0;
                 break;
             }
-            return ex_set_fault(w, x, mask, "unexpected handler status");
+            return ex_set_fault_k(w, x, mask, EX_FAULT_ILLEGAL, "unexpected handler status");
         }
         w->nlane_instr += run * (uint64_t)__builtin_popcount(g0);
         w->ninstr += run;
@@ -413,7 +438,6 @@ typedef struct {
     const ex_launch_t *l;
     const uint8_t     *params;
     size_t             params_size;
-    FILE              *diag;
     uint64_t           total;
     /* Written by the workers: each on its own cache line, so that a worker checking
      * `failed` (every scheduling round) does not miss in its cache whenever another one
@@ -424,21 +448,24 @@ typedef struct {
     _Alignas(64) atomic_uint_fast64_t thread_instrs;
     atomic_uint_fast64_t warp_instrs;
     _Alignas(64) pthread_mutex_t diag_lock;
-    atomic_uint        nworker;        /* workers started (each one's index: %smid) */
     uint64_t           gridid;
     uint64_t           slice;          /* warp instructions of a CTA's time slice */
     uint64_t           capacity;       /* CTAs that can be resident at once */
-    bool               local;          /* the module uses .local: warps get local memory */
+    bool               local;          /* the entry's call graph uses .local: warps get local memory */
     _Alignas(64) atomic_uint_fast64_t resident;   /* CTAs resident now */
+    /* The first fault (under diag_lock): its fields and its report's text. */
+    ex_fault_t         fault;
+    FILE              *fault_out;      /* open_memstream on fault_buf */
+    char              *fault_buf;
+    size_t             fault_len;
     char               nomem[160];     /* what host memory could not be had (under diag_lock) */
-    /* Stopping (failed == L_STOPPED): the watchdog's state and the report of live warps. */
+    /* Stopping (failed == L_STOPPED): the deadline, why, and the report of live warps. */
+    bool               watch;          /* a timeout or a stop flag is given */
+    double             deadline;       /* CLOCK_MONOTONIC seconds */
     int                stop_reason;    /* 1: the timeout, 2: the stop flag */
     FILE              *report;         /* open_memstream on report_buf, under diag_lock */
     char              *report_buf;
     size_t             report_len;
-    pthread_mutex_t    wd_lock;
-    pthread_cond_t     wd_cond;
-    bool               wd_done;
 } launch_t;
 
 enum { L_FAULT = 1, L_STOPPED = 2 };   /* launch_t.failed */
@@ -460,6 +487,8 @@ static void out_of_memory(launch_t *L, const char *what, uint64_t bytes)
 static void report_live(launch_t *L, ex_cta_t *c)
 {
     pthread_mutex_lock(&L->diag_lock);
+    if (!L->report)
+        L->report = open_memstream(&L->report_buf, &L->report_len);
     for (uint32_t i = 0; L->report && i < c->nwarps; i++) {
         ex_warp_t *w = &c->warps[i];
         if (w->depth == 0)
@@ -484,54 +513,24 @@ static void report_live(launch_t *L, ex_cta_t *c)
     pthread_mutex_unlock(&L->diag_lock);
 }
 
-/* The watchdog of a launch with a timeout or a stop flag: sets failed to L_STOPPED at the
- * deadline or when the flag is set (checked every 20 ms), so that the workers, which
- * test failed once per scheduling round, stop. */
-static void *watchdog(void *arg)
+/* A launch with a timeout or a stop flag: the workers look at the clock and the flag
+ * once per scheduling round of a CTA (a few thousand warp instructions) and stop the
+ * launch (failed = L_STOPPED) at the deadline or when the flag is set. */
+static void launch_watch(launch_t *L)
 {
-    launch_t *L = arg;
     const ex_launch_t *l = L->l;
-    struct timespec now, end;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    double t = l->timeout > 0 ? l->timeout : 0;
-    end.tv_sec = now.tv_sec + (time_t)t;
-    end.tv_nsec = now.tv_nsec + (long)((t - (double)(time_t)t) * 1e9);
-    if (end.tv_nsec >= 1000000000L) {
-        end.tv_sec++;
-        end.tv_nsec -= 1000000000L;
-    }
-    pthread_mutex_lock(&L->wd_lock);
-    while (!L->wd_done) {
-        struct timespec wake = now;
-        wake.tv_nsec += 20000000L;
-        if (wake.tv_nsec >= 1000000000L) {
-            wake.tv_sec++;
-            wake.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&L->wd_cond, &L->wd_lock, &wake);
-        if (L->wd_done)
-            break;
+    int reason = 0;
+    if (l->stop && atomic_load_explicit(l->stop, memory_order_relaxed))
+        reason = 2;
+    else if (l->timeout > 0) {
+        struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
-        int reason = l->stop && atomic_load(l->stop) ? 2
-                   : t > 0 && (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)) ? 1
-                   : 0;
-        if (reason) {
-            int z = 0;
-            if (atomic_compare_exchange_strong(&L->failed, &z, L_STOPPED))
-                L->stop_reason = reason;
-            break;
-        }
+        if ((double)now.tv_sec + (double)now.tv_nsec * 1e-9 >= L->deadline)
+            reason = 1;
     }
-    pthread_mutex_unlock(&L->wd_lock);
-    return NULL;
-}
-
-static bool needs_local(ex_program_t *p)
-{
-    for (uint32_t i = 0; i < p->m->nfunc; i++)
-        if (p->funcs[i].local_size)
-            return true;
-    return false;
+    int z = 0;
+    if (reason && atomic_compare_exchange_strong(&L->failed, &z, L_STOPPED))
+        L->stop_reason = reason;
 }
 
 /* Make CTA number id resident in slot c: its warps at the entry; false when host
@@ -559,12 +558,13 @@ static bool cta_start(launch_t *L, ex_cta_t *c, uint64_t id, uint64_t clock)
         w->fault_addr = 0;
         w->fault_what = NULL;
         w->fault_insn = NULL;
+        w->fault_kind = EX_FAULT_NONE;
         w->id = i;
         if (w->tid_ready) {
             w->valid = w->tid_valid;      /* the same block shape: indices already known */
             goto tids_done;
         }
-        /* Thread indices, x fastest, counted up without divisions (once per worker). */
+        /* Thread indices, x fastest, counted up without divisions (once per slot). */
         uint32_t t0 = i * ISA_LANES;
         uint32_t tx = t0 % l->block[0], ty = (t0 / l->block[0]) % l->block[1];
         uint32_t tz = t0 / (l->block[0] * l->block[1]);
@@ -608,9 +608,29 @@ static bool cta_start(launch_t *L, ex_cta_t *c, uint64_t id, uint64_t clock)
 
 enum { CTA_FAILED = -1, CTA_RUNNING, CTA_DONE };
 
+/* Record the first fault of the launch: w's, and for a deadlock what every warp of its
+ * CTA waits for. */
+static void launch_fault(launch_t *L, ex_warp_t *w, bool deadlock)
+{
+    int z = 0;
+    if (!atomic_compare_exchange_strong(&L->failed, &z, L_FAULT))
+        return;
+    pthread_mutex_lock(&L->diag_lock);
+    L->fault_out = open_memstream(&L->fault_buf, &L->fault_len);
+    if (L->fault_out) {
+        const char *kernel = L->p->m->funcs[L->entry].name;
+        report_fault(w, &L->fault, L->fault_out, kernel);
+        if (deadlock) {
+            L->fault.kind = EX_FAULT_DEADLOCK;
+            report_waits(L->fault_out, L->p->m, w->cta);
+        }
+    }
+    pthread_mutex_unlock(&L->diag_lock);
+}
+
 /* Run the warps of resident CTA c in turn, each for a quantum, until the CTA finishes
  * or slice warp instructions have run: CTA_DONE, CTA_RUNNING (the slice is used up), or
- * CTA_FAILED (a fault or deadlock, reported, or the launch failed or stopped elsewhere). */
+ * CTA_FAILED (a fault or deadlock, recorded, or the launch failed or stopped elsewhere). */
 static int cta_step(launch_t *L, ex_cta_t *c, uint64_t slice)
 {
     uint32_t live = c->nwarps;
@@ -630,32 +650,23 @@ static int cta_step(launch_t *L, ex_cta_t *c, uint64_t slice)
             if (w->ninstr != before || w->waiting != wait_before)
                 progress = true;
             if (st == W_FAULT) {
-                int z = 0;
-                if (atomic_compare_exchange_strong(&L->failed, &z, L_FAULT)) {
-                    pthread_mutex_lock(&L->diag_lock);
-                    report_fault(w, L->diag, L->p->m->funcs[L->entry].name);
-                    pthread_mutex_unlock(&L->diag_lock);
-                }
+                launch_fault(L, w, false);
                 ok = false;
             } else if (st != W_DONE) {
                 live++;
             }
         }
         if (ok && live && !progress) {
-            int z = 0;
-            if (atomic_compare_exchange_strong(&L->failed, &z, L_FAULT)) {
-                ex_warp_t *w = &c->warps[0];
-                for (uint32_t i = 0; i < c->nwarps; i++)
-                    if (c->warps[i].depth)
-                        w = &c->warps[i];
-                ex_wait_deadlock(c, w);
-                pthread_mutex_lock(&L->diag_lock);
-                report_fault(w, L->diag, L->p->m->funcs[L->entry].name);
-                report_waits(L->diag, L->p->m, c);
-                pthread_mutex_unlock(&L->diag_lock);
-            }
+            ex_warp_t *w = &c->warps[0];
+            for (uint32_t i = 0; i < c->nwarps; i++)
+                if (c->warps[i].depth)
+                    w = &c->warps[i];
+            ex_wait_deadlock(c, w);
+            launch_fault(L, w, true);
             ok = false;
         }
+        if (L->watch)
+            launch_watch(L);
         if (atomic_load(&L->failed))
             ok = false;
     }
@@ -697,7 +708,7 @@ static void cta_finish(launch_t *L, ex_cta_t *c, uint64_t *clock)
 
 /* A slot for resident CTAs of the launch: warps, shared memory, local memory.  NULL
  * when host memory runs out (recorded). */
-static ex_cta_t *cta_alloc(launch_t *L, uint32_t worker_index)
+static ex_cta_t *cta_alloc(launch_t *L)
 {
     const ex_launch_t *l = L->l;
     ex_cta_t *c = calloc(1, sizeof *c);
@@ -705,16 +716,11 @@ static ex_cta_t *cta_alloc(launch_t *L, uint32_t worker_index)
         out_of_memory(L, "a CTA", sizeof *c);
         return NULL;
     }
-    c->p = L->p;
-    c->l = l;
-    c->params = L->params;
-    c->params_size = L->params_size;
     /* Sizes in 64 bits: ex_launch_check bounded the block (1024 threads) and the
      * entry's shared memory; the module's may be larger (every entry's variables). */
     uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     uint64_t shared = (((uint64_t)L->p->shared_static + 15) & ~15ull) + l->shared_bytes;
     c->nthreads = (uint32_t)nthreads;
-    c->worker = worker_index;
     c->nwarps = (uint32_t)((nthreads + ISA_LANES - 1) / ISA_LANES);
     c->warps = calloc(c->nwarps, sizeof *c->warps);
     c->shared_size = (uint32_t)shared;
@@ -727,7 +733,8 @@ static ex_cta_t *cta_alloc(launch_t *L, uint32_t worker_index)
         out_of_memory(L, "a CTA's shared memory", shared + 16);
         ok = false;
     }
-    /* Local memory: EX_LOCAL_BYTES per lane, reserved; pages are backed when touched. */
+    /* Local memory: EX_LOCAL_BYTES per lane, reserved; pages are backed when touched,
+     * and kept (not cleared) while the slot is reused. */
     for (uint32_t i = 0; ok && L->local && i < c->nwarps; i++) {
         void *m = mmap(NULL, (size_t)ISA_LANES * EX_LOCAL_BYTES, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -743,6 +750,64 @@ static ex_cta_t *cta_alloc(launch_t *L, uint32_t worker_index)
         cta_free(c);
         return NULL;
     }
+    return c;
+}
+
+void ex_worker_flush(ex_worker_t *wk)
+{
+    for (uint32_t i = 0; i < wk->nslot; i++)
+        cta_free(wk->slot[i]);
+    free(wk->slot);
+    wk->slot = NULL;
+    wk->nslot = 0;
+    wk->key_p = NULL;
+}
+
+/* The worker's slots serve this launch: reused when they were made for the same
+ * program, entry, block shape, shared size and local memory, else freed. */
+static void worker_bind(launch_t *L, ex_worker_t *wk)
+{
+    const ex_launch_t *l = L->l;
+    bool same = wk->key_p == L->p && wk->key_entry == L->entry && wk->key_shared == l->shared_bytes &&
+                wk->key_local == L->local && memcmp(wk->key_block, l->block, sizeof wk->key_block) == 0;
+    if (!same) {
+        ex_worker_flush(wk);
+        wk->key_p = L->p;
+        wk->key_entry = L->entry;
+        wk->key_shared = l->shared_bytes;
+        wk->key_local = L->local;
+        memcpy(wk->key_block, l->block, sizeof wk->key_block);
+    }
+    for (uint32_t i = 0; i < wk->nslot; i++) {
+        ex_cta_t *c = wk->slot[i];
+        c->p = L->p;
+        c->l = l;
+        c->params = L->params;
+        c->params_size = L->params_size;
+        c->worker = wk->index;
+        for (uint32_t k = 0; k < c->nwarps; k++)
+            memset(c->warps[k].gcache, 0, sizeof c->warps[k].gcache);
+    }
+}
+
+/* A new slot for the worker (its per-launch fields set); NULL when memory runs out. */
+static ex_cta_t *worker_grow(launch_t *L, ex_worker_t *wk)
+{
+    ex_cta_t **ns = realloc(wk->slot, (wk->nslot + 1) * sizeof *wk->slot);
+    if (!ns) {
+        out_of_memory(L, "the resident CTAs of a worker", (wk->nslot + 1) * sizeof *wk->slot);
+        return NULL;
+    }
+    wk->slot = ns;
+    ex_cta_t *c = cta_alloc(L);
+    if (!c)
+        return NULL;
+    c->p = L->p;
+    c->l = L->l;
+    c->params = L->params;
+    c->params_size = L->params_size;
+    c->worker = wk->index;
+    wk->slot[wk->nslot++] = c;
     return c;
 }
 
@@ -770,15 +835,17 @@ static bool take_cta(launch_t *L, uint64_t *id, uint64_t *end, uint64_t *out)
  * slice is used up, and then turns to the next.  When a slice runs out and the GPU has
  * room (L->capacity resident CTAs in all), a new CTA becomes resident beside the others,
  * so that a CTA waiting for another one (a flag in global memory) lets it run; when a
- * CTA finishes, the next CTA of the grid takes its slot. */
-static void *worker(void *arg)
+ * CTA finishes, the next CTA of the grid takes its slot.  The worker's slots [0, nres)
+ * are resident, the rest spare; they stay with the worker after the launch. */
+static void worker_run(void *job, ex_worker_t *wk)
 {
-    launch_t *L = arg;
-    uint32_t index = atomic_fetch_add(&L->nworker, 1);
-    ex_cta_t **slot = NULL;           /* [0, nres): resident; [nres, nslot): spare */
-    uint32_t nres = 0, nslot = 0, cur = 0;
+    launch_t *L = job;
+    worker_bind(L, wk);
+    ex_cta_t **slot;
+    uint32_t nres = 0, cur = 0;
     uint64_t id = 0, end = 0, clock = 0, next;
     for (;;) {
+        slot = wk->slot;
         if (atomic_load(&L->failed))
             break;
         bool admit = nres == 0;
@@ -818,19 +885,11 @@ static void *worker(void *arg)
             cur = (cur + 1) % nres;
             continue;
         }
-        if (nres == nslot) {
-            ex_cta_t **ns = realloc(slot, (nslot + 1) * sizeof *slot);
-            ex_cta_t *c = ns ? cta_alloc(L, index) : NULL;
-            if (ns)
-                slot = ns;
-            if (!c) {
-                if (!ns)
-                    out_of_memory(L, "the resident CTAs of a worker", (nslot + 1) * sizeof *slot);
-                atomic_fetch_sub(&L->resident, 1);
-                break;
-            }
-            slot[nslot++] = c;
+        if (nres == wk->nslot && !worker_grow(L, wk)) {
+            atomic_fetch_sub(&L->resident, 1);
+            break;
         }
+        slot = wk->slot;
         if (!cta_start(L, slot[nres], next, clock)) {
             atomic_fetch_sub(&L->resident, 1);
             break;
@@ -841,135 +900,197 @@ static void *worker(void *arg)
     bool stopped = atomic_load(&L->failed) == L_STOPPED;
     for (uint32_t i = 0; i < nres; i++) {
         if (stopped)
-            report_live(L, slot[i]);
-        cta_finish(L, slot[i], &clock);
+            report_live(L, wk->slot[i]);
+        cta_finish(L, wk->slot[i], &clock);
     }
-    for (uint32_t i = 0; i < nslot; i++)
-        cta_free(slot[i]);
-    free(slot);
-    return NULL;
+}
+
+/* Whether the call graph of entry uses local memory (an indirect call may reach any
+ * function with a body). */
+static bool graph_local(const ex_program_t *p, uint32_t fi, uint8_t *seen)
+{
+    if (seen[fi])
+        return false;
+    seen[fi] = 1;
+    const isa_func_t *fn = &p->m->funcs[fi];
+    if (p->funcs[fi].local_size)
+        return true;
+    for (uint32_t i = 0; i < fn->ninstr; i++) {
+        const isa_instr_t *in = &fn->instrs[i];
+        if (in->op != ISA_OP_CALL)
+            continue;
+        bool direct = false;
+        for (uint32_t k = 0; k < in->nopd; k++) {
+            const isa_operand_t *o = &fn->opds[in->opd + k];
+            if (o->kind == OPD_FUNC) {
+                direct = true;
+                if (p->m->funcs[o->u.func].has_body && graph_local(p, o->u.func, seen))
+                    return true;
+                break;
+            }
+        }
+        if (!direct)
+            for (uint32_t f = 0; f < p->m->nfunc; f++)
+                if (p->funcs[f].local_size)
+                    return true;
+    }
+    return false;
+}
+
+bool ex_entry_uses_local(ex_program_t *p, uint32_t entry)
+{
+    if (p->entry_local[entry] == 0) {
+        uint8_t *seen = calloc(p->m->nfunc + 1, 1);
+        bool yes = !seen || graph_local(p, entry, seen);
+        free(seen);
+        p->entry_local[entry] = yes ? 2 : 1;
+    }
+    return p->entry_local[entry] == 2;
+}
+
+/* A failed launch's fault without a thread (refused, unsupported, out of memory). */
+static isa_status_t launch_error(ex_stats_t *out, ex_fault_kind_t kind, const char *kernel, isa_status_t st,
+                                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static isa_status_t launch_error(ex_stats_t *out, ex_fault_kind_t kind, const char *kernel, isa_status_t st,
+                                 const char *fmt, ...)
+{
+    ex_fault_t *f = &out->fault;
+    f->kind = kind;
+    f->kernel = kernel;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->what, sizeof f->what, fmt, ap);
+    va_end(ap);
+    if (!f->report) {
+        size_t n = strlen(f->what) + strlen(kernel) + 64;
+        f->report = malloc(n);
+        if (f->report)
+            snprintf(f->report, n, "ptxrun: error: kernel %s: %s\n", kernel, f->what);
+    }
+    return st;
+}
+
+void ex_stats_clear(ex_stats_t *st)
+{
+    if (!st)
+        return;
+    free(st->fault.report);
+    memset(st, 0, sizeof *st);
 }
 
 isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, const void *params,
-                       size_t params_size, FILE *diag, ex_stats_t *out_stats)
+                       size_t params_size, ex_stats_t *out)
 {
-    launch_t L;
-    memset(&L, 0, sizeof L);
-    L.p = p;
-    L.entry = entry;
-    L.l = l;
-    L.params = params;
-    L.params_size = params_size;
-    L.diag = diag ? diag : stderr;
-    L.total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    if (out_stats)
-        out_stats->stop_report = NULL;
+    ex_stats_t scratch;
+    if (!out)
+        out = &scratch;
+    memset(out, 0, sizeof *out);
+    const char *kernel = p->m->funcs[entry].name;
     if (p->funcs[entry].unsupported) {
-        ex_program_check_entry(p, entry, L.diag);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (f) {
+            ex_program_check_entry(p, entry, f);
+            fclose(f);
+        }
+        out->fault.kind = EX_FAULT_UNSUPPORTED;
+        out->fault.kernel = kernel;
+        snprintf(out->fault.what, sizeof out->fault.what, "the kernel uses instructions that are not supported yet");
+        out->fault.report = buf;
+        if (out == &scratch)
+            ex_stats_clear(out);
         return ISA_ST_UNSUPPORTED;
     }
     char msg[256];
     isa_status_t cst = ex_launch_check(p, entry, l, msg, sizeof msg);
     if (cst != ISA_ST_OK) {
-        fprintf(L.diag, "ptxrun: error: kernel %s: launch refused: %s\n", p->m->funcs[entry].name, msg);
+        launch_error(out, EX_FAULT_REFUSED, kernel, cst, "launch refused: %s", msg);
+        if (out == &scratch)
+            ex_stats_clear(out);
         return cst;
     }
-    pthread_mutex_init(&L.diag_lock, NULL);
-    L.gridid = atomic_fetch_add(&p->nlaunch, 1) + 1;
-    /* A watchdog thread when the launch can be stopped (timeout, stop flag). */
-    pthread_t wd;
-    bool has_wd = false;
+    ex_device_t *d = p->dev;
+    pthread_mutex_lock(&d->launch_lock);
+    for (unsigned i = 0; i < d->nobs; i++)
+        if (d->obs[i].begin)
+            d->obs[i].begin(d->obs[i].user, p, entry);
+    launch_t *L = aligned_alloc(64, (sizeof *L + 63) / 64 * 64);
+    if (!L) {
+        pthread_mutex_unlock(&d->launch_lock);
+        return launch_error(out, EX_FAULT_NOMEM, kernel, ISA_ST_NOMEM, "out of host memory");
+    }
+    memset(L, 0, sizeof *L);
+    L->p = p;
+    L->entry = entry;
+    L->l = l;
+    L->params = params;
+    L->params_size = params_size;
+    L->total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    pthread_mutex_init(&L->diag_lock, NULL);
+    L->gridid = atomic_fetch_add(&d->nlaunch, 1) + 1;
+    ex_device_launch_begin(d);
+    isa_status_t st = ISA_ST_OK;
     if (l->timeout > 0 || l->stop) {
-        pthread_condattr_t ca;
-        pthread_condattr_init(&ca);
-        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-        pthread_cond_init(&L.wd_cond, &ca);
-        pthread_condattr_destroy(&ca);
-        pthread_mutex_init(&L.wd_lock, NULL);
-        L.report = open_memstream(&L.report_buf, &L.report_len);
-        has_wd = pthread_create(&wd, NULL, watchdog, &L) == 0;
-        if (!has_wd) {
-            fprintf(L.diag, "ptxrun: error: cannot start the thread that watches the time limit\n");
-            if (L.report)
-                fclose(L.report);
-            free(L.report_buf);
-            pthread_cond_destroy(&L.wd_cond);
-            pthread_mutex_destroy(&L.wd_lock);
-            pthread_mutex_destroy(&L.diag_lock);
-            return ISA_ST_NOMEM;
-        }
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        L->watch = true;
+        L->deadline = (double)now.tv_sec + (double)now.tv_nsec * 1e-9 + (l->timeout > 0 ? l->timeout : 0);
     }
-    unsigned n = l->workers;
-    if (n == 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        n = c > 0 ? (unsigned)c : 1;
-    }
-    if (n > L.total)
-        n = (unsigned)L.total;
-    L.nthreads = n;
-    L.slice = l->slice ? l->slice : EX_SLICE;
-    L.capacity = ex_resident_ctas(p, entry, l);
-    L.local = needs_local(p);
-    if (n <= 1) {
-        worker(&L);
-    } else {
-        /* n - 1 more threads; the calling thread is a worker too. */
-        pthread_t *th = calloc(n, sizeof *th);
-        unsigned started = 0;
-        for (unsigned i = 0; th && i + 1 < n; i++)
-            if (pthread_create(&th[i], NULL, worker, &L) == 0)
-                started++;
+    unsigned n = !l->workers ? d->nworkers : l->workers < EX_MAX_WORKERS ? l->workers : EX_MAX_WORKERS;
+    if (n > L->total)
+        n = (unsigned)L->total;
+    L->nthreads = n;
+    L->slice = l->slice ? l->slice : EX_SLICE;
+    L->capacity = ex_resident_ctas(p, entry, l);
+    L->local = ex_entry_uses_local(p, entry);
+    ex_device_run(d, n, worker_run, L);
+    st = atomic_load(&L->failed) ? ISA_ST_FAULT : ISA_ST_OK;
+    if (L->watch) {
+        if (L->report)
+            fclose(L->report);
+        if (atomic_load(&L->failed) == L_STOPPED) {
+            /* The first line says why; the live warps follow. */
+            ex_fault_t *f = &out->fault;
+            f->kind = EX_FAULT_STOPPED;
+            f->kernel = kernel;
+            if (L->stop_reason == 1)
+                snprintf(f->what, sizeof f->what, "stopped after the time limit of %g s", l->timeout);
             else
-                break;
-        worker(&L);
-        for (unsigned i = 0; i < started; i++)
-            pthread_join(th[i], NULL);
-        free(th);
-    }
-    isa_status_t st = atomic_load(&L.failed) ? ISA_ST_FAULT : ISA_ST_OK;
-    if (has_wd) {
-        pthread_mutex_lock(&L.wd_lock);
-        L.wd_done = true;
-        pthread_cond_signal(&L.wd_cond);
-        pthread_mutex_unlock(&L.wd_lock);
-        pthread_join(wd, NULL);
-        pthread_cond_destroy(&L.wd_cond);
-        pthread_mutex_destroy(&L.wd_lock);
-        char *rep = NULL;
-        if (L.report) {
-            fclose(L.report);
-            if (atomic_load(&L.failed) == L_STOPPED) {
-                /* The first line says why; the live warps follow. */
-                size_t n = L.report_len + 256;
-                rep = malloc(n);
-                if (rep) {
-                    int k = L.stop_reason == 1
-                        ? snprintf(rep, n, "ptxrun: error: kernel %s: stopped after the time limit of %g s; "
-                                   "live warps:\n", p->m->funcs[entry].name, l->timeout)
-                        : snprintf(rep, n, "ptxrun: error: kernel %s: stopped by an interrupt; live warps:\n",
-                                   p->m->funcs[entry].name);
-                    if (L.report_len)
-                        memcpy(rep + k, L.report_buf, L.report_len + 1);
-                    else   /* stopped between two CTAs */
-                        snprintf(rep + k, n - (size_t)k, "  (none: the workers were between CTAs)\n");
-                }
-            }
-            free(L.report_buf);
+                snprintf(f->what, sizeof f->what, "stopped by an interrupt");
+            size_t k = L->report_len + 512;
+            f->report = malloc(k);
+            if (f->report)
+                snprintf(f->report, k, "ptxrun: error: kernel %s: %s; live warps:\n%s", kernel, f->what,
+                         L->report_len ? L->report_buf : "  (none: the workers were between CTAs)\n");
         }
-        if (out_stats)
-            out_stats->stop_report = rep;
-        else
-            free(rep);
+        free(L->report_buf);
     }
-    if (L.nomem[0]) {
-        fprintf(L.diag, "ptxrun: error: kernel %s: %s\n", p->m->funcs[entry].name, L.nomem);
+    if (L->fault_out)
+        fclose(L->fault_out);
+    L->fault_out = NULL;
+    if (L->nomem[0]) {
+        free(out->fault.report);
+        out->fault.report = NULL;
+        launch_error(out, EX_FAULT_NOMEM, kernel, ISA_ST_NOMEM, "%s", L->nomem);
         st = ISA_ST_NOMEM;
+    } else if (atomic_load(&L->failed) == L_FAULT) {
+        out->fault = L->fault;
+        out->fault.report = L->fault_buf;
+        L->fault_buf = NULL;
     }
-    pthread_mutex_destroy(&L.diag_lock);
-    if (out_stats) {
-        out_stats->thread_instrs = atomic_load(&L.thread_instrs);
-        out_stats->warp_instrs = atomic_load(&L.warp_instrs);
-    }
+    free(L->fault_buf);
+    out->thread_instrs = atomic_load(&L->thread_instrs);
+    out->warp_instrs = atomic_load(&L->warp_instrs);
+    ex_device_launch_end(d);
+    pthread_mutex_destroy(&L->diag_lock);
+    free(L);
+    for (unsigned i = 0; i < d->nobs; i++)
+        if (d->obs[i].end)
+            d->obs[i].end(d->obs[i].user, p, entry, out);
+    pthread_mutex_unlock(&d->launch_lock);
+    if (out == &scratch)
+        ex_stats_clear(out);
     return st;
 }
 /*}=====================================================================*/

@@ -497,11 +497,9 @@ static void layout(pd_t *d)
             break;
         case ISA_SP_SHARED:
             /* Function-scope shared variables get program-wide offsets. */
-            pthread_mutex_lock(&d->p->lock);
             d->p->shared_static = (d->p->shared_static + align - 1) & ~(uint64_t)(align - 1);
             f->var_local[v] = d->p->shared_static < UINT32_MAX ? (uint32_t)d->p->shared_static : UINT32_MAX;
             d->p->shared_static += size;
-            pthread_mutex_unlock(&d->p->lock);
             break;
         default:
             break;

@@ -8,32 +8,6 @@
 
 static uint64_t align_up(uint64_t x, uint64_t a) { return a ? (x + a - 1) / a * a : x; }
 
-void ex_program_add_global(ex_program_t *p, void *base, size_t bytes)
-{
-    pthread_mutex_lock(&p->lock);
-    if (p->nrange == p->caprange) {
-        uint32_t cap = p->caprange ? p->caprange * 2 : 16;
-        struct ex_range *r = realloc(p->ranges, cap * sizeof *p->ranges);
-        if (!r) {
-            /* Not registered: accesses to it fault as outside every allocation. */
-            pthread_mutex_unlock(&p->lock);
-            return;
-        }
-        p->ranges = r;
-        p->caprange = cap;
-    }
-    uintptr_t b = (uintptr_t)base;
-    uint32_t i = p->nrange;
-    while (i > 0 && p->ranges[i - 1].base > b) {
-        p->ranges[i] = p->ranges[i - 1];
-        i--;
-    }
-    p->ranges[i].base = b;
-    p->ranges[i].end = b + bytes;
-    p->nrange++;
-    pthread_mutex_unlock(&p->lock);
-}
-
 /* Bytes of one initializer element for a variable of type t. */
 static void init_store(ex_program_t *p, uint8_t *dst, const isa_var_t *v, const isa_init_t *e)
 {
@@ -116,12 +90,14 @@ static bool layout_module(ex_program_t *p)
     p->consts = csize < SIZE_MAX - 16 ? calloc(1, csize + 16) : NULL;
     p->consts_size = csize < UINT32_MAX ? (uint32_t)csize : UINT32_MAX;   /* refused at launch beyond 64 KB */
     p->shared_static = ssize;
+    p->globals_size = gsize;
     if (!p->globals || !p->consts)
         return false;
     for (uint32_t i = 0; i < m->nvar; i++)
         if (isa_spaces[m->vars[i].space].window == ISA_SP_GLOBAL)
             p->global_addr[i] += (uint64_t)(uintptr_t)p->globals;
-    ex_program_add_global(p, p->globals, gsize);
+    if (gsize && ex_device_map(p->dev, p->globals, gsize) != ISA_ST_OK)
+        return false;
     for (uint32_t i = 0; i < m->nvar; i++) {
         const isa_var_t *v = &m->vars[i];
         uint8_t *base = isa_spaces[v->space].window == ISA_SP_GLOBAL ? (uint8_t *)(uintptr_t)p->global_addr[i]
@@ -136,15 +112,18 @@ static bool layout_module(ex_program_t *p)
     return true;
 }
 
-ex_program_t *ex_program_new(const isa_module_t *m)
+ex_device_t *ex_program_device(const ex_program_t *p) { return p->dev; }
+
+ex_program_t *ex_program_new(ex_device_t *d, const isa_module_t *m)
 {
-    ex_program_t *p = calloc(1, sizeof *p);
+    ex_program_t *p = d ? calloc(1, sizeof *p) : NULL;
     if (!p)
         return NULL;
+    p->dev = d;
     p->m = m;
-    pthread_mutex_init(&p->lock, NULL);
     p->funcs = calloc(m->nfunc + 1, sizeof *p->funcs);
-    if (!p->funcs || !layout_module(p)) {
+    p->entry_local = calloc(m->nfunc + 1, 1);
+    if (!p->funcs || !p->entry_local || !layout_module(p)) {
         ex_program_free(p);
         return NULL;
     }
@@ -195,12 +174,20 @@ void ex_program_free(ex_program_t *p)
             free(f->ir_own);
         }
     }
+    /* The workers' cached CTAs were made for this program's frames. */
+    ex_device_t *d = p->dev;
+    pthread_mutex_lock(&d->launch_lock);
+    for (unsigned i = 0; i < EX_MAX_WORKERS; i++)
+        if (d->wk[i].key_p == p)
+            ex_worker_flush(&d->wk[i]);
+    pthread_mutex_unlock(&d->launch_lock);
+    if (p->globals && p->globals_size)
+        ex_device_unmap(d, p->globals);
     free(p->funcs);
+    free(p->entry_local);
     free(p->globals);
     free(p->consts);
     free(p->global_addr);
-    free(p->ranges);
-    pthread_mutex_destroy(&p->lock);
     free(p);
 }
 

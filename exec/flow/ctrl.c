@@ -28,6 +28,7 @@ static int fence_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m)
  *====================================================================*/
 static int fault(ex_warp_t *w, const isa_xinsn_t *x, unsigned lane, uint64_t addr, const char *what)
 {
+    w->fault_kind = EX_FAULT_INVALID_PC;
     w->fault_lane = (int)lane;
     w->fault_addr = addr;
     w->fault_what = what;

@@ -96,6 +96,7 @@ static inline uint8_t *lane_host(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, u
     if (vb & (vb - 1))
         vb = bytes;                       /* .v3 does not exist; keep element alignment */
     if (a % vb) {
+        w->fault_kind = EX_FAULT_MISALIGNED;
         w->fault_lane = (int)l;
         w->fault_addr = a;
         w->fault_what = "misaligned address";
@@ -324,6 +325,68 @@ static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
 }
 static const isa_xdesc_t st_global_fast_d[1] = { { st_global_fast_f, { 0 }, 0 } };
 
+/* ld/st.local of a 4- or 8-byte register: every lane's address checked at once
+ * (in the thread's local memory, aligned), then each lane's own local memory used. */
+static inline bool local_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, unsigned bytes,
+                               uint64_t *off)
+{
+    uint64_t bad = 0, limit = (uint64_t)w->local_bytes - bytes;
+    if (!w->local)
+        return false;
+    if (x->flags & LS_BASE32) {
+        const uint32_t *b = ISA_SLOT(const uint32_t, f, x->o[4]);
+        ISA_LANE_LOOP(mask, {
+            off[l] = b[l] + (uint64_t)x->imm - EX_LOCAL_BASE;
+            bad |= (off[l] > limit) | (off[l] & (bytes - 1));
+        });
+    } else {
+        const uint64_t *b = ISA_SLOT(const uint64_t, f, x->o[4]);
+        ISA_LANE_LOOP(mask, {
+            off[l] = b[l] + (uint64_t)x->imm - EX_LOCAL_BASE;
+            bad |= (off[l] > limit) | (off[l] & (bytes - 1));
+        });
+    }
+    return !bad;
+}
+
+static int ld_local_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    unsigned bytes = LS_BYTES(x->aux);
+    uint64_t off[ISA_LANES];
+    if (!local_addrs(w, f, x, mask, bytes, off))
+        return ld_f(wv, f, x, mask);
+    const uint8_t *base = w->local;
+    if (bytes == 4) {
+        uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy(&d[l], EX_LOCAL_AT(base, l, off[l]), 4); });
+    } else {
+        uint64_t *d = ISA_SLOT(uint64_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy(&d[l], EX_LOCAL_AT(base, l, off[l]), 8); });
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t ld_local_fast_d[1] = { { ld_local_fast_f, { 0 }, 0 } };
+
+static int st_local_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    unsigned bytes = LS_BYTES(x->aux);
+    uint64_t off[ISA_LANES];
+    if (!local_addrs(w, f, x, mask, bytes, off))
+        return st_f(wv, f, x, mask);
+    uint8_t *base = w->local;
+    if (bytes == 4) {
+        const uint32_t *s = ISA_SLOT(const uint32_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy(EX_LOCAL_AT(base, l, off[l]), &s[l], 4); });
+    } else {
+        const uint64_t *s = ISA_SLOT(const uint64_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy(EX_LOCAL_AT(base, l, off[l]), &s[l], 8); });
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t st_local_fast_d[1] = { { st_local_fast_f, { 0 }, 0 } };
+
 /* ld/st.shared of a 4- or 8-byte register with a 32-bit address register: the warp's
  * addresses are computed once, checked together, then used. */
 static inline bool shared_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
@@ -382,6 +445,7 @@ static int ld_kparam_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask
     unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux), sgn = LS_SIGNED(x->aux);
     uint64_t off = *ISA_SLOT(const uint64_t, f, x->o[4]) + (uint64_t)x->imm;
     if (off > c->params_size || (uint64_t)bytes * vec > c->params_size - off) {
+        w->fault_kind = EX_FAULT_ADDRESS;
         w->fault_lane = mask ? __builtin_ctz(mask) : 0;
         w->fault_addr = off;
         w->fault_what = "parameter address outside the kernel's parameters";
@@ -572,6 +636,9 @@ done:
         (x->flags & LS_BASE32) && x->o[4] != ISA_NONE && (bytes == 4 || bytes == 8) &&
         LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE)
         x->desc = load ? ld_shared_fast_d : st_shared_fast_d;
+    if (sp == ISA_SP_LOCAL && vec == 1 && !(x->flags & LS_PSYM) && x->o[4] != ISA_NONE &&
+        (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE && (aux >> 48) == 0)
+        x->desc = load ? ld_local_fast_d : st_local_fast_d;
     return true;
 }
 

@@ -5,24 +5,6 @@
 
 #include <stdlib.h>
 
-bool ex_global_range(ex_program_t *p, uintptr_t a, uint64_t *out_lo, uint64_t *out_hi)
-{
-    uint32_t lo = 0, hi = p->nrange;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (p->ranges[mid].end <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < p->nrange && p->ranges[lo].base <= a) {
-        *out_lo = p->ranges[lo].base;
-        *out_hi = p->ranges[lo].end;
-        return true;
-    }
-    return false;
-}
-
 bool ex_global_ok(ex_program_t *p, uintptr_t a, size_t bytes)
 {
     uint64_t lo, hi;
@@ -31,6 +13,7 @@ bool ex_global_ok(ex_program_t *p, uintptr_t a, size_t bytes)
 
 static void *fault(ex_warp_t *w, unsigned lane, uint64_t addr, const char *what, const ex_insn_t *in)
 {
+    w->fault_kind = EX_FAULT_ADDRESS;
     w->fault_lane = (int)lane;
     w->fault_addr = addr;
     w->fault_what = what;
@@ -64,7 +47,9 @@ void *ex_mem(ex_warp_t *w, unsigned lane, isa_space_t sp, uint64_t addr, unsigne
         if (addr < EX_LOCAL_BASE || addr - EX_LOCAL_BASE > w->local_bytes ||
             bytes > w->local_bytes - (addr - EX_LOCAL_BASE))
             return fault(w, lane, addr, "local address outside the thread's local memory", in);
-        return w->local + (size_t)lane * w->local_bytes + (addr - EX_LOCAL_BASE);
+        if (((addr - EX_LOCAL_BASE) & 15) + bytes > 16)   /* not one interleaved piece */
+            return fault(w, lane, addr, "local access crossing a 16-byte boundary", in);
+        return EX_LOCAL_AT(w->local, lane, addr - EX_LOCAL_BASE);
     case ISA_SP_CONST:
         if (addr > c->p->consts_size || bytes > c->p->consts_size - addr)
             return fault(w, lane, addr, "constant address outside the constant bank", in);

@@ -44,7 +44,7 @@ static const form_t forms[] = {
 static void check_one(isa_module_t *m, uint32_t fi, uint32_t i, const form_t *f, const char *file,
                       unsigned *refused, unsigned *ran)
 {
-    ex_program_t *p = ex_program_new(m);
+    ex_program_t *p = exu_program(m);
     ck_assert_ptr_nonnull(p);
     const ex_insn_t *x = &p->funcs[fi].code[i];
     char name[128];
@@ -63,14 +63,14 @@ static void check_one(isa_module_t *m, uint32_t fi, uint32_t i, const form_t *f,
             ck_assert_msg(x->fn != x->desc->fn, "%s: %s runs with %s without the pre-add", file,
                           name, f->name);
     }
-    ex_program_free(p);
+    exu_program_free(p);
 }
 
 /* Walk every function of m: each instruction with a handler (one per distinct name and
  * operand shape), each form on each of its plain register operands. */
 static void walk_module(isa_module_t *m, const char *file, unsigned *refused, unsigned *ran)
 {
-    ex_program_t *base = ex_program_new(m);
+    ex_program_t *base = exu_program(m);
     for (uint32_t fi = 0; fi < m->nfunc; fi++) {
         isa_func_t *fn = &m->funcs[fi];
         char seen[64][96];
@@ -109,7 +109,7 @@ static void walk_module(isa_module_t *m, const char *file, unsigned *refused, un
             }
         }
     }
-    ex_program_free(base);
+    exu_program_free(base);
 }
 
 /* The opcodes with semantics that no golden kernel uses. */

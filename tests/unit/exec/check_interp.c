@@ -112,18 +112,18 @@ START_TEST(recursive_call)
         "{ .param .b32 a; st.param.b32 [a], %r1; .param .b32 b; call.uni (b), sum, (a); ld.param.b32 %r2, [b]; }\n"
         "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; st.global.u32 [%rd3], %r2;\nret;\n}\n";
     isa_module_t *m = exu_load(k);
-    ex_program_t *p = ex_program_new(m);
+    ex_program_t *p = exu_program(m);
     ck_assert_uint_eq(ex_program_check_entry(p, 1, NULL), 0);
     uint32_t *buf = aligned_alloc(256, 256);
     memset(buf, 0, 256);
-    ex_program_add_global(p, buf, 256);
+    exu_map(p, buf, 256);
     uint64_t param = (uint64_t)(uintptr_t)buf;
     ex_launch_t l = { { 1, 1, 1 }, { 40, 1, 1 }, 0, 1, 0, NULL, 0, false };
-    ck_assert_int_eq(ex_launch(p, 1, &l, &param, 8, stderr, NULL), ISA_ST_OK);
+    ck_assert_int_eq(exu_launch(p, 1, &l, &param, 8, stderr), ISA_ST_OK);
     for (unsigned i = 0; i < 40; i++)
         ck_assert_uint_eq(buf[i], i * (i + 1) / 2);
     free(buf);
-    ex_program_free(p);
+    exu_program_free(p);
     isa_module_free(m);
 }
 END_TEST
@@ -154,7 +154,7 @@ START_TEST(unsupported_reported)
                            ".visible .entry k()\n{\n.reg .b32 %r1;\n"
                            "{ .param .b64 p0; st.param.b64 [p0], 0; .param .b64 p1; st.param.b64 [p1], 0;\n"
                            ".param .b32 r0;\n  call.uni (r0), vprintf, (p0, p1); ld.param.b32 %r1, [r0]; }\nret;\n}\n");
-    ex_program_t *p = ex_program_new(m);
+    ex_program_t *p = exu_program(m);
     char *buf = NULL;
     size_t len = 0;
     FILE *d = open_memstream(&buf, &len);
@@ -162,7 +162,7 @@ START_TEST(unsupported_reported)
     fclose(d);
     ck_assert_msg(strstr(buf, "t.ptx:10:3: error: vprintf is not supported yet"), "%s", buf);
     free(buf);
-    ex_program_free(p);
+    exu_program_free(p);
     isa_module_free(m);
 }
 END_TEST
@@ -284,11 +284,11 @@ START_TEST(resident_ctas)
         char text[512];
         snprintf(text, sizeof text, HDR ".visible .entry k()\n%s{\nret;\n}\n", cases[i].dir);
         isa_module_t *m = exu_load(text);
-        ex_program_t *p = ex_program_new(m);
+        ex_program_t *p = exu_program(m);
         ex_launch_t l = { { 1, 1, 1 }, { cases[i].block, 1, 1 }, cases[i].shared, 1, 0, NULL, 0, false };
         ck_assert_msg(ex_resident_ctas(p, 0, &l) == cases[i].want, "case %u: %llu, want %llu", i,
                       (unsigned long long)ex_resident_ctas(p, 0, &l), (unsigned long long)cases[i].want);
-        ex_program_free(p);
+        exu_program_free(p);
         isa_module_free(m);
     }
 }

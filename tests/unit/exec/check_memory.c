@@ -27,18 +27,18 @@ static run_t run(const char *text, unsigned block, unsigned n)
     r.m = tu_load("m.ptx", text, &buf);
     ck_assert_msg(r.m != NULL, "%s", buf);
     free(buf);
-    r.p = ex_program_new(r.m);
+    r.p = exu_program(r.m);
     uint32_t e = isa_module_find_func(r.m, "k");
     ck_assert_uint_eq(ex_program_check_entry(r.p, e, stderr), 0);
     r.out = aligned_alloc(256, 256 * ((n * 8 + 255) / 256));
     memset(r.out, 0, n * 8);
-    ex_program_add_global(r.p, r.out, n * 8);
+    exu_map(r.p, r.out, n * 8);
     uint64_t param = (uint64_t)(uintptr_t)r.out;
     ex_launch_t l = { { 1, 1, 1 }, { block, 1, 1 }, 16, 1, 0, NULL, 0, false };
     size_t len = 0;
     buf = NULL;
     FILE *d = open_memstream(&buf, &len);
-    r.st = ex_launch(r.p, e, &l, &param, 8, d, NULL);
+    r.st = exu_launch(r.p, e, &l, &param, 8, d);
     fclose(d);
     r.diag = buf;
     return r;
@@ -48,7 +48,7 @@ static void done(run_t *r)
 {
     free(r->out);
     free(r->diag);
-    ex_program_free(r->p);
+    exu_program_free(r->p);
     isa_module_free(r->m);
 }
 

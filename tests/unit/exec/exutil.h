@@ -22,6 +22,42 @@ static inline isa_module_t *exu_load(const char *text)
     return m;
 }
 
+/* A program of m on a device of its own, with two workers (freed with exu_program_free). */
+static inline ex_program_t *exu_program(const isa_module_t *m)
+{
+    ex_device_config_t cfg = { 2 };
+    ex_device_t *d = ex_device_new(&cfg);
+    ck_assert_ptr_nonnull(d);
+    ex_program_t *p = ex_program_new(d, m);
+    ck_assert_ptr_nonnull(p);
+    return p;
+}
+
+static inline void exu_program_free(ex_program_t *p)
+{
+    ex_device_t *d = ex_program_device(p);
+    ex_program_free(p);
+    ex_device_free(d);
+}
+
+/* Map buf as global memory of p's device. */
+static inline void exu_map(ex_program_t *p, void *buf, size_t nbytes)
+{
+    ck_assert_int_eq(ex_device_map(ex_program_device(p), buf, nbytes), ISA_ST_OK);
+}
+
+/* Launch and put the fault's report, if any, on d. */
+static inline isa_status_t exu_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, const void *params,
+                                      size_t size, FILE *d)
+{
+    ex_stats_t st;
+    isa_status_t r = ex_launch(p, entry, l, params, size, &st);
+    if (st.fault.report && d)
+        fputs(st.fault.report, d);
+    ex_stats_clear(&st);
+    return r;
+}
+
 /* Run the first entry of text over grid x block CTAs (shared bytes of dynamic shared
  * memory) with buf (nbytes, registered as global memory) as its parameter.  The
  * diagnostics go to *diag (malloc'd) when diag is given. */
@@ -29,8 +65,8 @@ static inline isa_status_t exu_run(const char *text, unsigned grid, unsigned blo
                                    size_t nbytes, char **diag)
 {
     isa_module_t *m = exu_load(text);
-    ex_program_t *p = ex_program_new(m);
-    ex_program_add_global(p, buf, nbytes);
+    ex_program_t *p = exu_program(m);
+    exu_map(p, buf, nbytes);
     uint64_t param = (uint64_t)(uintptr_t)buf;
     ex_launch_t l = { { grid, 1, 1 }, { block, 1, 1 }, shared, 2, 0, NULL, 0, false };
     size_t dlen = 0;
@@ -39,13 +75,13 @@ static inline isa_status_t exu_run(const char *text, unsigned grid, unsigned blo
     uint32_t entry = 0;
     while (entry < m->nfunc && !m->funcs[entry].is_entry)
         entry++;
-    isa_status_t st = ex_launch(p, entry, &l, &param, sizeof param, d, NULL);
+    isa_status_t st = exu_launch(p, entry, &l, &param, sizeof param, d);
     fclose(d);
     if (diag)
         *diag = dbuf;
     else
         free(dbuf);
-    ex_program_free(p);
+    exu_program_free(p);
     isa_module_free(m);
     return st;
 }
