@@ -111,9 +111,9 @@ struct ex_device {
     ex_worker_t      *wk;               /* [nworkers] */
     /* the allocation registry */
     _Atomic(ex_ranges_t *) ranges;
-    ex_ranges_t      *retired;          /* replaced arrays, freed when no launch runs */
+    _Atomic(ex_ranges_t *) retired;     /* replaced arrays, freed when no reader is counted */
     pthread_mutex_t   reg_lock;
-    atomic_uint       launches;         /* launches in progress */
+    atomic_uint       launches;         /* readers of the registry: launches in progress, lookups */
     /* launches: one at a time */
     pthread_mutex_t   launch_lock;
     _Atomic uint64_t  nlaunch;          /* launches so far: %gridid of the next is nlaunch + 1 */
@@ -133,6 +133,8 @@ struct ex_device {
 /* Run job on n workers (the calling thread is worker 0), starting pool threads as
  * needed; returns when all are done.  The number of workers that ran. */
 unsigned ex_device_run(ex_device_t *d, unsigned n, void (*run)(void *job, ex_worker_t *wk), void *job);
+/* ex_device_lookup for a reader already counted (a launch's warps). */
+bool     ex_device_find(ex_device_t *d, uint64_t addr, uint64_t *lo, uint64_t *hi);
 /* A launch in progress holds the registry's arrays (see device.c). */
 void     ex_device_launch_begin(ex_device_t *d);
 void     ex_device_launch_end(ex_device_t *d);
@@ -261,7 +263,7 @@ bool  ex_global_ok(ex_program_t *p, uintptr_t a, size_t bytes);
 /* The registered range holding address a, as [lo, hi). */
 static inline bool ex_global_range(ex_program_t *p, uintptr_t a, uint64_t *out_lo, uint64_t *out_hi)
 {
-    return ex_device_lookup(p->dev, a, out_lo, out_hi);
+    return ex_device_find(p->dev, a, out_lo, out_hi);   /* the launch counts as the reader */
 }
 
 /* Whether entry's call graph uses .local (cached in p->entry_local; interp.c). */

@@ -224,12 +224,61 @@ static int bench_exec(void)
     isa_module_free(m);
     return bad;
 }
+
+/* Launch cost: launches per second of tiny kernels, on one device whose pool persists
+ * (the threads it started are counted: launches after the first create none). */
+static int bench_launch(void)
+{
+    isa_module_t *m = NULL;
+    fe_options_t o = { 0 };
+    if (fe_load_file("tools/bench/launch.ptx", &o, &m) != ISA_ST_OK)
+        return 1;
+    ex_device_config_t cfg = { 2 };
+    ex_device_t *dev = ex_device_new(&cfg);
+    ex_program_t *p = ex_program_new(dev, m);
+    uint32_t *out = buf(p, 1024 * 8 * 4);
+    uint64_t prm = (uintptr_t)out;
+    int bad = 0;
+    struct { const char *entry; unsigned grid, block, workers; double secs; } cases[] = {
+        { "inc", 1, 32, 1, 0.5 },        { "inc", 1, 1024, 1, 0.5 },
+        { "local_rev", 1, 1024, 1, 0.5 }, { "inc", 8, 1024, 2, 0.5 },
+    };
+    printf("launches (tools/bench/launch.ptx)\n");
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        uint32_t e = isa_module_find_func(m, cases[c].entry);
+        ex_launch_t l = { { cases[c].grid, 1, 1 }, { cases[c].block, 1, 1 }, 0, cases[c].workers, 0, NULL, 0, false };
+        ex_stats_t st;
+        bad |= ex_launch(p, e, &l, &prm, 8, &st) != ISA_ST_OK;   /* warm: the pool and the slots */
+        uint64_t threads = ex_device_threads_started(dev);
+        unsigned n = 0;
+        double t0 = now(), dt;
+        do {
+            for (int k = 0; k < 100; k++, n++)
+                bad |= ex_launch(p, e, &l, &prm, 8, &st) != ISA_ST_OK;
+            dt = now() - t0;
+        } while (dt < cases[c].secs);
+        printf("  %-9s %ux%-5u -j%u: %9.0f launches/s, %7.2f us per launch, threads created by them: %llu\n",
+               cases[c].entry, cases[c].grid, cases[c].block, cases[c].workers, n / dt, dt / n * 1e6,
+               (unsigned long long)(ex_device_threads_started(dev) - threads));
+        /* local_rev: thread t's words t, t + 1 read back as 3 (t + 1) + t */
+        for (unsigned t = 0; strcmp(cases[c].entry, "local_rev") == 0 && t < 1024; t++)
+            if (out[t] != 4 * t + 3)
+                bad = 1;
+    }
+
+    if (bad)
+        fprintf(stderr, "ptxbench: a launch failed\n");
+    ex_program_free(p);
+    ex_device_free(dev);
+    isa_module_free(m);
+    return bad;
+}
 /*}=====================================================================*/
 
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "exec") == 0)
-        return bench_exec();
+        return bench_exec() | bench_launch();
     int rounds = argc > 1 ? atoi(argv[1]) : 5;
     glob_t g;
     memset(&g, 0, sizeof g);
@@ -242,9 +291,9 @@ int main(int argc, char **argv)
     double mb, s;
     double rate = bench_frontend(&g, rounds, &mb, &s);
     if (rate < 0)
-        return 1 | bench_exec();
+        return 1 | bench_exec() | bench_launch();
     printf("frontend: %zu files x %d rounds, %.1f MB in %.3f s: %.1f MB/s (parse + lower + check)\n",
            g.gl_pathc, rounds, mb, s, rate);
     globfree(&g);
-    return bench_exec();
+    return bench_exec() | bench_launch();
 }

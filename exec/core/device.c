@@ -4,11 +4,11 @@
  * The registry is a sorted array of ranges published through one atomic pointer:
  * lookups (every global access that misses a warp's cache) read whatever array is
  * published, without a lock; a change builds a new array under the writers' lock and
- * publishes it.  An array that was replaced is freed once no launch is in progress
- * (launches are the only readers that may hold one): the writer publishes, then reads
- * the count of launches in progress; a launch counts itself, then reads the pointer
- * (both sequentially consistent), so either the writer sees the launch or the launch
- * sees the new array. */
+ * publishes it.  An array that was replaced is freed once no reader is counted (a
+ * launch in progress counts as one for all its warps; ex_device_lookup counts itself):
+ * the writer publishes, then reads the count; a reader counts itself, then reads the
+ * pointer (both sequentially consistent), so either the writer sees the reader or the
+ * reader sees the new array. */
 #include "exec/internal.h"
 
 #include <stdlib.h>
@@ -65,10 +65,9 @@ void ex_device_free(ex_device_t *d)
     free(d->wk);
     ex_ranges_t *r = atomic_load(&d->ranges);
     free(r);
-    while (d->retired) {
-        ex_ranges_t *n = d->retired->next;
-        free(d->retired);
-        d->retired = n;
+    for (ex_ranges_t *q = atomic_load(&d->retired), *n; q; q = n) {
+        n = q->next;
+        free(q);
     }
     pthread_mutex_destroy(&d->reg_lock);
     pthread_mutex_destroy(&d->launch_lock);
@@ -86,10 +85,9 @@ static void reclaim(ex_device_t *d)
 {
     if (atomic_load(&d->launches) != 0)
         return;
-    while (d->retired) {
-        ex_ranges_t *n = d->retired->next;
-        free(d->retired);
-        d->retired = n;
+    for (ex_ranges_t *q = atomic_exchange(&d->retired, NULL), *n; q; q = n) {
+        n = q->next;
+        free(q);
     }
 }
 
@@ -98,8 +96,8 @@ static void publish(ex_device_t *d, ex_ranges_t *nr)
 {
     ex_ranges_t *old = atomic_exchange(&d->ranges, nr);
     if (old) {
-        old->next = d->retired;
-        d->retired = old;
+        old->next = atomic_load(&d->retired);
+        atomic_store(&d->retired, old);
     }
     reclaim(d);
 }
@@ -166,6 +164,15 @@ isa_status_t ex_device_unmap(ex_device_t *d, void *base)
 
 bool ex_device_lookup(ex_device_t *d, uint64_t a, uint64_t *out_lo, uint64_t *out_hi)
 {
+    /* A reader outside a launch holds the array as a launch does. */
+    ex_device_launch_begin(d);
+    bool found = ex_device_find(d, a, out_lo, out_hi);
+    ex_device_launch_end(d);
+    return found;
+}
+
+bool ex_device_find(ex_device_t *d, uint64_t a, uint64_t *out_lo, uint64_t *out_hi)
+{
     const ex_ranges_t *r = atomic_load_explicit(&d->ranges, memory_order_acquire);
     if (!r)
         return false;
@@ -189,7 +196,7 @@ void ex_device_launch_begin(ex_device_t *d) { atomic_fetch_add(&d->launches, 1);
 
 void ex_device_launch_end(ex_device_t *d)
 {
-    if (atomic_fetch_sub(&d->launches, 1) == 1 && d->retired) {
+    if (atomic_fetch_sub(&d->launches, 1) == 1 && atomic_load(&d->retired)) {
         pthread_mutex_lock(&d->reg_lock);
         reclaim(d);
         pthread_mutex_unlock(&d->reg_lock);

@@ -1,0 +1,300 @@
+/* check_device.c: the device context: the allocation registry (exact bounds, overlaps
+ * refused, lookups while another thread changes it), the worker pool (started once,
+ * reused by every launch), CTA slots reused across launches of other shapes and
+ * programs, launch observers, and faults returned as values. */
+#include <check.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/unit/exec/exutil.h"
+
+#define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
+
+START_TEST(registry_bounds)
+{
+    ex_device_t *d = ex_device_new(NULL);
+    ck_assert_ptr_nonnull(d);
+    static uint8_t a[256], b[256];
+    uint64_t lo, hi;
+    ck_assert(!ex_device_lookup(d, (uintptr_t)a, &lo, &hi));
+    ck_assert_int_eq(ex_device_map(d, a, 100), ISA_ST_OK);
+    ck_assert_int_eq(ex_device_map(d, b, 256), ISA_ST_OK);
+    ck_assert(ex_device_lookup(d, (uintptr_t)a + 99, &lo, &hi));
+    ck_assert_uint_eq(lo, (uintptr_t)a);
+    ck_assert_uint_eq(hi, (uintptr_t)a + 100);
+    ck_assert(!ex_device_lookup(d, (uintptr_t)a + 100, &lo, &hi));
+    ck_assert(ex_device_lookup(d, (uintptr_t)b, &lo, &hi));
+    ck_assert_uint_eq(hi - lo, 256);
+    /* Overlaps, empty ranges and unknown bases are refused. */
+    ck_assert_int_eq(ex_device_map(d, a + 50, 10), ISA_ST_USAGE);
+    ck_assert_int_eq(ex_device_map(d, a + 99, 1), ISA_ST_USAGE);
+    ck_assert_int_eq(ex_device_map(d, a + 100, 0), ISA_ST_USAGE);
+    ck_assert_int_eq(ex_device_map(d, a + 100, 20), ISA_ST_OK);   /* adjacent is fine */
+    ck_assert_int_eq(ex_device_unmap(d, a + 1), ISA_ST_USAGE);
+    ck_assert_int_eq(ex_device_unmap(d, a), ISA_ST_OK);
+    ck_assert(!ex_device_lookup(d, (uintptr_t)a, &lo, &hi));
+    ck_assert(ex_device_lookup(d, (uintptr_t)a + 100, &lo, &hi));
+    ck_assert_int_eq(ex_device_unmap(d, a), ISA_ST_USAGE);
+    ex_device_free(d);
+}
+END_TEST
+
+/* One thread maps and unmaps ranges without pause while another looks up a range
+ * that stays mapped: every lookup finds it with its exact bounds. */
+typedef struct {
+    ex_device_t *d;
+    atomic_int   stop;
+    uint8_t     *fixed;
+    long         lookups, misses;
+} race_t;
+
+static void *looker(void *arg)
+{
+    race_t *r = arg;
+    uint64_t lo, hi;
+    while (!atomic_load(&r->stop)) {
+        if (!ex_device_lookup(r->d, (uintptr_t)r->fixed + 17, &lo, &hi) || lo != (uintptr_t)r->fixed ||
+            hi != (uintptr_t)r->fixed + 64)
+            r->misses++;
+        r->lookups++;
+    }
+    return NULL;
+}
+
+START_TEST(registry_concurrent)
+{
+    race_t r = { ex_device_new(NULL), 0, malloc(64), 0, 0 };
+    ck_assert_int_eq(ex_device_map(r.d, r.fixed, 64), ISA_ST_OK);
+    enum { N = 64 };
+    uint8_t *bufs[N];
+    for (int i = 0; i < N; i++)
+        bufs[i] = malloc(32);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, looker, &r), 0);
+    for (int round = 0; round < 200; round++) {
+        for (int i = 0; i < N; i++)
+            ck_assert_int_eq(ex_device_map(r.d, bufs[i], 32), ISA_ST_OK);
+        for (int i = 0; i < N; i++)
+            ck_assert_int_eq(ex_device_unmap(r.d, bufs[i]), ISA_ST_OK);
+    }
+    atomic_store(&r.stop, 1);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(r.misses, 0);
+    ck_assert_int_gt(r.lookups, 0);
+    for (int i = 0; i < N; i++)
+        free(bufs[i]);
+    free(r.fixed);
+    ex_device_free(r.d);
+}
+END_TEST
+
+/* out[ctaid * ntid + tid] = ctaid * 1000 + tid + add */
+static const char *k_index = HDR
+    ".visible .entry k(.param .u64 out, .param .u32 add)\n{\n.reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [out]; ld.param.u32 %r6, [add]; mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x;"
+    " mov.u32 %r3, %ntid.x;\n"
+    "mad.lo.u32 %r4, %r2, %r3, %r1; mad.lo.u32 %r5, %r2, 1000, %r1; add.u32 %r5, %r5, %r6;\n"
+    "mul.wide.u32 %rd2, %r4, 4; add.s64 %rd3, %rd1, %rd2; st.global.u32 [%rd3], %r5;\nret;\n}\n";
+
+static void check_index(const uint32_t *out, unsigned grid, unsigned block, unsigned add)
+{
+    for (unsigned c = 0; c < grid; c++)
+        for (unsigned t = 0; t < block; t++)
+            ck_assert_uint_eq(out[c * block + t], c * 1000 + t + add);
+}
+
+/* The pool starts once: later launches at -j 2 create no threads; slots made for one
+ * block shape or program are not used for another. */
+START_TEST(pool_persists)
+{
+    ex_device_config_t cfg = { 2 };
+    ex_device_t *d = ex_device_new(&cfg);
+    isa_module_t *m = exu_load(k_index);
+    ex_program_t *p = ex_program_new(d, m);
+    uint32_t *out = calloc(64 * 256, 4);
+    ck_assert_int_eq(ex_device_map(d, out, 64 * 256 * 4), ISA_ST_OK);
+    struct { uint64_t out; uint32_t add; } prm = { (uintptr_t)out, 0 };
+    ck_assert_uint_eq(ex_device_threads_started(d), 0);
+    unsigned blocks[] = { 64, 256, 33, 256 };
+    for (unsigned i = 0; i < 40; i++) {
+        unsigned b = blocks[i % 4];
+        ex_launch_t l = { { 64, 1, 1 }, { b, 1, 1 }, 0, 2, 0, NULL, 0, false };
+        prm.add = i;
+        ex_stats_t st;
+        ck_assert_int_eq(ex_launch(p, 0, &l, &prm, 16, &st), ISA_ST_OK);
+        ck_assert_int_eq(st.fault.kind, EX_FAULT_NONE);
+        check_index(out, 64, b, i);
+        ck_assert_uint_eq(ex_device_threads_started(d), 1);
+    }
+    /* A second program on the same device, then the first again. */
+    isa_module_t *m2 = exu_load(k_index);
+    ex_program_t *p2 = ex_program_new(d, m2);
+    ex_launch_t l = { { 8, 1, 1 }, { 96, 1, 1 }, 0, 2, 0, NULL, 0, false };
+    prm.add = 7;
+    ck_assert_int_eq(ex_launch(p2, 0, &l, &prm, 16, NULL), ISA_ST_OK);
+    check_index(out, 8, 96, 7);
+    ex_program_free(p2);
+    isa_module_free(m2);
+    prm.add = 9;
+    ck_assert_int_eq(ex_launch(p, 0, &l, &prm, 16, NULL), ISA_ST_OK);
+    check_index(out, 8, 96, 9);
+    ck_assert_uint_eq(ex_device_threads_started(d), 1);
+    ex_program_free(p);
+    ex_device_free(d);
+    free(out);
+    isa_module_free(m);
+}
+END_TEST
+
+/* Observers see each launch begin and end, with its statistics. */
+typedef struct { int begins, ends; uint64_t instrs; } obs_t;
+static void on_begin(void *u, const ex_program_t *p, uint32_t e) { (void)p; (void)e; ((obs_t *)u)->begins++; }
+static void on_end(void *u, const ex_program_t *p, uint32_t e, const ex_stats_t *st)
+{
+    (void)p;
+    (void)e;
+    ((obs_t *)u)->ends++;
+    ((obs_t *)u)->instrs += st->thread_instrs;
+}
+
+START_TEST(observers)
+{
+    ex_device_t *d = ex_device_new(NULL);
+    obs_t o = { 0, 0, 0 };
+    ex_observer_t ob = { on_begin, on_end, &o };
+    ck_assert_int_eq(ex_device_observe(d, &ob), ISA_ST_OK);
+    isa_module_t *m = exu_load(k_index);
+    ex_program_t *p = ex_program_new(d, m);
+    uint32_t *out = calloc(2 * 32, 4);
+    ex_device_map(d, out, 2 * 32 * 4);
+    struct { uint64_t out; uint32_t add; } prm = { (uintptr_t)out, 0 };
+    ex_launch_t l = { { 2, 1, 1 }, { 32, 1, 1 }, 0, 1, 0, NULL, 0, false };
+    ex_launch(p, 0, &l, &prm, 16, NULL);
+    ex_launch(p, 0, &l, &prm, 16, NULL);
+    ck_assert_int_eq(o.begins, 2);
+    ck_assert_int_eq(o.ends, 2);
+    ck_assert_uint_eq(o.instrs, 2 * 2 * 32 * 12);   /* 12 instructions a thread */
+    ex_program_free(p);
+    ex_device_free(d);
+    free(out);
+    isa_module_free(m);
+}
+END_TEST
+
+/* Launch text's entry k on 2 x block threads with a 64-byte buffer; the fault in st.
+ * The fault's strings point into the module, freed by the next call (or NULL). */
+static isa_status_t fault_of(const char *text, unsigned block, ex_stats_t *st)
+{
+    static isa_module_t *m;
+    isa_module_free(m);
+    m = NULL;
+    if (!text)
+        return ISA_ST_OK;
+    m = exu_load(text);
+    ex_program_t *p = exu_program(m);
+    static uint32_t buf[16];
+    exu_map(p, buf, sizeof buf);
+    uint64_t prm = (uintptr_t)buf;
+    ex_launch_t l = { { 2, 1, 1 }, { block, 1, 1 }, 0, 1, 0, NULL, 0, false };
+    isa_status_t r = ex_launch(p, isa_module_find_func(m, "k"), &l, &prm, 8, st);
+    exu_program_free(p);
+    return r;
+}
+
+START_TEST(fault_values)
+{
+    ex_stats_t st;
+    /* A store past the buffer by thread 16 of CTA 0. */
+    ck_assert_int_eq(fault_of(HDR ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<3>; .reg .b64 %rd<4>;\n"
+                              "ld.param.u64 %rd1, [out]; mov.u32 %r1, %tid.x; mul.wide.u32 %rd2, %r1, 4;"
+                              " add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r1;\nret;\n}\n", 32, &st),
+                     ISA_ST_FAULT);
+    ck_assert_int_eq(st.fault.kind, EX_FAULT_ADDRESS);
+    ck_assert_str_eq(st.fault.kernel, "k");
+    ck_assert(st.fault.has_thread && st.fault.has_addr);
+    ck_assert_uint_eq(st.fault.thread[0], 16);
+    ck_assert_uint_eq(st.fault.cta[0], 0);
+    ck_assert_uint_eq(st.fault.line, 8);
+    ck_assert_uint_eq(st.fault.col, 3);
+    ck_assert_str_eq(st.fault.file, "t.ptx");
+    ck_assert_ptr_null(st.fault.src_file);
+    ck_assert_msg(strstr(st.fault.report, "thread (16,0,0): global address outside every allocation"), "%s",
+                  st.fault.report);
+    ex_stats_clear(&st);
+    /* Misaligned, with a .loc line. */
+    ck_assert_int_eq(fault_of(HDR ".file 1 \"src.cu\"\n.visible .entry k(.param .u64 out)\n{\n.reg .b64 %rd<3>;\n"
+                              "ld.param.u64 %rd1, [out]; add.s64 %rd2, %rd1, 2;\n.loc 1 42 7\n"
+                              "st.global.u32 [%rd2], 1;\nret;\n}\n", 1, &st), ISA_ST_FAULT);
+    ck_assert_int_eq(st.fault.kind, EX_FAULT_MISALIGNED);
+    ck_assert_str_eq(st.fault.src_file, "src.cu");
+    ck_assert_uint_eq(st.fault.src_line, 42);
+    ex_stats_clear(&st);
+    /* trap in thread 5 of the second CTA only. */
+    ck_assert_int_eq(fault_of(HDR ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<3>; .reg .pred %p1;\n"
+                              "mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; add.u32 %r1, %r1, %r2;"
+                              " setp.eq.u32 %p1, %r1, 6; @%p1 trap;\nret;\n}\n", 6, &st), ISA_ST_FAULT);
+    ck_assert_int_eq(st.fault.kind, EX_FAULT_TRAP);
+    ck_assert_uint_eq(st.fault.cta[0], 1);
+    ck_assert_uint_eq(st.fault.thread[0], 5);
+    ex_stats_clear(&st);
+    /* A barrier that warp 1 never reaches. */
+    ck_assert_int_eq(fault_of(HDR ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<3>; .reg .pred %p1;\n"
+                              "mov.u32 %r1, %tid.x; setp.ge.u32 %p1, %r1, 32; @%p1 bra SPIN;\nbar.sync 0;\nret;\n"
+                              "SPIN: bar.sync 1;\nret;\n}\n", 64, &st), ISA_ST_FAULT);
+    ck_assert_int_eq(st.fault.kind, EX_FAULT_DEADLOCK);
+    ck_assert_msg(strstr(st.fault.report, "warps of the CTA"), "%s", st.fault.report);
+    ex_stats_clear(&st);
+    /* A block the H100 refuses, and an instruction without semantics: no thread. */
+    ck_assert_int_eq(fault_of(HDR ".visible .entry k(.param .u64 out)\n{\nret;\n}\n", 2048, &st), ISA_ST_USAGE);
+    ck_assert_int_eq(st.fault.kind, EX_FAULT_REFUSED);
+    ck_assert(!st.fault.has_thread);
+    ck_assert_msg(strstr(st.fault.report, "CUDA_ERROR_INVALID_VALUE"), "%s", st.fault.report);
+    ex_stats_clear(&st);
+    fault_of(NULL, 0, NULL);
+}
+END_TEST
+
+/* Local memory (interleaved per warp): every width, vectors, bytes at odd offsets,
+ * frames of nested calls, through generic addresses too; each lane sees its own. */
+START_TEST(local_layout)
+{
+    const char *k = HDR
+        ".func (.param .b32 r) f(.param .b32 a)\n{\n.local .align 16 .b8 fr[48];\n"
+        ".reg .b32 %r<6>; .reg .b64 %rd<3>;\nld.param.b32 %r1, [a]; mov.u64 %rd1, fr;\n"
+        "st.local.v4.u32 [%rd1+16], {%r1, %r1, %r1, %r1}; st.local.u8 [%rd1+3], %r1;\n"
+        "ld.local.v4.u32 {%r2, %r3, %r4, %r5}, [%rd1+16]; add.u32 %r2, %r2, %r5;\n"
+        "ld.local.u8 %r3, [%rd1+3]; add.u32 %r2, %r2, %r3; st.param.b32 [r], %r2;\nret;\n}\n"
+        ".visible .entry k(.param .u64 out)\n{\n.local .align 8 .b8 buf[96];\n"
+        ".reg .b32 %r<8>; .reg .b64 %rd<8>;\nld.param.u64 %rd1, [out]; mov.u32 %r1, %tid.x;\n"
+        "mov.u64 %rd4, buf; cvt.u64.u32 %rd5, %r1; st.local.u64 [%rd4+88], %rd5;\n"
+        "st.local.u16 [%rd4+6], %r1; st.local.u32 [%rd4+40], %r1;\n"
+        "{ .param .b32 a; st.param.b32 [a], %r1; .param .b32 b; call.uni (b), f, (a); ld.param.b32 %r2, [b]; }\n"
+        "cvta.local.u64 %rd6, %rd4; ld.u64 %rd7, [%rd6+88]; cvt.u32.u64 %r3, %rd7;\n"
+        "ld.local.u16 %r4, [%rd4+6]; ld.local.u32 %r5, [%rd4+40];\n"
+        "add.u32 %r2, %r2, %r3; add.u32 %r2, %r2, %r4; add.u32 %r2, %r2, %r5;\n"
+        "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; st.global.u32 [%rd3], %r2;\nret;\n}\n";
+    uint32_t out[96];
+    memset(out, 0, sizeof out);
+    ck_assert_int_eq(exu_run(k, 1, 96, 0, out, sizeof out, NULL), ISA_ST_OK);
+    /* f gives 2t + (t & 0xff); the entry adds t (u64), t & 0xffff and t. */
+    for (unsigned t = 0; t < 96; t++)
+        ck_assert_uint_eq(out[t], 2 * t + (t & 0xff) + t + (t & 0xffff) + t);
+}
+END_TEST
+
+Suite *make_device_suite(void)
+{
+    Suite *s = suite_create("device");
+    TCase *tc = tcase_create("device");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, registry_bounds);
+    tcase_add_test(tc, registry_concurrent);
+    tcase_add_test(tc, pool_persists);
+    tcase_add_test(tc, observers);
+    tcase_add_test(tc, fault_values);
+    tcase_add_test(tc, local_layout);
+    suite_add_tcase(s, tc);
+    return s;
+}
