@@ -233,6 +233,25 @@ START_TEST(cooperative_too_large)
 }
 END_TEST
 
+/* --repeat N launches N times on the same buffers (the benchmark kernel adds 1 to each
+ * element), prints them once and the time per launch on stderr; bad counts and other
+ * backends are refused. */
+START_TEST(repeat_launches)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun("--repeat 7 -b 4 -j 2 tools/bench/launch.ptx -k inc 'u32[4]=5:out'", &out), 0);
+    ck_assert_msg(strstr(out, "arg0 u32[4]: 12 12 12 12\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "ptxrun: 7 launches in ") != NULL && strstr(out, " us per launch"), "%s", out);
+    free(out);
+    ck_assert_int_eq(ptxrun("--repeat 0 -b 4 tools/bench/launch.ptx -k inc 'u32[4]'", &out), 2);
+    ck_assert_msg(strstr(out, "--repeat '0': expected a positive number of launches") != NULL, "%s", out);
+    free(out);
+    ck_assert_int_eq(ptxrun("--repeat 2 --backend cuda -b 4 tools/bench/launch.ptx -k inc 'u32[4]'", &out), 2);
+    ck_assert_msg(strstr(out, "--repeat runs on the emulator only") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
 /*{=====================================================================
  * --compare, end to end through the test build's backend "flip" (the emulator's
  * results with chosen bits inverted), so that no GPU is needed
@@ -471,6 +490,7 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, results_independent_of_workers);
     tcase_add_test(tc, spin_flag_across_ctas);
     tcase_add_test(tc, cooperative_too_large);
+    tcase_add_test(tc, repeat_launches);
     suite_add_tcase(s, tc);
     tc = tcase_create("compare");
     tcase_add_test(tc, compare_identical);
