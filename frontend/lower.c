@@ -1515,8 +1515,13 @@ bool fe_lower(fe_ctx_t *c)
             ERR(L, it->span, "unexpected item at module scope");
         }
     }
+    /* ptxas: "Missing .version directive" / "Missing .target directive at start of file". */
     if (!have_version && root->kids == NULL)
         ERR(L, root->span, "empty PTX module (no .version directive)");
+    else if (!have_version && !version_missing)
+        ERR(L, root->span, "a PTX module must begin with a .version directive (this one has none)");
+    else if (have_version && !have_target)
+        ERR(L, root->span, "a PTX module needs a .target directive after .version (this one has none)");
 
     /* Pass 2: variable details and initializers, then function bodies. */
     uint32_t vi = 0, di = 0;
