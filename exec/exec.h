@@ -42,6 +42,20 @@ isa_status_t ex_device_map(ex_device_t *d, void *base, size_t bytes);
 isa_status_t ex_device_unmap(ex_device_t *d, void *base);
 bool         ex_device_lookup(ex_device_t *d, uint64_t addr, uint64_t *lo, uint64_t *hi);
 
+/* Limits of the device services, as cudaDeviceSetLimit sets them: the printf FIFO
+ * (cudaLimitPrintfFifoSize, 1 MiB by default: records beyond it are dropped) and the
+ * heap of device malloc (cudaLimitMallocHeapSize, 8 MiB by default; ISA_ST_USAGE once the
+ * heap is in use).  The text kernels print with printf, and the messages of failed
+ * assertions, collect on the device until the caller takes them (malloc'd, *len bytes,
+ * NULL when there is none; *dropped: printf records the FIFO had no room for). */
+typedef enum { EX_LIMIT_PRINTF_FIFO, EX_LIMIT_HEAP } ex_limit_t;
+#define EX_DEFAULT_PRINTF_FIFO (1u << 20)
+#define EX_DEFAULT_HEAP        (8u << 20)
+isa_status_t ex_device_set_limit(ex_device_t *d, ex_limit_t which, uint64_t value);
+uint64_t     ex_device_limit(ex_device_t *d, ex_limit_t which);
+char        *ex_device_printf_take(ex_device_t *d, size_t *len, uint64_t *dropped);
+char        *ex_device_assert_take(ex_device_t *d, size_t *len);
+
 /* Launch observers: called on the launching thread before the first CTA runs and after
  * the last one ended (the statistics of a launch come to end).  At most 8 per device;
  * ISA_ST_USAGE beyond. */
@@ -75,6 +89,7 @@ typedef enum {
     EX_FAULT_ADDRESS,      /* an access outside the memory of its space (CUDA_ERROR_ILLEGAL_ADDRESS) */
     EX_FAULT_MISALIGNED,   /* an access not aligned to its size (CUDA_ERROR_MISALIGNED_ADDRESS) */
     EX_FAULT_TRAP,         /* trap executed (CUDA_ERROR_LAUNCH_FAILED) */
+    EX_FAULT_ASSERT,       /* a failed assert: __assertfail (CUDA_ERROR_ASSERT) */
     EX_FAULT_STACK,        /* call or local-memory stack overflow (CUDA_ERROR_LAUNCH_FAILED) */
     EX_FAULT_INVALID_PC,   /* an indirect call or branch to what is no function (CUDA_ERROR_INVALID_PC) */
     EX_FAULT_ILLEGAL,      /* an instruction that cannot execute (CUDA_ERROR_ILLEGAL_INSTRUCTION) */

@@ -128,7 +128,20 @@ struct ex_device {
     unsigned          want, running;
     bool              quit;
     uint64_t          threads_started;
+    /* device services (exec/svc/): the printf FIFO and its text, the heap */
+    pthread_mutex_t   svc_lock;
+    char             *printf_buf;       /* text not taken yet */
+    size_t            printf_len, printf_cap;
+    uint64_t          printf_fifo;      /* the FIFO's bytes (cudaLimitPrintfFifoSize) */
+    uint64_t          printf_used;      /* bytes of the records of the current launch */
+    uint64_t          printf_dropped;   /* records dropped (the FIFO was full) */
+    char             *assert_buf;       /* assertion messages not taken yet */
+    size_t            assert_len;
+    struct ex_heap   *heap;             /* made at the first malloc */
+    uint64_t          heap_size;        /* cudaLimitMallocHeapSize */
 };
+typedef struct ex_heap ex_heap_t;
+
 
 /* Run job on n workers (the calling thread is worker 0), starting pool threads as
  * needed; returns when all are done.  The number of workers that ran. */
@@ -324,5 +337,18 @@ const ex_insn_t *ex_wait_describe(ex_cta_t *c, ex_warp_t *w, unsigned l, char *o
 
 /* The frame of the current activation. */
 static inline ex_ctx_t *ex_top(ex_warp_t *w) { return &w->ctx[w->depth - 1]; }
+
+/* Services (exec/svc/), called by the call handler for the lanes of a warp in lane order.
+ * ex_svc_printf: format and queue one lane's printf; the count of arguments the format
+ * used (-1 for a NULL format), INT32_MIN when an address faulted (recorded in w).
+ * ex_svc_malloc / ex_svc_free: the heap (free returns the first lane whose pointer is no
+ * block in use, 0xff when none).  ex_svc_assert: the message of a failed assertion; false
+ * when an address faulted. */
+int      ex_svc_printf(ex_warp_t *w, unsigned lane, const isa_xinsn_t *x, uint64_t fmt, uint64_t args);
+void     ex_svc_malloc(ex_device_t *d, const uint64_t *size, uint64_t *out, uint32_t mask);
+unsigned ex_svc_free(ex_device_t *d, const uint64_t *ptr, uint32_t mask);
+bool     ex_svc_assert(ex_warp_t *w, unsigned lane, const isa_xinsn_t *x, uint64_t msg, uint64_t file, uint32_t line,
+                       uint64_t func);
+void     ex_heap_free_all(ex_device_t *d);
 
 #endif

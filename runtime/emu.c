@@ -25,6 +25,23 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+void rt_flush_device_output(ex_device_t *d, FILE *out, FILE *diag)
+{
+    size_t len;
+    uint64_t dropped;
+    char *text = ex_device_printf_take(d, &len, &dropped);
+    if (text) {
+        fwrite(text, 1, len, out);
+        fflush(out);
+        free(text);
+    }
+    text = ex_device_assert_take(d, &len);
+    if (text) {
+        fwrite(text, 1, len, diag);
+        free(text);
+    }
+}
+
 isa_status_t rt_run_emu(ex_program_t *p, uint32_t entry, const ex_launch_t *l, rt_args_t *a, unsigned repeat,
                         FILE *diag, ex_stats_t *out_stats)
 {
@@ -47,6 +64,7 @@ isa_status_t rt_run_emu(ex_program_t *p, uint32_t entry, const ex_launch_t *l, r
     for (; r == ISA_ST_OK && n < (repeat ? repeat : 1); n++) {
         r = ex_launch(p, entry, l, a->params, a->params_size, sp);
         ti += sp->thread_instrs;
+        rt_flush_device_output(d, stdout, diag);
         if (r != ISA_ST_OK) {
             if (sp->fault.report)
                 fputs(sp->fault.report, diag);

@@ -54,6 +54,10 @@ uint64_t rt_rand_next(uint64_t *state);
  * program the runtime loads for the emulator is loaded on it. */
 ex_device_t *rt_device(void);
 
+/* What the kernels of the last launch printed (printf) onto out, and the messages of
+ * failed assertions onto diag, as the CUDA runtime prints them at synchronisation. */
+void rt_flush_device_output(ex_device_t *d, FILE *out, FILE *diag);
+
 /* Run on the emulator: buffers are mapped as the device's global memory for the run and
  * the parameter block (pointer parameters hold the buffers' addresses) is passed as is.
  * repeat > 0 launches the kernel that many times on the same buffers and prints the time

@@ -42,6 +42,9 @@ ex_device_t *ex_device_new(const ex_device_config_t *cfg)
     pthread_mutex_init(&d->pool_lock, NULL);
     pthread_cond_init(&d->work_cv, NULL);
     pthread_cond_init(&d->done_cv, NULL);
+    pthread_mutex_init(&d->svc_lock, NULL);
+    d->printf_fifo = EX_DEFAULT_PRINTF_FIFO;
+    d->heap_size = EX_DEFAULT_HEAP;
     return d;
 }
 
@@ -63,6 +66,10 @@ void ex_device_free(ex_device_t *d)
     for (unsigned i = 0; i < EX_MAX_WORKERS; i++)
         ex_worker_flush(&d->wk[i]);
     free(d->wk);
+    ex_heap_free_all(d);
+    free(d->printf_buf);
+    free(d->assert_buf);
+    pthread_mutex_destroy(&d->svc_lock);
     ex_ranges_t *r = atomic_load(&d->ranges);
     free(r);
     for (ex_ranges_t *q = atomic_load(&d->retired), *n; q; q = n) {

@@ -305,6 +305,122 @@ static bool const_arg(const isa_operand_t *o, const isa_var_t *formal, uint64_t 
 
 /* Checks the elements of one list against the formals (rets or params) and gives each
  * constant its slot; false for a form pre-decoding has no rule for. */
+/*{=====================================================================
+ * Device services: calls to vprintf, malloc, free and __assertfail (functions without a
+ * body) run on the host (exec/svc/), with the signatures nvcc declares.
+ *====================================================================*/
+enum { SVC_VPRINTF, SVC_MALLOC, SVC_FREE, SVC_ASSERT };
+static const struct {
+    const char *name;
+    uint8_t     nret, ret_bytes, nparam, pbytes[5];
+} services[] = {
+    [SVC_VPRINTF] = { "vprintf", 1, 4, 2, { 8, 8 } },
+    [SVC_MALLOC]  = { "malloc", 1, 8, 1, { 8 } },
+    [SVC_FREE]    = { "free", 0, 0, 1, { 8 } },
+    [SVC_ASSERT]  = { "__assertfail", 0, 0, 5, { 8, 8, 4, 8, 8 } },
+};
+
+/* The service callee is, or -1 (no such service, or another signature). */
+static int service_of(const isa_func_t *callee)
+{
+    for (unsigned s = 0; s < sizeof services / sizeof *services; s++) {
+        if (strcmp(callee->name, services[s].name) != 0)
+            continue;
+        if (callee->nret != services[s].nret || callee->nparam != services[s].nparam)
+            return -1;
+        if (callee->nret && isa_var_size(&callee->rets[0]) != services[s].ret_bytes)
+            return -1;
+        for (unsigned e = 0; e < callee->nparam; e++)
+            if (isa_var_size(&callee->params[e]) != services[s].pbytes[e] || callee->params[e].vec > 1)
+                return -1;
+        return (int)s;
+    }
+    return -1;
+}
+
+/* Argument e of a service call for lane l (zero-extended). */
+static uint64_t svc_arg(const ex_func_t *fn, const uint8_t *fr, const isa_operand_t *args, unsigned e, unsigned bytes,
+                        unsigned l)
+{
+    ex_cloc_t c = actual_loc(fn, args->u.first + e, bytes);
+    uint64_t v = 0;
+    memcpy(&v, fr + c.slot + l * c.eb, c.eb < bytes ? c.eb : bytes);
+    return v;
+}
+
+static void svc_ret(const ex_func_t *fn, uint8_t *fr, const isa_operand_t *rets, unsigned bytes, unsigned l,
+                    uint64_t v)
+{
+    if (fn->ir->opds[rets->u.first].kind == OPD_SINK)
+        return;
+    ex_cloc_t c = actual_loc(fn, rets->u.first, bytes);
+    memcpy(fr + c.slot + l * c.eb, &v, c.eb < bytes ? c.eb : bytes);
+}
+
+static int svc_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    const ex_func_t *fn = ex_top(w)->fn;
+    const isa_operand_t *o = &fn->ir->opds[x->ir->opd];
+    int rl, al;
+    call_lists(x->ir, o, &rl, &al);
+    const isa_operand_t *rets = rl >= 0 ? &o[rl] : NULL, *args = &o[al];
+    ex_device_t *d = w->cta->p->dev;
+    switch (x->aux) {
+    case SVC_VPRINTF:
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            int r = ex_svc_printf(w, l, x, svc_arg(fn, f, args, 0, 8, l), svc_arg(fn, f, args, 1, 8, l));
+            if (r == INT32_MIN)
+                return ISA_X_FAULT;       /* an address of the format or an argument faulted */
+            if (rets)
+                svc_ret(fn, f, rets, 4, l, (uint32_t)r);
+        }
+        return ISA_X_NEXT;
+    case SVC_MALLOC: {
+        uint64_t size[ISA_LANES] = { 0 }, p[ISA_LANES] = { 0 };
+        for (uint32_t m = mask; m; m &= m - 1)
+            size[__builtin_ctz(m)] = svc_arg(fn, f, args, 0, 8, (unsigned)__builtin_ctz(m));
+        ex_svc_malloc(d, size, p, mask);
+        for (uint32_t m = mask; m; m &= m - 1)
+            if (rets)
+                svc_ret(fn, f, rets, 8, (unsigned)__builtin_ctz(m), p[__builtin_ctz(m)]);
+        return ISA_X_NEXT;
+    }
+    case SVC_FREE: {
+        uint64_t p[ISA_LANES];
+        for (uint32_t m = mask; m; m &= m - 1)
+            p[__builtin_ctz(m)] = svc_arg(fn, f, args, 0, 8, (unsigned)__builtin_ctz(m));
+        unsigned bad = ex_svc_free(d, p, mask);
+        if (bad != 0xff) {
+            w->fault_kind = EX_FAULT_ADDRESS;
+            w->fault_lane = (int)bad;
+            w->fault_addr = p[bad];
+            w->fault_what = "free of an address that is no block malloc returned (or one already freed)";
+            w->fault_insn = x;
+            return ISA_X_FAULT;
+        }
+        return ISA_X_NEXT;
+    }
+    case SVC_ASSERT:
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if (!ex_svc_assert(w, l, x, svc_arg(fn, f, args, 0, 8, l), svc_arg(fn, f, args, 1, 8, l),
+                               (uint32_t)svc_arg(fn, f, args, 2, 4, l), svc_arg(fn, f, args, 3, 8, l)))
+                return ISA_X_FAULT;
+        }
+        w->fault_kind = EX_FAULT_ASSERT;
+        w->fault_lane = (int)__builtin_ctz(mask);
+        w->fault_addr = 0;
+        w->fault_what = "assertion failed (__assertfail)";
+        w->fault_insn = x;
+        return ISA_X_FAULT;
+    }
+    return ISA_X_FAULT;
+}
+static const isa_xdesc_t svc_d[1] = { { svc_f, { 0 }, ISA_HON_SINK } };
+/*}=====================================================================*/
+
 static bool select_list(void *pd, ex_func_t *f, const isa_operand_t *lst, const isa_var_t *formals,
                         uint32_t nformal, bool results)
 {
@@ -367,8 +483,18 @@ static bool select_call(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
     uint32_t nret = 0, nparam = 0;
     if (o[i].kind == OPD_FUNC) {
         const isa_func_t *callee = &f->mod->funcs[o[i].u.func];
-        if (!callee->has_body)
-            return false;
+        if (!callee->has_body) {
+            int svc = service_of(callee);
+            bool has_rets = i == 1, has_args = i + 1 < in->nopd && o[i + 1].kind == OPD_LIST;
+            if (svc < 0 || !has_args || (services[svc].nret && !has_rets) ||
+                !select_list(pd, f, has_rets ? &o[0] : &(isa_operand_t){ .kind = OPD_LIST }, callee->rets,
+                             callee->nret, true) ||
+                !select_list(pd, f, &o[i + 1], callee->params, callee->nparam, false))
+                return false;
+            x->aux = (uint64_t)svc;
+            x->desc = svc_d;
+            return true;
+        }
         x->aux = o[i].u.func;
         rets = callee->rets; nret = callee->nret;
         params = callee->params; nparam = callee->nparam;

@@ -147,23 +147,37 @@ START_TEST(trap_reported)
 }
 END_TEST
 
-/* A call to a function without a body is reported by name before the launch. */
+/* A call to a function without a body is reported by name before the launch: one that
+ * is no device service, and a service declared with another signature than nvcc's
+ * (vprintf returning .b64). */
 START_TEST(unsupported_reported)
 {
-    isa_module_t *m = exu_load(HDR ".extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
-                           ".visible .entry k()\n{\n.reg .b32 %r1;\n"
-                           "{ .param .b64 p0; st.param.b64 [p0], 0; .param .b64 p1; st.param.b64 [p1], 0;\n"
-                           ".param .b32 r0;\n  call.uni (r0), vprintf, (p0, p1); ld.param.b32 %r1, [r0]; }\nret;\n}\n");
-    ex_program_t *p = exu_program(m);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *d = open_memstream(&buf, &len);
-    ck_assert_uint_eq(ex_program_check_entry(p, 1, d), 1);
-    fclose(d);
-    ck_assert_msg(strstr(buf, "t.ptx:10:3: error: vprintf is not supported yet"), "%s", buf);
-    free(buf);
-    exu_program_free(p);
-    isa_module_free(m);
+    static const char *const decls[] = {
+        ".extern .func (.param .b32 r) mystery(.param .b64 a, .param .b64 b);\n",
+        ".extern .func (.param .b64 r) vprintf(.param .b64 a, .param .b64 b);\n",
+    };
+    static const char *const names[] = { "mystery", "vprintf" };
+    for (unsigned i = 0; i < 2; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 HDR "%s.visible .entry k()\n{\n.reg .b32 %%r1;\n"
+                 "{ .param .b64 p0; st.param.b64 [p0], 0; .param .b64 p1; st.param.b64 [p1], 0;\n"
+                 ".param .%s r0;\n  call.uni (r0), %s, (p0, p1); }\nret;\n}\n",
+                 decls[i], i ? "b64" : "b32", names[i]);
+        isa_module_t *m = exu_load(text);
+        ex_program_t *p = exu_program(m);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *d = open_memstream(&buf, &len);
+        ck_assert_uint_eq(ex_program_check_entry(p, 1, d), 1);
+        fclose(d);
+        char want[128];
+        snprintf(want, sizeof want, "t.ptx:10:3: error: %s is not supported yet", names[i]);
+        ck_assert_msg(strstr(buf, want), "%s", buf);
+        free(buf);
+        exu_program_free(p);
+        isa_module_free(m);
+    }
 }
 END_TEST
 

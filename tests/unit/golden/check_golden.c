@@ -77,6 +77,33 @@ static void first_diff(const char *got, const char *want, char *msg, size_t size
              got + g0, want + w0);
 }
 
+static int cmp_lines(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Sort the lines of s in place (each line keeps its new line). */
+static void sort_lines(char *s)
+{
+    size_t n = 0, len = strlen(s);
+    for (size_t i = 0; i < len; i++)
+        n += s[i] == '\n';
+    char **lines = calloc(n + 1, sizeof *lines);
+    char *copy = strdup(s);
+    size_t k = 0;
+    for (char *p = copy, *e; *p && (e = strchr(p, '\n')); p = e + 1) {
+        *e = 0;
+        lines[k++] = p;
+    }
+    qsort(lines, k, sizeof *lines, cmp_lines);
+    size_t at = 0;
+    for (size_t i = 0; i < k; i++) {
+        size_t m = strlen(lines[i]);
+        memcpy(s + at, lines[i], m);
+        s[at + m] = '\n';
+        at += m + 1;
+    }
+    free(lines);
+    free(copy);
+}
+
 START_TEST(replay)
 {
     const char *src = getenv("PTXEMU_SRCDIR"), *bin = getenv("PTXRUN");
@@ -121,9 +148,39 @@ START_TEST(replay)
     char *got = read_text(outp, &len), *err = read_text(errp, &len2);
     remove(outp);
     remove(errp);
-    ck_assert_msg(rc == 0, "%s: ptxrun exited %d: %.2000s", name, rc, err ? err : "");
+    /* NAME.rc: a launch that fails on the GPU, with that exit status; every line of
+     * NAME.err (the GPU's stderr) but ptxrun's own must then appear, in order, in the
+     * emulator's stderr (assertion messages). */
+    snprintf(path, sizeof path, "%s/tests/golden/%s.rc", src, name);
+    size_t rlen;
+    char *want_rc = read_text(path, &rlen);
+    ck_assert_msg(rc == (want_rc ? atoi(want_rc) : 0), "%s: ptxrun exited %d (the GPU run: %s): %.2000s", name, rc,
+                  want_rc ? want_rc : "0", err ? err : "");
+    if (want_rc) {
+        snprintf(path, sizeof path, "%s/tests/golden/%s.err", src, name);
+        size_t elen;
+        char *want_err = read_text(path, &elen);
+        ck_assert_msg(want_err != NULL, "%s: no %s", name, path);
+        const char *at = err ? err : "";
+        for (char *line = strtok(want_err, "\n"); line; line = strtok(NULL, "\n")) {
+            if (strncmp(line, "ptxrun:", 7) == 0)
+                continue;
+            const char *hit = strstr(at, line);
+            ck_assert_msg(hit != NULL, "%s: stderr lacks the GPU's line '%s': %.2000s", name, line, err ? err : "");
+            at = hit + strlen(line);
+        }
+        free(want_err);
+        free(want_rc);
+    }
     ck_assert_msg(got != NULL, "%s: no output", name);
     len = strlen(got);
+    /* NAME.sort: the GPU's order of lines is not fixed (printf from several warps):
+     * compare the lines sorted. */
+    snprintf(path, sizeof path, "%s/tests/golden/%s.sort", src, name);
+    if (access(path, F_OK) == 0) {
+        sort_lines(got);
+        sort_lines(want);
+    }
     if (len != want_len || memcmp(got, want, len) != 0) {
         char msg[512];
         first_diff(got, want, msg, sizeof msg);

@@ -1,0 +1,298 @@
+/* printf.c: device printf (vprintf).  A call reads the format string from device memory
+ * (any state space, through its generic address) and walks the argument buffer nvcc
+ * builds (each argument aligned to its own size: int-sized for %d %i %u %o %x %X %c
+ * with no length or hh/h, 8 bytes with l ll z t j, for %f %F %e %E %g %G %a %A (doubles),
+ * %s and %p (generic addresses)); the text formatted on the host goes to the device's
+ * printf buffer, which the caller takes after the launch (ex_device_printf_take), as
+ * the CUDA runtime prints at synchronisation.  A record the FIFO has no room for is
+ * dropped whole. */
+#include "exec/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FMT_MAX  4096    /* bytes of a format string read (longer ones are cut) */
+#define STR_MAX  4096    /* bytes of a %s argument read */
+
+/* Bytes of device memory at generic address a into out (up to max, stopping after a
+ * NUL); the count read, or -1 when an address faults (recorded in the warp). */
+static long read_str(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t a, char *out, size_t max)
+{
+    size_t n = 0;
+    while (n + 1 < max) {
+        const char *h = ex_mem(w, lane, ISA_SP_NONE, a + n, 1, x);
+        if (!h)
+            return -1;
+        out[n] = *h;
+        if (!*h)
+            return (long)n;
+        n++;
+    }
+    out[n] = 0;
+    return (long)n;
+}
+
+typedef struct {
+    ex_warp_t       *w;
+    unsigned         lane;
+    const ex_insn_t *x;
+    uint64_t         args;     /* generic address of the argument buffer (0: none) */
+    uint64_t         off;      /* next argument's offset */
+    bool             fault;
+} argp_t;
+
+/* The next argument of size bytes (aligned to it), zero-extended. */
+static uint64_t next_arg(argp_t *a, unsigned bytes)
+{
+    a->off = (a->off + bytes - 1) & ~(uint64_t)(bytes - 1);
+    uint64_t v = 0;
+    if (!a->args) {
+        a->off += bytes;
+        return 0;
+    }
+    const void *h = ex_mem(a->w, a->lane, ISA_SP_NONE, a->args + a->off, bytes, a->x);
+    if (!h)
+        a->fault = true;
+    else
+        memcpy(&v, h, bytes);
+    a->off += bytes;
+    return v;
+}
+
+/* Append to the growing text t. */
+typedef struct { char *s; size_t n, cap; } text_t;
+
+static void put(text_t *t, const char *s, size_t n)
+{
+    if (t->n + n + 1 > t->cap) {
+        size_t cap = (t->cap ? t->cap * 2 : 256) + n;
+        char *ns = realloc(t->s, cap);
+        if (!ns)
+            return;
+        t->s = ns;
+        t->cap = cap;
+    }
+    memcpy(t->s + t->n, s, n);
+    t->n += n;
+    t->s[t->n] = 0;
+}
+
+/* Format one lane's printf into t; the number of arguments the format uses, -1 for a
+ * NULL format.  *fault when a read faulted. */
+static int format(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt_addr, uint64_t args,
+                  text_t *t, bool *fault)
+{
+    *fault = false;
+    if (fmt_addr == 0)
+        return -1;
+    char *fmtbuf = malloc(FMT_MAX);
+    char *str = malloc(STR_MAX);
+    if (!fmtbuf || !str) {
+        free(fmtbuf);
+        free(str);
+        return -2;
+    }
+    long len = read_str(w, lane, x, fmt_addr, fmtbuf, FMT_MAX);
+    if (len < 0) {
+        *fault = true;
+        free(fmtbuf);
+        free(str);
+        return -2;
+    }
+    argp_t a = { w, lane, x, args, 0, false };
+    int nargs = 0;
+    const char *p = fmtbuf;
+    while (*p) {
+        const char *pc = strchr(p, '%');
+        if (!pc) {
+            put(t, p, strlen(p));
+            break;
+        }
+        put(t, p, (size_t)(pc - p));
+        /* %[flags][width][.precision][length]conversion */
+        const char *q = pc + 1;
+        char spec[64];
+        size_t sn = 0;
+        spec[sn++] = '%';
+        while (*q && strchr("-+ #0", *q) && sn < 20)
+            spec[sn++] = *q++;
+        int width = -1, prec = -1;
+        bool wstar = false, pstar = false;
+        if (*q == '*') {
+            wstar = true;
+            q++;
+        } else {
+            while (*q >= '0' && *q <= '9' && sn < 40)
+                spec[sn++] = *q++;
+        }
+        if (*q == '.') {
+            q++;
+            if (*q == '*') {
+                pstar = true;
+                q++;
+            } else {
+                spec[sn++] = '.';
+                while (*q >= '0' && *q <= '9' && sn < 56)
+                    spec[sn++] = *q++;
+            }
+        }
+        int lmod = 0;   /* 0 none, 1 hh, 2 h, 3 l/ll, 4 L, 5 z/t/j (not supported by the GPU) */
+        if (q[0] == 'h' && q[1] == 'h') { lmod = 1; q += 2; }
+        else if (*q == 'h') { lmod = 2; q++; }
+        else if (q[0] == 'l' && q[1] == 'l') { lmod = 3; q += 2; }
+        else if (*q == 'l') { lmod = 3; q++; }
+        else if (*q == 'z' || *q == 't' || *q == 'j') { lmod = 5; q++; }
+        else if (*q == 'L') { lmod = 4; q++; }
+        char conv = *q;
+        if (!conv) {                  /* a '%' at the end: printed as it is */
+            put(t, pc, strlen(pc));
+            break;
+        }
+        q++;
+        /* As the H100 prints them (recorded): "%%" is '%'; "%5%" too when the call has
+         * arguments, and as it stands when it has none, like every other conversion
+         * then; a conversion it does not know (%y), the length L, a precision given by
+         * '*' and the lengths z, t and j are printed as they stand and take no
+         * argument. */
+        if (conv == '%' && (q == pc + 2 || args)) {
+            put(t, "%", 1);
+            p = q;
+            continue;
+        }
+        if (!strchr("diuoxXcfFeEgGaAsp", conv) || pstar || lmod >= 4 || !args) {
+            /* not a conversion: the text is printed as it stands */
+            put(t, pc, (size_t)(q - pc));
+            p = q;
+            continue;
+        }
+        if (wstar) {
+            width = (int)(uint32_t)next_arg(&a, 4);
+            nargs++;
+        }
+        if (pstar) {
+            prec = (int)(uint32_t)next_arg(&a, 4);
+            nargs++;
+        }
+        if (wstar)
+            sn += (size_t)snprintf(spec + sn, sizeof spec - sn, "%d", width);
+        if (pstar)
+            sn += (size_t)snprintf(spec + sn, sizeof spec - sn, ".%d", prec);
+        char out[512];
+        int k = 0;
+        nargs++;
+        switch (conv) {
+        case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': {
+            uint64_t v = next_arg(&a, lmod == 3 ? 8 : 4);
+            bool sgn = conv == 'd' || conv == 'i';
+            memcpy(spec + sn, "ll", 2);
+            spec[sn + 2] = conv;
+            spec[sn + 3] = 0;
+            long long sv;
+            unsigned long long uv;
+            switch (lmod) {
+            case 1: sv = (signed char)v; uv = (unsigned char)v; break;
+            case 2: sv = (short)v; uv = (unsigned short)v; break;
+            case 3: sv = (long long)v; uv = v; break;
+            default: sv = (int)(uint32_t)v; uv = (uint32_t)v; break;
+            }
+            k = sgn ? snprintf(out, sizeof out, spec, sv) : snprintf(out, sizeof out, spec, uv);
+            break;
+        }
+        case 'c': {
+            uint64_t v = next_arg(&a, lmod == 3 ? 8 : 4);
+            spec[sn] = 'c';
+            spec[sn + 1] = 0;
+            k = snprintf(out, sizeof out, spec, (int)(unsigned char)v);
+            break;
+        }
+        case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
+            uint64_t v = next_arg(&a, 8);
+            double d;
+            memcpy(&d, &v, 8);
+            spec[sn] = conv;
+            spec[sn + 1] = 0;
+            k = snprintf(out, sizeof out, spec, d);
+            break;
+        }
+        case 's': {
+            uint64_t s = next_arg(&a, 8);
+            spec[sn] = 's';
+            spec[sn + 1] = 0;
+            if (!s) {
+                k = snprintf(out, sizeof out, spec, "(null)");
+            } else if (read_str(w, lane, x, s, str, STR_MAX) < 0) {
+                a.fault = true;
+            } else {
+                int m = snprintf(NULL, 0, spec, str);
+                if (m >= (int)sizeof out) {   /* long strings go straight to the text */
+                    char *big = malloc((size_t)m + 1);
+                    if (big) {
+                        snprintf(big, (size_t)m + 1, spec, str);
+                        put(t, big, (size_t)m);
+                        free(big);
+                    }
+                    k = 0;
+                } else {
+                    k = snprintf(out, sizeof out, spec, str);
+                }
+            }
+            break;
+        }
+        case 'p': {           /* as the host's %p: 0x1234abcd, (nil) */
+            uint64_t v = next_arg(&a, 8);
+            spec[sn] = 'p';
+            spec[sn + 1] = 0;
+            k = snprintf(out, sizeof out, spec, (void *)(uintptr_t)v);
+            break;
+        }
+        }
+        if (a.fault)
+            break;
+        if (k > 0)
+            put(t, out, (size_t)k < sizeof out ? (size_t)k : sizeof out - 1);
+        p = q;
+    }
+    free(fmtbuf);
+    free(str);
+    *fault = a.fault;
+    return nargs;
+}
+
+int ex_svc_printf(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt, uint64_t args)
+{
+    text_t t = { NULL, 0, 0 };
+    bool fault = false;
+    int r = format(w, lane, x, fmt, args, &t, &fault);
+    if (fault) {
+        free(t.s);
+        return INT32_MIN;
+    }
+    if (t.n) {
+        ex_device_t *d = w->cta->p->dev;
+        /* A record's room in the FIFO: the text and the arguments' bytes (the hardware
+         * keeps the format's address and the arguments). */
+        uint64_t need = 16 + ((t.n + 7) & ~7ull);
+        pthread_mutex_lock(&d->svc_lock);
+        if (d->printf_used + need <= d->printf_fifo) {
+            d->printf_used += need;
+            if (d->printf_len + t.n + 1 > d->printf_cap) {
+                size_t cap = (d->printf_cap ? d->printf_cap * 2 : 4096) + t.n;
+                char *ns = realloc(d->printf_buf, cap);
+                if (ns) {
+                    d->printf_buf = ns;
+                    d->printf_cap = cap;
+                }
+            }
+            if (d->printf_len + t.n + 1 <= d->printf_cap) {
+                memcpy(d->printf_buf + d->printf_len, t.s, t.n);
+                d->printf_len += t.n;
+            }
+        } else {
+            d->printf_dropped++;
+        }
+        pthread_mutex_unlock(&d->svc_lock);
+    }
+    free(t.s);
+    return r;
+}
