@@ -130,10 +130,12 @@ struct ex_device {
     uint64_t          threads_started;
     /* device services (exec/svc/): the printf FIFO and its text, the heap */
     pthread_mutex_t   svc_lock;
-    char             *printf_buf;       /* text not taken yet */
-    size_t            printf_len, printf_cap;
+    char             *printf_buf;       /* text of the records kept: [printf_start, printf_len) */
+    size_t            printf_start, printf_len, printf_cap;
+    struct ex_prec { uint32_t len, bytes; } *printf_rec;  /* the records kept, oldest first */
+    size_t            printf_head, printf_nrec, printf_caprec;
     uint64_t          printf_fifo;      /* the FIFO's bytes (cudaLimitPrintfFifoSize) */
-    uint64_t          printf_used;      /* bytes of the records of the current launch */
+    uint64_t          printf_used;      /* FIFO bytes of the records kept */
     uint64_t          printf_dropped;   /* records dropped (the FIFO was full) */
     char             *assert_buf;       /* assertion messages not taken yet */
     size_t            assert_len;

@@ -266,6 +266,20 @@ static int bench_launch(void)
                 bad = 1;
     }
 
+    /* The device heap: 1M threads each allocate and free (4096 CTAs of 256 at -j 2). */
+    {
+        uint32_t e = isa_module_find_func(m, "heap_churn");
+        ex_launch_t l = { { 4096, 1, 1 }, { 256, 1, 1 }, 0, 2, 0, NULL, 0, false };
+        ex_stats_t st;
+        double best = 1e30;
+        for (int r = 0; r < 3; r++) {
+            double t0 = now();
+            bad |= ex_launch(p, e, &l, &prm, 8, &st) != ISA_ST_OK;
+            double dt = now() - t0;
+            best = dt < best ? dt : best;
+        }
+        printf("  heap_churn 4096x256 -j2: %.1f M malloc+free pairs/s (%.4f s)\n", 4096.0 * 256 / best / 1e6, best);
+    }
     if (bad)
         fprintf(stderr, "ptxbench: a launch failed\n");
     ex_program_free(p);

@@ -24,6 +24,8 @@ static void usage(FILE *out)
           "  -j N                   worker threads\n"
           "  --timeout SECONDS      stop a kernel still running after SECONDS (exit 1)\n"
           "  --cooperative          a cooperative launch: the whole grid must be resident at once\n"
+          "  --printf-fifo BYTES    the device printf FIFO (default 1048576): the oldest records give way\n"
+          "  --heap BYTES           the device malloc heap (default 8388608)\n"
           "  --repeat N             launch the kernel N times on the same buffers, print the time per\n"
           "                         launch on stderr and the buffers once (emulator only)\n"
           "  -o, --output text|hex|json   how printed buffers look (default text)\n"
@@ -208,7 +210,7 @@ static int compare_entry(const isa_module_t *m, uint32_t entry, const ex_launch_
 
 int main(int argc, char **argv)
 {
-    enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE, O_TIMEOUT, O_COOP, O_REPEAT };
+    enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE, O_TIMEOUT, O_COOP, O_REPEAT, O_FIFO, O_HEAP };
     static const struct option longopts[] = {
         { "kernel", required_argument, 0, 'k' }, { "grid", required_argument, 0, 'g' },
         { "block", required_argument, 0, 'b' },  { "shared", required_argument, 0, 's' },
@@ -218,6 +220,7 @@ int main(int argc, char **argv)
         { "help", no_argument, 0, 'h' },         { "timeout", required_argument, 0, O_TIMEOUT },
         { "cooperative", no_argument, 0, O_COOP },
         { "repeat", required_argument, 0, O_REPEAT },
+        { "printf-fifo", required_argument, 0, O_FIFO }, { "heap", required_argument, 0, O_HEAP },
 #ifdef PTXEMU_TESTING
         { "compare", optional_argument, 0, O_COMPARE },   /* =flip:SPEC: the test backend */
 #else
@@ -239,6 +242,7 @@ int main(int argc, char **argv)
     rt_outfmt_t fmt = RT_OUT_TEXT;
     bool cuda = false, compare = false;
     uint32_t repeat = 0;
+    uint64_t fifo = 0, heap = 0;
     const char *flip_spec = NULL;
     /* Options may come before and after FILE; the first word after FILE that is not an
      * option starts the kernel arguments (which may be negative numbers, hence no
@@ -315,6 +319,18 @@ int main(int argc, char **argv)
         case O_COOP:
             launch.cooperative = true;
             break;
+        case O_FIFO:
+        case O_HEAP: {
+            char *end;
+            unsigned long long v = strtoull(optarg, &end, 0);
+            if (end == optarg || *end || v == 0 || optarg[0] == '-' || v > (1ull << 40)) {
+                fprintf(stderr, "ptxrun: error: --%s '%s': expected a number of bytes from 1 to 2^40\n",
+                        c == O_FIFO ? "printf-fifo" : "heap", optarg);
+                return EXIT_USAGE;
+            }
+            *(c == O_FIFO ? &fifo : &heap) = v;
+            break;
+        }
         case O_REPEAT:
             if (!parse_uint("--repeat", optarg, &repeat))
                 return EXIT_USAGE;
@@ -338,6 +354,19 @@ int main(int argc, char **argv)
     if (!path) {
         usage(stderr);
         return EXIT_USAGE;
+    }
+    if ((fifo || heap) && (cuda || compare)) {
+        fprintf(stderr, "ptxrun: error: --printf-fifo and --heap set the emulator's limits (not with --backend cuda "
+                        "or --compare yet)\n");
+        return EXIT_USAGE;
+    }
+    if (fifo || heap) {
+        ex_device_t *dev = rt_device();
+        if (!dev || (fifo && ex_device_set_limit(dev, EX_LIMIT_PRINTF_FIFO, fifo) != ISA_ST_OK) ||
+            (heap && ex_device_set_limit(dev, EX_LIMIT_HEAP, heap) != ISA_ST_OK)) {
+            fprintf(stderr, "ptxrun: error: cannot set the device's limits\n");
+            return EXIT_USAGE;
+        }
     }
     if (repeat && (cuda || compare)) {
         fprintf(stderr, "ptxrun: error: --repeat runs on the emulator only (not with --backend cuda or --compare)\n");

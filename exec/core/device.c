@@ -68,6 +68,7 @@ void ex_device_free(ex_device_t *d)
     free(d->wk);
     ex_heap_free_all(d);
     free(d->printf_buf);
+    free(d->printf_rec);
     free(d->assert_buf);
     pthread_mutex_destroy(&d->svc_lock);
     ex_ranges_t *r = atomic_load(&d->ranges);

@@ -338,14 +338,18 @@ static int service_of(const isa_func_t *callee)
     return -1;
 }
 
-/* Argument e of a service call for lane l (zero-extended). */
-static uint64_t svc_arg(const ex_func_t *fn, const uint8_t *fr, const isa_operand_t *args, unsigned e, unsigned bytes,
-                        unsigned l)
+/* Argument e of a service call for the lanes of mask into v[lane] (zero-extended). */
+static void svc_args(const ex_func_t *fn, const uint8_t *fr, const isa_operand_t *args, unsigned e, unsigned bytes,
+                     uint32_t mask, uint64_t *v)
 {
     ex_cloc_t c = actual_loc(fn, args->u.first + e, bytes);
-    uint64_t v = 0;
-    memcpy(&v, fr + c.slot + l * c.eb, c.eb < bytes ? c.eb : bytes);
-    return v;
+    unsigned n = c.eb < bytes ? c.eb : bytes;
+    const uint8_t *base = fr + c.slot;
+    if (n == 8) {
+        ISA_LANE_LOOP(mask, { memcpy(&v[l], base + l * 8, 8); });
+        return;
+    }
+    ISA_LANE_LOOP(mask, { v[l] = 0; memcpy(&v[l], base + l * c.eb, n); });
 }
 
 static void svc_ret(const ex_func_t *fn, uint8_t *fr, const isa_operand_t *rets, unsigned bytes, unsigned l,
@@ -366,11 +370,14 @@ static int svc_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     call_lists(x->ir, o, &rl, &al);
     const isa_operand_t *rets = rl >= 0 ? &o[rl] : NULL, *args = &o[al];
     ex_device_t *d = w->cta->p->dev;
+    uint64_t a0[ISA_LANES], a1[ISA_LANES];
     switch (x->aux) {
     case SVC_VPRINTF:
+        svc_args(fn, f, args, 0, 8, mask, a0);
+        svc_args(fn, f, args, 1, 8, mask, a1);
         for (uint32_t m = mask; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
-            int r = ex_svc_printf(w, l, x, svc_arg(fn, f, args, 0, 8, l), svc_arg(fn, f, args, 1, 8, l));
+            int r = ex_svc_printf(w, l, x, a0[l], a1[l]);
             if (r == INT32_MIN)
                 return ISA_X_FAULT;       /* an address of the format or an argument faulted */
             if (rets)
@@ -378,19 +385,17 @@ static int svc_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         }
         return ISA_X_NEXT;
     case SVC_MALLOC: {
-        uint64_t size[ISA_LANES] = { 0 }, p[ISA_LANES] = { 0 };
-        for (uint32_t m = mask; m; m &= m - 1)
-            size[__builtin_ctz(m)] = svc_arg(fn, f, args, 0, 8, (unsigned)__builtin_ctz(m));
-        ex_svc_malloc(d, size, p, mask);
+        uint64_t p[ISA_LANES] = { 0 };
+        svc_args(fn, f, args, 0, 8, mask, a0);
+        ex_svc_malloc(d, a0, p, mask);
         for (uint32_t m = mask; m; m &= m - 1)
             if (rets)
                 svc_ret(fn, f, rets, 8, (unsigned)__builtin_ctz(m), p[__builtin_ctz(m)]);
         return ISA_X_NEXT;
     }
     case SVC_FREE: {
-        uint64_t p[ISA_LANES];
-        for (uint32_t m = mask; m; m &= m - 1)
-            p[__builtin_ctz(m)] = svc_arg(fn, f, args, 0, 8, (unsigned)__builtin_ctz(m));
+        uint64_t *p = a0;
+        svc_args(fn, f, args, 0, 8, mask, p);
         unsigned bad = ex_svc_free(d, p, mask);
         if (bad != 0xff) {
             w->fault_kind = EX_FAULT_ADDRESS;
@@ -402,11 +407,15 @@ static int svc_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         }
         return ISA_X_NEXT;
     }
-    case SVC_ASSERT:
+    case SVC_ASSERT: {
+        uint64_t a2[ISA_LANES], a3[ISA_LANES];
+        svc_args(fn, f, args, 0, 8, mask, a0);
+        svc_args(fn, f, args, 1, 8, mask, a1);
+        svc_args(fn, f, args, 2, 4, mask, a2);
+        svc_args(fn, f, args, 3, 8, mask, a3);
         for (uint32_t m = mask; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
-            if (!ex_svc_assert(w, l, x, svc_arg(fn, f, args, 0, 8, l), svc_arg(fn, f, args, 1, 8, l),
-                               (uint32_t)svc_arg(fn, f, args, 2, 4, l), svc_arg(fn, f, args, 3, 8, l)))
+            if (!ex_svc_assert(w, l, x, a0[l], a1[l], (uint32_t)a2[l], a3[l]))
                 return ISA_X_FAULT;
         }
         w->fault_kind = EX_FAULT_ASSERT;
@@ -415,6 +424,7 @@ static int svc_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         w->fault_what = "assertion failed (__assertfail)";
         w->fault_insn = x;
         return ISA_X_FAULT;
+    }
     }
     return ISA_X_FAULT;
 }

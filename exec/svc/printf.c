@@ -4,8 +4,8 @@
  * with no length or hh/h, 8 bytes with l ll z t j, for %f %F %e %E %g %G %a %A (doubles),
  * %s and %p (generic addresses)); the text formatted on the host goes to the device's
  * printf buffer, which the caller takes after the launch (ex_device_printf_take), as
- * the CUDA runtime prints at synchronisation.  A record the FIFO has no room for is
- * dropped whole. */
+ * the CUDA runtime prints at synchronisation.  When the FIFO is full the oldest records
+ * give way (queue, below). */
 #include "exec/internal.h"
 
 #include <stdio.h>
@@ -81,7 +81,7 @@ static void put(text_t *t, const char *s, size_t n)
 /* Format one lane's printf into t; the number of arguments the format uses, -1 for a
  * NULL format.  *fault when a read faulted. */
 static int format(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt_addr, uint64_t args,
-                  text_t *t, bool *fault)
+                  text_t *t, bool *fault, uint64_t *arg_bytes)
 {
     *fault = false;
     if (fmt_addr == 0)
@@ -256,43 +256,74 @@ static int format(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt_
     free(fmtbuf);
     free(str);
     *fault = a.fault;
+    *arg_bytes = a.off;
     return nargs;
+}
+
+/* Queue a record's text in the device's FIFO, which holds printf_fifo bytes of records:
+ * a record takes 24 bytes (a header and the format's address) and its arguments' bytes
+ * in 8-byte units, at least 32.  The H100 kept the newest records when more were printed
+ * than its FIFO holds (tests/golden/printf_fifo.txt: of 65536 records with four or no
+ * int arguments, the last 33792, about 1 MiB of 32-byte records; this model keeps
+ * 32768), so the oldest records make room; a record larger than the FIFO is dropped. */
+static void queue(ex_device_t *d, const char *text, size_t n, uint64_t arg_bytes)
+{
+    uint64_t need = 24 + ((arg_bytes + 7) & ~7ull);
+    need = need < 32 ? 32 : need;
+    pthread_mutex_lock(&d->svc_lock);
+    if (need > d->printf_fifo) {
+        d->printf_dropped++;
+        pthread_mutex_unlock(&d->svc_lock);
+        return;
+    }
+    while (d->printf_used + need > d->printf_fifo && d->printf_head < d->printf_nrec) {
+        struct ex_prec *o = &d->printf_rec[d->printf_head++];
+        d->printf_used -= o->bytes;
+        d->printf_start += o->len;
+        d->printf_dropped++;
+    }
+    if (d->printf_nrec == d->printf_caprec) {
+        size_t cap = d->printf_caprec ? d->printf_caprec * 2 : 256;
+        struct ex_prec *nr = realloc(d->printf_rec, cap * sizeof *nr);
+        if (!nr)
+            goto out;
+        d->printf_rec = nr;
+        d->printf_caprec = cap;
+    }
+    if (d->printf_len + n + 1 > d->printf_cap) {
+        /* drop the text of the records gone first */
+        memmove(d->printf_buf, d->printf_buf + d->printf_start, d->printf_len - d->printf_start);
+        d->printf_len -= d->printf_start;
+        d->printf_start = 0;
+        if (d->printf_len + n + 1 > d->printf_cap) {
+            size_t cap = (d->printf_cap ? d->printf_cap * 2 : 4096) + n;
+            char *nb = realloc(d->printf_buf, cap);
+            if (!nb)
+                goto out;
+            d->printf_buf = nb;
+            d->printf_cap = cap;
+        }
+    }
+    memcpy(d->printf_buf + d->printf_len, text, n);
+    d->printf_len += n;
+    d->printf_rec[d->printf_nrec++] = (struct ex_prec){ (uint32_t)n, (uint32_t)need };
+    d->printf_used += need;
+out:
+    pthread_mutex_unlock(&d->svc_lock);
 }
 
 int ex_svc_printf(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt, uint64_t args)
 {
     text_t t = { NULL, 0, 0 };
     bool fault = false;
-    int r = format(w, lane, x, fmt, args, &t, &fault);
+    uint64_t a_bytes = 0;
+    int r = format(w, lane, x, fmt, args, &t, &fault, &a_bytes);
     if (fault) {
         free(t.s);
         return INT32_MIN;
     }
-    if (t.n) {
-        ex_device_t *d = w->cta->p->dev;
-        /* A record's room in the FIFO: the text and the arguments' bytes (the hardware
-         * keeps the format's address and the arguments). */
-        uint64_t need = 16 + ((t.n + 7) & ~7ull);
-        pthread_mutex_lock(&d->svc_lock);
-        if (d->printf_used + need <= d->printf_fifo) {
-            d->printf_used += need;
-            if (d->printf_len + t.n + 1 > d->printf_cap) {
-                size_t cap = (d->printf_cap ? d->printf_cap * 2 : 4096) + t.n;
-                char *ns = realloc(d->printf_buf, cap);
-                if (ns) {
-                    d->printf_buf = ns;
-                    d->printf_cap = cap;
-                }
-            }
-            if (d->printf_len + t.n + 1 <= d->printf_cap) {
-                memcpy(d->printf_buf + d->printf_len, t.s, t.n);
-                d->printf_len += t.n;
-            }
-        } else {
-            d->printf_dropped++;
-        }
-        pthread_mutex_unlock(&d->svc_lock);
-    }
+    if (t.n)
+        queue(w->cta->p->dev, t.s, t.n, a_bytes);
     free(t.s);
     return r;
 }

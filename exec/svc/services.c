@@ -37,12 +37,21 @@ uint64_t ex_device_limit(ex_device_t *d, ex_limit_t which)
 char *ex_device_printf_take(ex_device_t *d, size_t *out_len, uint64_t *out_dropped)
 {
     pthread_mutex_lock(&d->svc_lock);
-    char *s = d->printf_buf;
-    *out_len = d->printf_len;
+    char *s = NULL;
+    *out_len = d->printf_len - d->printf_start;
+    if (*out_len) {
+        memmove(d->printf_buf, d->printf_buf + d->printf_start, *out_len);
+        s = d->printf_buf;
+        d->printf_buf = NULL;
+    }
+    free(d->printf_buf);
     if (out_dropped)
         *out_dropped = d->printf_dropped;
+    free(d->printf_rec);
     d->printf_buf = NULL;
-    d->printf_len = d->printf_cap = 0;
+    d->printf_rec = NULL;
+    d->printf_start = d->printf_len = d->printf_cap = 0;
+    d->printf_head = d->printf_nrec = d->printf_caprec = 0;
     d->printf_dropped = 0;
     d->printf_used = 0;
     pthread_mutex_unlock(&d->svc_lock);
