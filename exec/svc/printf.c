@@ -292,7 +292,8 @@ static void queue(ex_device_t *d, const char *text, size_t n, uint64_t arg_bytes
     }
     if (d->printf_len + n + 1 > d->printf_cap) {
         /* drop the text of the records gone first */
-        memmove(d->printf_buf, d->printf_buf + d->printf_start, d->printf_len - d->printf_start);
+        if (d->printf_start)
+            memmove(d->printf_buf, d->printf_buf + d->printf_start, d->printf_len - d->printf_start);
         d->printf_len -= d->printf_start;
         d->printf_start = 0;
         if (d->printf_len + n + 1 > d->printf_cap) {
