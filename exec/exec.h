@@ -56,6 +56,9 @@ uint64_t     ex_device_limit(ex_device_t *d, ex_limit_t which);
 char        *ex_device_printf_take(ex_device_t *d, size_t *len, uint64_t *dropped);
 char        *ex_device_assert_take(ex_device_t *d, size_t *len);
 
+/* Profiler events: how many warps ran pmevent for event i (0..15) on the device so far. */
+uint64_t     ex_device_pmevent_count(ex_device_t *d, unsigned i);
+
 /* Launch observers: called on the launching thread before the first CTA runs and after
  * the last one ended (the statistics of a launch come to end).  At most 8 per device;
  * ISA_ST_USAGE beyond. */

@@ -140,6 +140,7 @@ struct ex_device {
     char             *assert_buf;       /* assertion messages not taken yet */
     size_t            assert_len;
     struct ex_heap   *heap;             /* made at the first malloc */
+    _Atomic uint64_t  pmevents[16];     /* pmevent counts (per warp instruction) */
     uint64_t          heap_size;        /* cudaLimitMallocHeapSize */
 };
 typedef struct ex_heap ex_heap_t;

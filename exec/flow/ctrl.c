@@ -115,6 +115,28 @@ static const isa_xdesc_t branch_d[1] = { { report_branch_f, { 0 }, 0 } };
 static const isa_xdesc_t ret_d[1] = { { report_ret_f, { 0 }, 0 } };
 static const isa_xdesc_t exit_d[1] = { { report_exit_f, { 0 }, 0 } };
 static const isa_xdesc_t trap_d[1] = { { report_trap_f, { 0 }, 0 } };
+
+/* brkpt without a debugger: the H100 stops the kernel as trap does
+ * (CUDA_ERROR_LAUNCH_FAILED, recorded: golden brkpt_launch). */
+static int brkpt_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)f;
+    ex_set_fault_k(wv, x, mask, EX_FAULT_TRAP, "brkpt executed (no debugger is attached)");
+    return ISA_X_FAULT;
+}
+static const isa_xdesc_t brkpt_d[1] = { { brkpt_f, { 0 }, 0 } };
+
+/* pmevent a / pmevent.mask m: each event of x->aux counted once per warp that runs it. */
+static int pmevent_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)f;
+    (void)mask;
+    ex_device_t *d = ((ex_warp_t *)wv)->cta->p->dev;
+    for (uint64_t m = x->aux; m; m &= m - 1)
+        atomic_fetch_add_explicit(&d->pmevents[__builtin_ctzll(m)], 1, memory_order_relaxed);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t pmevent_d[1] = { { pmevent_f, { 0 }, 0 } };
 static const isa_xdesc_t call_d[1] = { { call_f, { 0 }, 0 } };
 static const isa_xdesc_t brx_d[1] = { { brx_f, { 0 }, 0 } };
 static const isa_xdesc_t bar_d[1] = { { report_bar_f, { 0 }, OPDF_NEG } };   /* bar.red's !c */
@@ -592,7 +614,20 @@ bool ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         x->target = ISA_NONE;          /* per-lane targets in w->jump */
         x->desc = brx_d;
         return true;
-    case ISA_OP_PMEVENT:
+    case ISA_OP_BRKPT:
+        x->desc = brkpt_d;
+        return true;
+    case ISA_OP_PMEVENT: {
+        if (in->nopd != 1 || o[0].kind != OPD_IMM)
+            return false;
+        uint64_t v = (uint64_t)o[0].imm;
+        bool m = isa_instr_has(in, ISA_M_MASK);
+        if (m ? v > 0xffff : v > 15)
+            return false;
+        x->aux = m ? v : 1ull << v;
+        x->desc = pmevent_d;
+        return true;
+    }
     case ISA_OP_NANOSLEEP:
         x->desc = nop_d;
         return true;

@@ -116,3 +116,8 @@ bool ex_svc_assert(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t msg
     free(text);
     return true;
 }
+
+uint64_t ex_device_pmevent_count(ex_device_t *d, unsigned i)
+{
+    return i < 16 ? atomic_load(&d->pmevents[i]) : 0;
+}

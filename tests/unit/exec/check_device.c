@@ -284,6 +284,23 @@ START_TEST(local_layout)
 }
 END_TEST
 
+/* pmevent counts each event once per warp that runs it; pmevent.mask counts each event
+ * of its mask. */
+START_TEST(pmevent_counts)
+{
+    ex_device_t *d = ex_device_new(NULL);
+    isa_module_t *m = exu_load(HDR ".visible .entry k()\n{\npmevent 3; pmevent.mask 0x0f0;\nret;\n}\n");
+    ex_program_t *p = ex_program_new(d, m);
+    ex_launch_t l = { { 3, 1, 1 }, { 64, 1, 1 }, 0, 1, 0, NULL, 0, false };
+    ck_assert_int_eq(ex_launch(p, 0, &l, NULL, 0, NULL), ISA_ST_OK);
+    for (unsigned i = 0; i < 16; i++)
+        ck_assert_uint_eq(ex_device_pmevent_count(d, i), i == 3 || (i >= 4 && i < 8) ? 6 : 0);
+    ex_program_free(p);
+    ex_device_free(d);
+    isa_module_free(m);
+}
+END_TEST
+
 Suite *make_device_suite(void)
 {
     Suite *s = suite_create("device");
@@ -295,6 +312,7 @@ Suite *make_device_suite(void)
     tcase_add_test(tc, observers);
     tcase_add_test(tc, fault_values);
     tcase_add_test(tc, local_layout);
+    tcase_add_test(tc, pmevent_counts);
     suite_add_tcase(s, tc);
     return s;
 }
