@@ -173,11 +173,16 @@ struct ex_program {
                                            (an indirect call counts every function) */
 };
 
-/* A call context: the lanes executing one function activation of a warp. */
+/* A call context: the lanes executing one function activation of a warp.  A warp's
+ * activations form a tree kept in an array (w->ctx, in the order they were made): a call
+ * made by part of the warp leaves the caller's other lanes free to run, and to call
+ * functions of their own, while the callee's lanes wait (at a collective, say). */
 typedef struct ex_ctx {
     ex_func_t  *fn;
     uint8_t    *frame;
     uint32_t    members;       /* lanes inside this activation (not exited, not returned) */
+    uint32_t    inside;        /* members that are inside a call made from here */
+    uint32_t    parent;        /* index of the caller's activation in w->ctx */
     uint32_t    pc[ISA_LANES]; /* per-lane next instruction */
     uint32_t    ret_pc;        /* caller's instruction after the call */
     uint32_t    caller_members;/* lanes of the caller that made the call */
@@ -196,6 +201,7 @@ typedef struct ex_ctx {
  *====================================================================*/
 #define EX_NBAR   EX_M_CTA_BARRIERS /* barrier ids 0..15 */
 #define EX_WSYNC  EX_NBAR           /* wait_bar of a lane blocked at bar.warp.sync */
+#define EX_WCOLL  (EX_NBAR + 1)     /* wait_bar of a lane blocked at a warp collective */
 /* x->aux of a barrier instruction: what it does. */
 enum { EX_BAR_SYNC, EX_BAR_ARRIVE, EX_BAR_POPC, EX_BAR_AND, EX_BAR_OR };
 /* x->aux of an indirect call (a direct call holds the callee's function index). */
@@ -227,13 +233,14 @@ typedef struct ex_warp {
     uint32_t    bar_counted;     /* barriers at which this warp counts as arrived */
     uint32_t    red_lanes;       /* lanes waiting at a bar.red (wait_insn holds it) */
     uint32_t    wait_other;      /* lanes that did a bar.arrive (may wait at another barrier) */
-    uint8_t     wait_bar[ISA_LANES];  /* what a waiting lane waits for: a barrier id or EX_WSYNC */
-    uint32_t    wsync_mask[ISA_LANES];/* the bar.warp.sync mask of a lane waiting there */
-    const ex_insn_t *wait_insn[ISA_LANES]; /* bar.red: where the result goes on release */
+    uint8_t     wait_bar[ISA_LANES];  /* what a waiting lane waits for: a barrier id, EX_WSYNC or EX_WCOLL */
+    uint32_t    wsync_mask[ISA_LANES];/* the member mask of a lane waiting at bar.warp.sync or a collective */
+    const ex_insn_t *wait_insn[ISA_LANES]; /* bar.red, bar.warp.sync, a collective: the instruction */
     uint8_t    *wait_frame[ISA_LANES];
     uint32_t    jump[ISA_LANES]; /* per-lane targets of brx.idx and indirect calls */
     uint64_t    clock_last;      /* the last %clock64 read (reads strictly increase) */
-    uint32_t    depth;
+    uint32_t    depth;           /* activations in ctx */
+    uint32_t    cur;             /* the activation running now (ex_top) */
     ex_ctx_t    ctx[EX_MAX_DEPTH];
     uint32_t    tid[3][ISA_LANES];
     uint32_t    tid_valid;       /* valid lanes of this warp index (with tid, once per worker) */
@@ -294,6 +301,7 @@ bool ex_predecode(ex_program_t *p, uint32_t fi);
 bool     ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
+bool     ex_select_warp(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 uint32_t ex_pd_operand(void *pd, const isa_operand_t *o, unsigned w);
 /* A call's arguments into the callee's new frame, and its results back (ctrl.c). */
 void     ex_call_args(const ex_ctx_t *caller, const ex_insn_t *x, const ex_func_t *callee, uint8_t *fr,
@@ -326,10 +334,10 @@ static inline int ex_set_fault(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, 
 }
 
 /* The waiter (wait.c).  ex_wait takes an instruction whose handler returned a block
- * status st (ISA_X_BARRIER, ISA_X_WARPSYNC) for the lanes in mask: EX_WAIT_PASS (they go
- * on to the next instruction), EX_WAIT_BLOCK (they wait, and resume after it when woken)
- * or EX_WAIT_FAULT (recorded).  ex_wait_exited: lanes of w exited, which may complete
- * waits.  ex_wait_deadlock: the fault message of a CTA where no warp can progress, on
+ * status st (ISA_X_BARRIER, ISA_X_WARPSYNC, ISA_X_COLLECTIVE) for the lanes in mask:
+ * EX_WAIT_PASS (they go on to the next instruction), EX_WAIT_BLOCK (they wait, and
+ * resume after it when woken) or EX_WAIT_FAULT (recorded).  ex_wait_exited: lanes of w
+ * exited, which may complete waits.  ex_wait_deadlock: the fault message of a CTA where no warp can progress, on
  * w; ex_wait_describe: what lane l of w waits for, into out, and the instruction it waits
  * at (NULL when it does not wait). */
 enum { EX_WAIT_PASS, EX_WAIT_BLOCK, EX_WAIT_FAULT };
@@ -338,8 +346,28 @@ void ex_wait_exited(ex_warp_t *w);
 void ex_wait_deadlock(ex_cta_t *c, ex_warp_t *w);
 const ex_insn_t *ex_wait_describe(ex_cta_t *c, ex_warp_t *w, unsigned l, char *out, size_t size);
 
-/* The frame of the current activation. */
-static inline ex_ctx_t *ex_top(ex_warp_t *w) { return &w->ctx[w->depth - 1]; }
+/* Warp collectives (exec/warp/collective.c): run the collective that the lanes in mask of
+ * w wait at, each lane l at its instruction xs[l] with its frame fs[l] (the waiter calls
+ * it once every member arrived). */
+void ex_coll_exec(ex_warp_t *w, uint32_t lanes, const ex_insn_t *const *xs, uint8_t *const *fs);
+
+/* The activation running now. */
+static inline ex_ctx_t *ex_top(ex_warp_t *w) { return &w->ctx[w->cur]; }
+
+/* The lanes of activation cx that execute in it (not inside a call made from it). */
+static inline uint32_t ex_ctx_own(const ex_warp_t *w, const ex_ctx_t *cx)
+{
+    return cx->members & ~cx->inside & w->alive;
+}
+
+/* The activation lane l executes in (the innermost that holds it), or NULL. */
+static inline const ex_ctx_t *ex_lane_ctx(const ex_warp_t *w, unsigned l)
+{
+    for (uint32_t i = w->depth; i-- > 0;)
+        if ((ex_ctx_own(w, &w->ctx[i]) >> l) & 1)
+            return &w->ctx[i];
+    return NULL;
+}
 
 /* Services (exec/svc/), called by the call handler for the lanes of a warp in lane order.
  * ex_svc_printf: format and queue one lane's printf; the count of arguments the format

@@ -89,33 +89,43 @@ static void print_loc(FILE *out, const isa_module_t *m, const isa_func_t *fn, co
     fputc('\n', out);
 }
 
-/* A deadlock: every live warp of c, each group of its lanes with what it waits for
- * (exec/sync/wait.c) and where. */
-static void report_waits(FILE *out, const isa_module_t *m, ex_cta_t *c)
+/* The function whose code holds instruction x (for its .loc records). */
+static const isa_func_t *func_of(const ex_program_t *p, const ex_insn_t *x)
+{
+    for (uint32_t i = 0; i < p->m->nfunc; i++)
+        if (p->funcs[i].code && x >= p->funcs[i].code && x < p->funcs[i].code + p->funcs[i].ncode)
+            return p->funcs[i].ir;
+    return &p->m->funcs[0];
+}
+
+/* A deadlock: every live warp of c, each group of its lanes (in each activation) with what
+ * it waits for (exec/sync/wait.c) and where. */
+static void report_waits(FILE *out, ex_program_t *p, ex_cta_t *c)
 {
     fputs("  warps of the CTA:\n", out);
     for (uint32_t i = 0; i < c->nwarps; i++) {
         ex_warp_t *w = &c->warps[i];
-        if (w->depth == 0)
-            continue;
-        const ex_ctx_t *cx = ex_top(w);
-        uint32_t left = cx->members & w->alive;
-        while (left) {
-            unsigned l = (unsigned)__builtin_ctz(left);
-            uint32_t pc = cx->pc[l], g = 0;
-            for (uint32_t k = left; k; k &= k - 1)
-                if (cx->pc[__builtin_ctz(k)] == pc)
-                    g |= k & -k;
-            left &= ~g;
-            char what[160];
-            const ex_insn_t *x = ex_wait_describe(c, w, l, what, sizeof what);
-            fprintf(out, "    warp %u lanes 0x%08x: %s, ", w->id, g, what);
-            if (!x && pc < cx->fn->ncode)
-                x = &cx->fn->code[pc];
-            if (x && x->ir)
-                print_loc(out, m, cx->fn->ir, x, ", ");
-            else
-                fputs("at the end of the function\n", out);
+        for (uint32_t a = 0; a < w->depth; a++) {
+            const ex_ctx_t *cx = &w->ctx[a];
+            uint32_t left = ex_ctx_own(w, cx);
+            while (left) {
+                unsigned l = (unsigned)__builtin_ctz(left);
+                uint32_t pc = cx->pc[l], g = 0;
+                for (uint32_t k = left; k; k &= k - 1)
+                    if (cx->pc[__builtin_ctz(k)] == pc && ((w->waiting >> __builtin_ctz(k)) & 1) ==
+                                                             ((w->waiting >> l) & 1))
+                        g |= k & -k;
+                left &= ~g;
+                char what[160];
+                const ex_insn_t *x = ex_wait_describe(c, w, l, what, sizeof what);
+                fprintf(out, "    warp %u lanes 0x%08x: %s, ", w->id, g, what);
+                if (!x && pc < cx->fn->ncode)
+                    x = &cx->fn->code[pc];
+                if (x && x->ir)
+                    print_loc(out, p->m, func_of(p, x), x, ", ");
+                else
+                    fputs("at the end of the function\n", out);
+            }
         }
     }
 }
@@ -147,7 +157,7 @@ static void report_fault(ex_warp_t *w, ex_fault_t *f, FILE *out, const char *ker
         const isa_source_t *src = &m->srcs[x->ir->loc.file];
         f->file = src->name;
         isa_loc_linecol(src, x->ir->loc.begin, &f->line, &f->col);
-        const isa_func_t *fn = ex_top(w)->fn->ir;
+        const isa_func_t *fn = func_of(c->p, x);
         if (x->ir->dbg != ISA_NONE && x->ir->dbg < fn->ndbg) {
             const isa_dbgloc_t *d = &fn->dbg[x->ir->dbg];
             f->src_file = "?";
@@ -183,11 +193,13 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
     /* Arguments: registers, .param areas or constants of the caller, per lane. */
     ex_call_args(cx, x, callee, fr, mask);
     w->local_top += callee->local_size;
+    cx->inside |= mask;
     ex_ctx_t *nx = &w->ctx[w->depth++];
     memset(nx, 0, sizeof *nx);
     nx->fn = callee;
     nx->frame = fr;
     nx->members = mask;
+    nx->parent = w->cur;
     nx->ret_pc = next_pc;
     nx->caller_members = mask;
     nx->call = x;
@@ -195,20 +207,34 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
     return W_RUNNABLE;
 }
 
-/* Leave the top activation once all its lanes have returned: copy return values into
- * the caller's registers or .param areas and resume the callers after the call. */
-static void pop_ctx(ex_warp_t *w)
+/* Leave activation i once all its lanes have returned: copy return values into the
+ * caller's registers or .param areas and resume the callers after the call.  Later
+ * activations (made by other lanes while these waited) move down one place; the local
+ * stack ends after the highest frame still in use. */
+static void pop_ctx(ex_warp_t *w, uint32_t i)
 {
-    ex_ctx_t *cx = ex_top(w);
-    ex_ctx_t *caller = &w->ctx[w->depth - 2];
+    ex_ctx_t *cx = &w->ctx[i];
+    ex_ctx_t *caller = &w->ctx[cx->parent];
     uint32_t back = cx->caller_members & w->alive;
     ex_call_rets(caller, cx, back);
     for (uint32_t m = back; m; m &= m - 1)
         caller->pc[__builtin_ctz(m)] = cx->ret_pc;
     caller->members &= ~(cx->caller_members & ~w->alive);
-    w->local_top = cx->local_base;
+    caller->inside &= ~cx->caller_members;
     free(cx->frame);
     w->depth--;
+    if (i < w->depth) {
+        memmove(&w->ctx[i], &w->ctx[i + 1], (w->depth - i) * sizeof *w->ctx);
+        for (uint32_t k = i; k < w->depth; k++)
+            if (w->ctx[k].parent > i)
+                w->ctx[k].parent--;
+    }
+    uint32_t top = w->ctx[0].fn->local_size;
+    for (uint32_t k = 1; k < w->depth; k++) {
+        uint32_t e = w->ctx[k].local_base + w->ctx[k].fn->local_size;
+        top = e > top ? e : top;
+    }
+    w->local_top = top;
 }
 /*}=====================================================================*/
 
@@ -241,18 +267,32 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
     while (budget) {
         if (w->depth == 0)
             return W_DONE;
-        ex_ctx_t *cx = ex_top(w);
-        uint32_t ready = cx->members & ~w->waiting & w->alive;
-        if (cx->members == 0 || (cx->members & w->alive) == 0) {
-            if (w->depth == 1) {
-                w->depth = 0;
-                return W_DONE;
+        /* The innermost activation with lanes ready to run (calls made by part of the
+         * warp: when the callee's lanes wait, the caller's other lanes run).  An
+         * activation whose lanes have all returned or exited is left first. */
+        uint32_t ready = 0, i = w->depth;
+        bool popped = false;
+        while (i-- > 0) {
+            ex_ctx_t *c = &w->ctx[i];
+            if ((c->members & w->alive) == 0) {
+                if (i == 0) {
+                    w->depth = 0;
+                    return W_DONE;
+                }
+                pop_ctx(w, i);
+                popped = true;
+                break;
             }
-            pop_ctx(w);
-            continue;
+            ready = ex_ctx_own(w, c) & ~w->waiting;
+            if (ready)
+                break;
         }
+        if (popped)
+            continue;
         if (!ready)
             return W_BLOCKED;
+        w->cur = i;
+        ex_ctx_t *cx = &w->ctx[i];
         /* The group with the lowest program counter (round robin past a spinning one). */
         uint32_t pc = UINT32_MAX, g = 0;
         if (w->backjumps >= EX_SPIN_LIMIT) {
@@ -369,7 +409,7 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                 return W_FAULT;
             if (st == ISA_X_TRAP)
                 return ex_set_fault_k(w, x, mask, EX_FAULT_TRAP, "trap instruction executed");
-            if (st == ISA_X_EXIT || (st == ISA_X_RET && w->depth == 1)) {
+            if (st == ISA_X_EXIT || (st == ISA_X_RET && w->cur == 0)) {
                 w->alive &= ~mask;
                 cx->members &= ~mask;
                 w->cta->exited += (uint32_t)__builtin_popcount(mask);
@@ -406,7 +446,7 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                 g = 0;
                 break;
             }
-            if (st == ISA_X_BARRIER || st == ISA_X_WARPSYNC) {
+            if (ISA_X_IS_WAIT(st)) {
                 /* A wait (exec/sync/wait.c): the lanes pass on, or block until woken. */
                 int ws = ex_wait(w, f, x, mask, st);
                 if (ws == EX_WAIT_FAULT)
@@ -491,23 +531,23 @@ static void report_live(launch_t *L, ex_cta_t *c)
         L->report = open_memstream(&L->report_buf, &L->report_len);
     for (uint32_t i = 0; L->report && i < c->nwarps; i++) {
         ex_warp_t *w = &c->warps[i];
-        if (w->depth == 0)
-            continue;
-        const ex_ctx_t *cx = ex_top(w);
-        uint32_t left = cx->members & w->alive;
-        while (left) {
-            uint32_t pc = cx->pc[__builtin_ctz(left)], g = 0;
-            for (uint32_t m = left; m; m &= m - 1)
-                if (cx->pc[__builtin_ctz(m)] == pc)
-                    g |= m & -m;
-            left &= ~g;
-            fprintf(L->report, "  CTA (%u,%u,%u) warp %u lanes 0x%08x%s: ", c->ctaid[0], c->ctaid[1], c->ctaid[2],
-                    w->id, g, (g & w->waiting) ? " (waiting)" : "");
-            const ex_insn_t *x = pc < cx->fn->ncode ? &cx->fn->code[pc] : NULL;
-            if (x && x->ir)
-                print_loc(L->report, L->p->m, cx->fn->ir, x, ", ");
-            else
-                fputs("at the end of the function\n", L->report);
+        for (uint32_t a = 0; a < w->depth; a++) {
+            const ex_ctx_t *cx = &w->ctx[a];
+            uint32_t left = ex_ctx_own(w, cx);
+            while (left) {
+                uint32_t pc = cx->pc[__builtin_ctz(left)], g = 0;
+                for (uint32_t m = left; m; m &= m - 1)
+                    if (cx->pc[__builtin_ctz(m)] == pc)
+                        g |= m & -m;
+                left &= ~g;
+                fprintf(L->report, "  CTA (%u,%u,%u) warp %u lanes 0x%08x%s: ", c->ctaid[0], c->ctaid[1],
+                        c->ctaid[2], w->id, g, (g & w->waiting) ? " (waiting)" : "");
+                const ex_insn_t *x = pc < cx->fn->ncode ? &cx->fn->code[pc] : NULL;
+                if (x && x->ir)
+                    print_loc(L->report, L->p->m, cx->fn->ir, x, ", ");
+                else
+                    fputs("at the end of the function\n", L->report);
+            }
         }
     }
     pthread_mutex_unlock(&L->diag_lock);
@@ -590,6 +630,7 @@ static bool cta_start(launch_t *L, ex_cta_t *c, uint64_t id, uint64_t clock)
         w->nlane_instr = 0;
         w->backjumps = 0;
         w->depth = 1;
+        w->cur = 0;
         w->local_top = ef->local_size;
         ex_ctx_t *cx = &w->ctx[0];
         memset(cx, 0, sizeof *cx);
@@ -622,7 +663,7 @@ static void launch_fault(launch_t *L, ex_warp_t *w, bool deadlock)
         report_fault(w, &L->fault, L->fault_out, kernel);
         if (deadlock) {
             L->fault.kind = EX_FAULT_DEADLOCK;
-            report_waits(L->fault_out, L->p->m, w->cta);
+            report_waits(L->fault_out, L->p, w->cta);
         }
     }
     pthread_mutex_unlock(&L->diag_lock);

@@ -545,7 +545,8 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
             f->preadd_at[i + 1] = npa;
         }
         bool ok = sums && (ex_select_ctrl(&d, f, in, x) || ex_select_mem(&d, f, in, x) ||
-                           ex_select_mov(&d, f, in, x) || select_alu(&d, in, x));
+                           ex_select_mov(&d, f, in, x) || ex_select_warp(&d, f, in, x) ||
+                           select_alu(&d, in, x));
         if (!sums) {
             for (unsigned k = 0; k < in->nopd; k++)
                 if (fn->opds[in->opd + k].flags & OPDF_REGOFF) {

@@ -1,8 +1,9 @@
 /* wait.c: the waiter.  Every kind of wait a warp's lanes can be in is kept here: a
- * handler that must wait returns a block status (ISA_X_BARRIER, ISA_X_WARPSYNC), the
- * warp loop hands the instruction to ex_wait, which records the lanes' wait object
- * (w->waiting, and per lane wait_bar: a barrier id or EX_WSYNC, with wsync_mask,
- * wait_insn and wait_frame) and either lets the lanes pass on or blocks them; the events
+ * handler that must wait returns a block status (ISA_X_BARRIER, ISA_X_WARPSYNC,
+ * ISA_X_COLLECTIVE), the warp loop hands the instruction to ex_wait, which records the
+ * lanes' wait object (w->waiting, and per lane wait_bar: a barrier id, EX_WSYNC or
+ * EX_WCOLL, with wsync_mask, wait_insn and wait_frame) and either lets the lanes pass on
+ * or blocks them; the events
  * that can wake lanes (another arrival, lanes exiting) call in here, and the waiter
  * clears the waiting bits of every lane that may proceed.  docs/execution.md describes
  * the states of a warp. */
@@ -88,6 +89,36 @@ static void wsync_release(ex_warp_t *w)
             rel |= 1u << l;
     }
     w->waiting &= ~rel;
+    for (uint32_t m = rel; m; m &= m - 1)
+        w->wait_insn[__builtin_ctz(m)] = NULL;
+}
+
+/* Warp collectives: the lanes waiting at one with the same qualifiers and member mask
+ * form a rendezvous; once every live lane of the mask is in it, the collective runs for
+ * all of them (each at its own instruction and frame) and they resume. */
+static void coll_release(ex_warp_t *w)
+{
+    uint32_t left = 0;
+    for (uint32_t m = w->waiting; m; m &= m - 1)
+        if (w->wait_bar[__builtin_ctz(m)] == EX_WCOLL)
+            left |= m & -m;
+    while (left) {
+        unsigned l = (unsigned)__builtin_ctz(left);
+        uint32_t mm = w->wsync_mask[l], grp = 0;
+        uint64_t key = w->wait_insn[l]->aux;
+        for (uint32_t m = left; m; m &= m - 1) {
+            unsigned k = (unsigned)__builtin_ctz(m);
+            if (w->wsync_mask[k] == mm && w->wait_insn[k]->aux == key)
+                grp |= 1u << k;
+        }
+        left &= ~grp;
+        if (mm & w->alive & ~grp)
+            continue;
+        ex_coll_exec(w, grp, w->wait_insn, w->wait_frame);
+        w->waiting &= ~grp;
+        for (uint32_t m = grp; m; m &= m - 1)
+            w->wait_insn[__builtin_ctz(m)] = NULL;
+    }
 }
 
 /* Lanes of w exited: the warp may now count as arrived, barriers may complete, and
@@ -101,8 +132,10 @@ void ex_wait_exited(ex_warp_t *w)
     for (unsigned k = 0; k < EX_NBAR; k++)
         if (c->bar[k].nwarps)
             barrier_check(c, k);
-    if (w->waiting)
+    if (w->waiting) {
         wsync_release(w);
+        coll_release(w);
+    }
 }
 
 /* A group of lanes (mask, of group g) executes a barrier instruction. */
@@ -160,12 +193,8 @@ static int wait_barrier(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t m
  * lanes are not waited for. */
 static int wait_warpsync(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mask)
 {
-    const ex_ctx_t *cx = ex_top(w);
     uint32_t want = ISA_SLOT(const uint32_t, f, x->o[0])[__builtin_ctz(mask)] & w->valid;
     uint32_t need = want & w->alive;
-    if (need & ~cx->members)
-        return ex_set_fault(w, x, mask, "bar.warp.sync in a call made by part of the warp names lanes "
-                            "outside the call (not supported: a call runs to its return first)");
     bool others_wait = false;
     for (uint32_t m = w->waiting; m && !others_wait; m &= m - 1)
         others_wait = w->wait_bar[__builtin_ctz(m)] == EX_WSYNC;
@@ -183,9 +212,29 @@ static int wait_warpsync(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t 
     return EX_WAIT_BLOCK;
 }
 
+/* A warp collective whose members are not all here (or whose lanes give different
+ * masks): each lane waits with its own mask; those whose rendezvous is complete run it
+ * and go on. */
+static int wait_collective(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mask)
+{
+    const uint32_t *mm = ISA_SLOT(const uint32_t, f, x->o[5]);
+    w->waiting |= mask;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        w->wait_bar[l] = EX_WCOLL;
+        w->wsync_mask[l] = mm[l];
+        w->wait_insn[l] = x;
+        w->wait_frame[l] = f;
+    }
+    coll_release(w);
+    return w->waiting & mask ? EX_WAIT_BLOCK : EX_WAIT_PASS;
+}
+
 int ex_wait(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mask, int st)
 {
-    int r = st == ISA_X_BARRIER ? wait_barrier(w, f, x, mask) : wait_warpsync(w, f, x, mask);
+    int r = st == ISA_X_BARRIER ? wait_barrier(w, f, x, mask)
+          : st == ISA_X_WARPSYNC ? wait_warpsync(w, f, x, mask)
+          : wait_collective(w, f, x, mask);
     return r == W_FAULT ? EX_WAIT_FAULT : r;
 }
 /*}=====================================================================*/
@@ -199,10 +248,17 @@ const ex_insn_t *ex_wait_describe(ex_cta_t *c, ex_warp_t *w, unsigned l, char *o
         snprintf(out, size, "runnable");
         return NULL;
     }
-    const ex_ctx_t *cx = ex_top(w);
-    const ex_insn_t *x = w->wait_insn[l] ? w->wait_insn[l] : cx->pc[l] > 0 ? &cx->fn->code[cx->pc[l] - 1] : NULL;
+    const ex_ctx_t *cx = ex_lane_ctx(w, l);
+    const ex_insn_t *x = w->wait_insn[l] ? w->wait_insn[l]
+                       : cx && cx->pc[l] > 0 ? &cx->fn->code[cx->pc[l] - 1] : NULL;
     if (w->wait_bar[l] == EX_WSYNC) {
         snprintf(out, size, "waits at bar.warp.sync for lanes 0x%08x", w->wsync_mask[l]);
+        return x;
+    }
+    if (w->wait_bar[l] == EX_WCOLL) {
+        char name[64];
+        isa_instr_name(c->p->m, x->ir, name, sizeof name);
+        snprintf(out, size, "waits at %s for lanes 0x%08x", name, w->wsync_mask[l]);
         return x;
     }
     unsigned k = w->wait_bar[l];
@@ -223,18 +279,21 @@ void ex_wait_deadlock(ex_cta_t *c, ex_warp_t *w)
     w->fault_insn = NULL;
     if (w->waiting) {
         /* A waiting lane resumes after its barrier: the barrier is the instruction before. */
-        const ex_ctx_t *cx = ex_top(w);
+        const ex_ctx_t *cx = ex_lane_ctx(w, l);
         w->fault_insn = w->wait_insn[l] ? w->wait_insn[l]
-                      : cx->pc[l] > 0 ? &cx->fn->code[cx->pc[l] - 1] : NULL;
+                      : cx && cx->pc[l] > 0 ? &cx->fn->code[cx->pc[l] - 1] : NULL;
     }
     if (!w->waiting) {
         w->fault_what = "deadlock: no thread of the CTA can progress";
         return;
     }
-    if (w->wait_bar[l] == EX_WSYNC) {
+    if (w->wait_bar[l] == EX_WSYNC || w->wait_bar[l] == EX_WCOLL) {
+        char name[64] = "bar.warp.sync";
+        if (w->wait_bar[l] == EX_WCOLL)
+            isa_instr_name(c->p->m, w->fault_insn->ir, name, sizeof name);
         snprintf(w->fault_buf, sizeof w->fault_buf,
-                 "deadlock: bar.warp.sync waits for lanes of mask 0x%08x that never arrive (waiting: 0x%08x)",
-                 w->wsync_mask[l], w->waiting);
+                 "deadlock: %s waits for lanes of mask 0x%08x that never arrive (waiting: 0x%08x)",
+                 name, w->wsync_mask[l], w->waiting);
     } else {
         char what[100];
         ex_wait_describe(c, w, l, what, sizeof what);
