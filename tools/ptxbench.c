@@ -217,6 +217,54 @@ static int bench_exec(void)
     for (int i = 0; i < M * M; i++)
         if (memcmp(&CC[i], &C[i], 4)) { bad = 1; break; }
     free(CC);
+    /* Warp-shuffle reduction of 1M floats (integer values: every partial sum is exact):
+     * the same blocks as reduce_sum. */
+    float *fin = buf(p, N * 4), *fpart = buf(p, (N / 512) * 4);
+    for (int i = 0; i < N; i++)
+        fin[i] = (float)in[i];
+    struct { float *in, *part; int n; } fv = { fin, fpart, N };
+    job_t jf = { "reduce_shfl", { { N / 512, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false }, &fv, 20 };
+    printf("reduce_shfl, %d floats\n", N);
+    double per_elem[2] = { 0, 0 };
+    for (unsigned j = 1; j <= 2; j++) {
+        bad |= run_job(p, m, &jf, j, &st, &s, &cpu);
+        report("emulator", j, &st, s, cpu);
+        per_elem[j - 1] = s / N * 1e9;
+    }
+    for (int b = 0; b < N / 512; b++) {
+        long long sum = 0;
+        for (int i = 0; i < 512; i++)
+            sum += in[b * 512 + i];
+        if ((float)sum != fpart[b]) {
+            bad = 1;
+            break;
+        }
+    }
+    bad |= run_job(p, m, &jr, 1, &st, &s, &cpu);
+    printf("  per element at -j1: reduce_shfl %.2f ns, reduce_sum %.2f ns\n", per_elem[0], s / N * 1e9);
+
+    /* One converged full-mask shfl.sync against one add.s32, per thread-instruction: two
+     * loops of 16 dependent instructions per iteration. */
+    enum { LG = 128, LB = 256, LI = 64 };
+    uint32_t *lo = buf(p, LG * LB * 4);
+    struct { uint32_t *out; int iters; } lv = { lo, LI };
+    double per_op[2];
+    static const char *const loops[2] = { "loop_shfl", "loop_add" };
+    for (int k = 0; k < 2; k++) {
+        job_t jl = { loops[k], { { LG, 1, 1 }, { LB, 1, 1 }, 0, 1, 0, NULL, 0, false }, &lv, 12 };
+        printf("%s, %d threads x %d instructions\n", loops[k], LG * LB, 16 * LI);
+        bad |= run_job(p, m, &jl, 1, &st, &s, &cpu);
+        report("emulator", 1, &st, s, cpu);
+        per_op[k] = cpu / ((double)LG * LB * 16 * LI) * 1e9;
+        for (int i = 0; i < LG * LB; i++)
+            if (lo[i] != (k == 0 ? (uint32_t)(i % LB) : (uint32_t)(i % LB) + 16u * LI * (uint32_t)(i / LB))) {
+                bad = 1;
+                break;
+            }
+    }
+    printf("  per thread-instruction at -j1 (CPU time): shfl.sync %.3f ns, add.s32 %.3f ns: %.2fx\n", per_op[0],
+           per_op[1], per_op[0] / per_op[1]);
+
     if (bad)
         fprintf(stderr, "ptxbench: a kernel gave a wrong result\n");
     ex_program_free(p);

@@ -8,6 +8,9 @@
 #include "exec/internal.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /*{=====================================================================
  * The instruction record.  o[0] d (ISA_NONE: none or the sink), o[4] the p of d|p
@@ -343,30 +346,139 @@ static int coll_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 static const isa_xdesc_t coll_d[1] = { { coll_f, { 0 }, 0 } };
 static const isa_xdesc_t coll_dual_sink_d[1] = { { coll_f, { 0 }, ISA_HON_DUAL | ISA_HON_SINK } };
 static const isa_xdesc_t coll_not_d[1] = { { coll_f, { 0 }, OPDF_NEG } };
+static const isa_xdesc_t shfl_d[1] = { { coll_f, { 0 }, ISA_HON_DUAL } };
 
-/* shfl.sync with a full converged warp: the hot path of warp reductions. */
-#define SHFL_FULL(NAME, MODE)                                                            \
-    static int NAME(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)           \
-    {                                                                                    \
-        if (mask != ISA_FULL || x->o[5] == ISA_NONE)                                     \
-            return coll_f(wv, f, x, mask);                                               \
-        const uint32_t *mm = ISA_SLOT(const uint32_t, f, x->o[5]);                       \
-        uint32_t diff = 0;                                                               \
-        for (unsigned l = 0; l < ISA_LANES; l++)                                         \
-            diff |= ~mm[l];                                                              \
-        if (diff)                                                                        \
-            return coll_f(wv, f, x, mask);                                               \
-        shfl_one(MODE, f, x, ISA_FULL);                                                  \
-        return ISA_X_NEXT;                                                               \
+/*{=====================================================================
+ * shfl.sync with constant b and c and the full mask, over a whole converged warp: the hot
+ * path of warp reductions and scans.  Pre-decoding works out which lane each lane reads
+ * and recognises the four patterns nvcc's shuffles make (lane ^ k; lane + k, clamped;
+ * lane - k, clamped; one lane for all); aux2 (x->target) holds k, x->imm the predicate
+ * outputs.  Other lane masks go the general way.
+ *====================================================================*/
+enum { SP_XOR, SP_DOWN, SP_UP, SP_BCAST, SP_NONE };
+
+static inline void shfl_pred_const(uint8_t *f, const isa_xinsn_t *x)
+{
+    if (x->o[4] != ISA_NONE)
+        *ISA_SLOT(uint32_t, f, x->o[4]) = (uint32_t)x->imm;
+}
+
+/* d[l] = a[l ^ k] over 32 lanes: eight 4-lane blocks, each from block q ^ (k >> 2), its
+ * lanes permuted by k & 3. */
+static int shfl_xor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    if (mask != ISA_FULL)
+        return coll_f(wv, f, x, mask);
+    const uint32_t *a = ISA_SLOT(const uint32_t, f, x->o[1]);
+    uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+    unsigned k = x->target;
+#if defined(__SSE2__)
+    __m128i v[8];
+    unsigned qk = (k >> 2) & 7;
+    for (unsigned q = 0; q < 8; q++)
+        v[q] = _mm_loadu_si128((const __m128i *)(const void *)(a + 4 * (q ^ qk)));
+    switch (k & 3) {
+    case 1: for (unsigned q = 0; q < 8; q++) v[q] = _mm_shuffle_epi32(v[q], 0xB1); break;
+    case 2: for (unsigned q = 0; q < 8; q++) v[q] = _mm_shuffle_epi32(v[q], 0x4E); break;
+    case 3: for (unsigned q = 0; q < 8; q++) v[q] = _mm_shuffle_epi32(v[q], 0x1B); break;
+    default: break;
     }
-SHFL_FULL(shfl_up_f, SH_UP)
-SHFL_FULL(shfl_down_f, SH_DOWN)
-SHFL_FULL(shfl_bfly_f, SH_BFLY)
-SHFL_FULL(shfl_idx_f, SH_IDX)
-static const isa_xdesc_t shfl_d[4] = {
-    { shfl_up_f, { 0 }, ISA_HON_DUAL }, { shfl_down_f, { 0 }, ISA_HON_DUAL },
-    { shfl_bfly_f, { 0 }, ISA_HON_DUAL }, { shfl_idx_f, { 0 }, ISA_HON_DUAL },
+    if (x->o[0] != ISA_NONE)
+        for (unsigned q = 0; q < 8; q++)
+            _mm_storeu_si128((__m128i *)(void *)(d + 4 * q), v[q]);
+#else
+    uint32_t v[ISA_LANES];
+    for (unsigned l = 0; l < ISA_LANES; l++)
+        v[l] = a[l ^ k];
+    if (x->o[0] != ISA_NONE)
+        memcpy(d, v, sizeof v);
+#endif
+    shfl_pred_const(f, x);
+    return ISA_X_NEXT;
+}
+
+/* d[l] = a[l + k] for l + k < 32, else a[l]. */
+static int shfl_down_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    if (mask != ISA_FULL)
+        return coll_f(wv, f, x, mask);
+    const uint32_t *a = ISA_SLOT(const uint32_t, f, x->o[1]);
+    uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+    unsigned k = x->target;
+    if (x->o[0] != ISA_NONE) {
+        memmove(d, a + k, (ISA_LANES - k) * 4);
+        if (d != a)
+            memcpy(d + ISA_LANES - k, a + ISA_LANES - k, k * 4);
+    }
+    shfl_pred_const(f, x);
+    return ISA_X_NEXT;
+}
+
+/* d[l] = a[l - k] for l >= k, else a[l]. */
+static int shfl_up_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    if (mask != ISA_FULL)
+        return coll_f(wv, f, x, mask);
+    const uint32_t *a = ISA_SLOT(const uint32_t, f, x->o[1]);
+    uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+    unsigned k = x->target;
+    if (x->o[0] != ISA_NONE) {
+        if (d != a)
+            memcpy(d, a, k * 4);
+        memmove(d + k, a, (ISA_LANES - k) * 4);
+    }
+    shfl_pred_const(f, x);
+    return ISA_X_NEXT;
+}
+
+/* d[l] = a[k] for every lane. */
+static int shfl_bcast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    if (mask != ISA_FULL)
+        return coll_f(wv, f, x, mask);
+    uint32_t v = ISA_SLOT(const uint32_t, f, x->o[1])[x->target];
+    if (x->o[0] != ISA_NONE) {
+        uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+        for (unsigned l = 0; l < ISA_LANES; l++)
+            d[l] = v;
+    }
+    shfl_pred_const(f, x);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t shfl_fast_d[4] = {
+    { shfl_xor_f, { 0 }, ISA_HON_DUAL }, { shfl_down_f, { 0 }, ISA_HON_DUAL },
+    { shfl_up_f, { 0 }, ISA_HON_DUAL }, { shfl_bcast_f, { 0 }, ISA_HON_DUAL },
 };
+
+/* The pattern of a shuffle with constant b and c (SP_NONE: none of the four), its k, and
+ * the lanes whose predicate output is true. */
+static unsigned shfl_pattern(unsigned mode, uint32_t b, uint32_t c, unsigned *out_k, uint32_t *out_pv)
+{
+    unsigned src[ISA_LANES];
+    uint32_t pv = 0;
+    for (unsigned l = 0; l < ISA_LANES; l++) {
+        bool p;
+        src[l] = shfl_src(mode, l, b, c, &p);
+        pv |= (uint32_t)p << l;
+    }
+    *out_pv = pv;
+    for (unsigned pat = 0; pat < SP_NONE; pat++) {
+        for (unsigned k = 0; k < ISA_LANES; k++) {
+            bool ok = true;
+            for (unsigned l = 0; l < ISA_LANES && ok; l++) {
+                unsigned want = pat == SP_XOR ? l ^ k : pat == SP_DOWN ? (l + k < ISA_LANES ? l + k : l)
+                              : pat == SP_UP ? (l >= k ? l - k : l) : k;
+                ok = src[l] == want;
+            }
+            if (ok) {
+                *out_k = k;
+                return pat;
+            }
+        }
+    }
+    return SP_NONE;
+}
+/*}=====================================================================*/
 
 /* activemask.b32 d: the lanes executing it together. */
 static int activemask_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
@@ -457,7 +569,19 @@ static bool select_shfl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         return false;
     x->aux = AUX(K_SHFL, mode, T_B32) | (x->o[5] == ISA_NONE ? 0 : 1u << 14);
     x->width = 4;
-    x->desc = &shfl_d[mode];
+    x->desc = shfl_d;
+    /* Constant b, c and a full constant mask: one of the fast patterns, if it is one. */
+    if (o[2].kind == OPD_IMM && o[3].kind == OPD_IMM && in->nopd == 5 && o[4].kind == OPD_IMM &&
+        (uint32_t)o[4].imm == ISA_FULL) {
+        unsigned k = 0;
+        uint32_t pv = 0;
+        unsigned pat = shfl_pattern(mode, (uint32_t)o[2].imm, (uint32_t)o[3].imm, &k, &pv);
+        if (pat != SP_NONE) {
+            x->desc = &shfl_fast_d[pat];
+            x->target = k;
+            x->imm = pv;
+        }
+    }
     return true;
 }
 

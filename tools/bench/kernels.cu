@@ -49,3 +49,53 @@ extern "C" __global__ void matmul_tiled(const float *A, const float *B, float *C
     }
     C[row * n + col] = acc;
 }
+
+// Warp-shuffle reduction: each block sums blockDim.x * 2 floats, each warp with
+// __shfl_down_sync, then the first warp over the warps' sums (blockDim.x <= 1024).
+extern "C" __global__ void reduce_shfl(const float *in, float *partial, int n)
+{
+    __shared__ float ws[32];
+    unsigned t = threadIdx.x;
+    unsigned i = blockIdx.x * blockDim.x * 2 + t;
+    float v = 0.0f;
+    if (i < n)
+        v = in[i];
+    if (i + blockDim.x < n)
+        v += in[i + blockDim.x];
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    if ((t & 31) == 0)
+        ws[t >> 5] = v;
+    __syncthreads();
+    if (t < 32) {
+        v = t < (blockDim.x >> 5) ? ws[t] : 0.0f;
+        for (int o = 16; o > 0; o >>= 1)
+            v += __shfl_down_sync(0xffffffffu, v, o);
+        if (t == 0)
+            partial[blockIdx.x] = v;
+    }
+}
+
+// The cost of one converged full-mask shfl.sync against one add.s32: the same loop of
+// 16 dependent instructions per iteration, in inline PTX so that nvcc keeps every one.
+extern "C" __global__ void loop_shfl(unsigned *out, int iters)
+{
+    unsigned v = threadIdx.x;
+    for (int k = 0; k < iters; k++) {
+#pragma unroll
+        for (int u = 0; u < 16; u++)
+            asm volatile("shfl.sync.bfly.b32 %0, %0, 1, 31, -1;" : "+r"(v));
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
+extern "C" __global__ void loop_add(unsigned *out, int iters)
+{
+    unsigned v = threadIdx.x, w = blockIdx.x;
+    for (int k = 0; k < iters; k++) {
+#pragma unroll
+        for (int u = 0; u < 16; u++)
+            asm volatile("add.s32 %0, %0, %1;" : "+r"(v) : "r"(w));
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
