@@ -340,6 +340,15 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
         uint8_t *f = cx->frame;
         const ex_insn_t *code = cx->fn->code;
         bool others = g != ready;
+        /* The next program counter at which other ready lanes wait: the group stops there,
+         * so that the lanes run on together (they reconverge, as on the GPU, where
+         * %activemask after an if shows the whole warp). */
+        uint32_t join = UINT32_MAX;
+        if (others)
+            for (uint32_t m = ready & ~g; m; m &= m - 1) {
+                uint32_t q = cx->pc[__builtin_ctz(m)];
+                join = q > pc && q < join ? q : join;
+            }
         uint32_t g0 = g;
         uint64_t run = 0;
         /* Straight-line execution of group g. */
@@ -363,7 +372,7 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                 st = x->fn(w, f, x, g);
             if (st == ISA_X_NEXT) {
                 pc++;
-                if (budget)
+                if (budget && pc != join)
                     continue;
                 break;
             }
@@ -388,13 +397,13 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                     if (tgt <= pc)
                         w->backjumps++;
                     pc = tgt;
-                    if (budget && !(others && w->backjumps >= EX_SPIN_LIMIT))
+                    if (budget && pc != join && !(others && w->backjumps >= EX_SPIN_LIMIT))
                         continue;
                     break;
                 }
                 if (mask == 0) {
                     pc++;
-                    if (budget)
+                    if (budget && pc != join)
                         continue;
                     break;
                 }
@@ -418,7 +427,9 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                 if (!g)
                     break;
                 pc++;
-                continue;
+                if (budget && pc != join)
+                    continue;
+                break;
             }
             if (st == ISA_X_RET) {
                 cx->members &= ~mask;
@@ -426,7 +437,9 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                 if (!g)
                     break;
                 pc++;
-                continue;
+                if (budget && pc != join)
+                    continue;
+                break;
             }
             if (st == ISA_X_CALL) {
                 /* An indirect call runs the lanes that call the lowest lane's function;
@@ -453,7 +466,9 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
                     return W_FAULT;
                 if (ws == EX_WAIT_PASS) {
                     pc++;
-                    continue;
+                    if (budget && pc != join)
+                        continue;
+                    break;
                 }
                 set_pcs(cx, g, pc + 1);
                 g = 0;
