@@ -364,38 +364,49 @@ static inline void shfl_pred_const(uint8_t *f, const isa_xinsn_t *x)
 }
 
 /* d[l] = a[l ^ k] over 32 lanes: eight 4-lane blocks, each from block q ^ (k >> 2), its
- * lanes permuted by k & 3. */
-static int shfl_xor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
-{
-    if (mask != ISA_FULL)
-        return coll_f(wv, f, x, mask);
-    const uint32_t *a = ISA_SLOT(const uint32_t, f, x->o[1]);
-    uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
-    unsigned k = x->target;
+ * lanes permuted by k & 3 (one handler for each, SHUF its _mm_shuffle_epi32 pattern). */
 #if defined(__SSE2__)
-    __m128i v[8];
-    unsigned qk = (k >> 2) & 7;
-    for (unsigned q = 0; q < 8; q++)
-        v[q] = _mm_loadu_si128((const __m128i *)(const void *)(a + 4 * (q ^ qk)));
-    switch (k & 3) {
-    case 1: for (unsigned q = 0; q < 8; q++) v[q] = _mm_shuffle_epi32(v[q], 0xB1); break;
-    case 2: for (unsigned q = 0; q < 8; q++) v[q] = _mm_shuffle_epi32(v[q], 0x4E); break;
-    case 3: for (unsigned q = 0; q < 8; q++) v[q] = _mm_shuffle_epi32(v[q], 0x1B); break;
-    default: break;
+#define SHFL_XOR(NAME, SHUF)                                                             \
+    static int NAME(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)           \
+    {                                                                                    \
+        if (mask != ISA_FULL)                                                            \
+            return coll_f(wv, f, x, mask);                                               \
+        const uint32_t *a = ISA_SLOT(const uint32_t, f, x->o[1]);                        \
+        unsigned qk = (x->target >> 2) & 7;                                              \
+        __m128i v[8];                                                                    \
+        for (unsigned q = 0; q < 8; q++) {                                               \
+            v[q] = _mm_loadu_si128((const __m128i *)(const void *)(a + 4 * (q ^ qk)));    \
+            if (SHUF != 0xE4)                                                            \
+                v[q] = _mm_shuffle_epi32(v[q], SHUF);                                    \
+        }                                                                                \
+        if (x->o[0] != ISA_NONE) {                                                       \
+            uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);                                \
+            for (unsigned q = 0; q < 8; q++)                                             \
+                _mm_storeu_si128((__m128i *)(void *)(d + 4 * q), v[q]);                   \
+        }                                                                                \
+        shfl_pred_const(f, x);                                                           \
+        return ISA_X_NEXT;                                                               \
     }
-    if (x->o[0] != ISA_NONE)
-        for (unsigned q = 0; q < 8; q++)
-            _mm_storeu_si128((__m128i *)(void *)(d + 4 * q), v[q]);
 #else
-    uint32_t v[ISA_LANES];
-    for (unsigned l = 0; l < ISA_LANES; l++)
-        v[l] = a[l ^ k];
-    if (x->o[0] != ISA_NONE)
-        memcpy(d, v, sizeof v);
+#define SHFL_XOR(NAME, SHUF)                                                             \
+    static int NAME(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)           \
+    {                                                                                    \
+        if (mask != ISA_FULL)                                                            \
+            return coll_f(wv, f, x, mask);                                               \
+        const uint32_t *a = ISA_SLOT(const uint32_t, f, x->o[1]);                        \
+        uint32_t v[ISA_LANES];                                                           \
+        for (unsigned l = 0; l < ISA_LANES; l++)                                         \
+            v[l] = a[l ^ x->target];                                                     \
+        if (x->o[0] != ISA_NONE)                                                         \
+            memcpy(ISA_SLOT(uint32_t, f, x->o[0]), v, sizeof v);                         \
+        shfl_pred_const(f, x);                                                           \
+        return ISA_X_NEXT;                                                               \
+    }
 #endif
-    shfl_pred_const(f, x);
-    return ISA_X_NEXT;
-}
+SHFL_XOR(shfl_xor0_f, 0xE4)   /* lanes in place */
+SHFL_XOR(shfl_xor1_f, 0xB1)   /* 1 0 3 2 */
+SHFL_XOR(shfl_xor2_f, 0x4E)   /* 2 3 0 1 */
+SHFL_XOR(shfl_xor3_f, 0x1B)   /* 3 2 1 0 */
 
 /* d[l] = a[l + k] for l + k < 32, else a[l]. */
 static int shfl_down_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
@@ -446,8 +457,12 @@ static int shfl_bcast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mas
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t shfl_fast_d[4] = {
-    { shfl_xor_f, { 0 }, ISA_HON_DUAL }, { shfl_down_f, { 0 }, ISA_HON_DUAL },
+    { shfl_xor0_f, { 0 }, ISA_HON_DUAL }, { shfl_down_f, { 0 }, ISA_HON_DUAL },
     { shfl_up_f, { 0 }, ISA_HON_DUAL }, { shfl_bcast_f, { 0 }, ISA_HON_DUAL },
+};
+static const isa_xdesc_t shfl_xor_d[4] = {
+    { shfl_xor0_f, { 0 }, ISA_HON_DUAL }, { shfl_xor1_f, { 0 }, ISA_HON_DUAL },
+    { shfl_xor2_f, { 0 }, ISA_HON_DUAL }, { shfl_xor3_f, { 0 }, ISA_HON_DUAL },
 };
 
 /* The pattern of a shuffle with constant b and c (SP_NONE: none of the four), its k, and
@@ -577,7 +592,7 @@ static bool select_shfl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         uint32_t pv = 0;
         unsigned pat = shfl_pattern(mode, (uint32_t)o[2].imm, (uint32_t)o[3].imm, &k, &pv);
         if (pat != SP_NONE) {
-            x->desc = &shfl_fast_d[pat];
+            x->desc = pat == SP_XOR ? &shfl_xor_d[k & 3] : &shfl_fast_d[pat];
             x->target = k;
             x->imm = pv;
         }
