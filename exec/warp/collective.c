@@ -337,7 +337,9 @@ static int coll_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                          "member mask (the H100 stops the kernel)");
             return ISA_X_FAULT;
         }
-        if (diff || (m0 & w->alive & ~mask))
+        /* Other lanes waiting (at a collective, perhaps this one with this mask, from
+         * outside the mask): the waiter sorts out who meets whom. */
+        if (diff || (m0 & w->alive & ~mask) || w->waiting)
             return ISA_X_COLLECTIVE;
     }
     coll_run(&h, mask);
