@@ -416,9 +416,9 @@ static int shfl_down_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask
     if (mask != ISA_FULL)
         return coll_f(wv, f, x, mask);
     const uint32_t *a = ISA_SLOT(const uint32_t, f, x->o[1]);
-    uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
     unsigned k = x->target;
     if (x->o[0] != ISA_NONE) {
+        uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
         memmove(d, a + k, (ISA_LANES - k) * 4);
         if (d != a)
             memcpy(d + ISA_LANES - k, a + ISA_LANES - k, k * 4);
@@ -433,9 +433,9 @@ static int shfl_up_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     if (mask != ISA_FULL)
         return coll_f(wv, f, x, mask);
     const uint32_t *a = ISA_SLOT(const uint32_t, f, x->o[1]);
-    uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
     unsigned k = x->target;
     if (x->o[0] != ISA_NONE) {
+        uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
         if (d != a)
             memcpy(d, a, k * 4);
         memmove(d + k, a, (ISA_LANES - k) * 4);
