@@ -20,7 +20,10 @@ VECT    := $(shell $(CC) -fvect-cost-model=dynamic -x c -c /dev/null -o /dev/nul
 # Align functions and loops: the interpreter's speed otherwise depends on where the linker
 # happens to place its hot loop and handlers (a 2x swing was measured).
 ALIGN   := $(shell $(CC) -falign-functions=64 -falign-loops=32 -x c -c /dev/null -o /dev/null 2>/dev/null && echo -falign-functions=64 -falign-loops=32)
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -ffp-contract=off $(VECT) $(ALIGN) $(WARN) $(CFLAGS) $(SAN_CFLAGS) -MMD -MP
+# 128-bit atomics (atom.b128) as an inline double-width compare-and-swap on x86-64
+# (cmpxchg16b); AArch64 has one without a flag (exec/mem/atomic.c).
+CX16    := $(shell $(CC) -dumpmachine 2>/dev/null | grep -q '^x86_64' && echo -mcx16)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -ffp-contract=off $(VECT) $(ALIGN) $(CX16) $(WARN) $(CFLAGS) $(SAN_CFLAGS) -MMD -MP
 CPPFLAGS += -I. -I$(BUILD) -I$(BUILD)/frontend
 FLEX    ?= flex
 BISON   ?= bison

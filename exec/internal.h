@@ -292,16 +292,73 @@ static inline bool ex_global_range(ex_program_t *p, uintptr_t a, uint64_t *out_l
 /* Whether entry's call graph uses .local (cached in p->entry_local; interp.c). */
 bool ex_entry_uses_local(ex_program_t *p, uint32_t entry);
 
+/* The global fast paths (ld_st.c, atomic.c): whether the lanes' addresses (the 64-bit
+ * register x->o[4] plus x->imm) span one registered global range, aligned to bytes; the
+ * addresses are left in addr for the access.  A small per-warp cache, by instruction,
+ * holds the range each instruction used last. */
+static inline bool ex_warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
+                                     unsigned bytes, uint64_t *addr)
+{
+    const uint64_t *b = ISA_SLOT(const uint64_t, f, x->o[4]);
+    uint64_t imm = (uint64_t)x->imm, lo = UINT64_MAX, hi = 0, bits = 0;
+    /* The range this instruction used last (a small cache per warp, by instruction). */
+    ex_grange_t *gc = &w->gcache[((uintptr_t)x / sizeof *x) % EX_GCACHE];
+    uint64_t span = gc->hi - gc->lo;
+    if (mask == ISA_FULL && span >= bytes && span - bytes < 0x80000000u) {
+        /* Arithmetic that vectorises: every offset from the range's base must fit in 32
+         * bits and stay below its end. */
+        uint64_t glo = gc->lo, high = 0;
+        uint32_t lim = (uint32_t)(span - bytes), over = 0, low = 0;
+        for (unsigned l = 0; l < ISA_LANES; l++) {
+            uint64_t a = b[l] + imm;
+            uint64_t d = a - glo;
+            addr[l] = a;
+            high |= d >> 32;
+            over |= (uint32_t)((uint32_t)d > lim);
+            low |= (uint32_t)a;
+        }
+        if (!high && !over && !(low & (bytes - 1)))
+            return true;
+    }
+    if (mask == ISA_FULL) {
+        for (unsigned l = 0; l < ISA_LANES; l++) {
+            uint64_t a = b[l] + imm;
+            addr[l] = a;
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
+    } else {
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint64_t a = b[l] + imm;
+            addr[l] = a;
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
+    }
+    if (bits & (bytes - 1))
+        return false;
+    if (lo >= gc->lo && hi + bytes <= gc->hi)
+        return true;
+    if (!ex_global_range(w->cta->p, (uintptr_t)lo, &gc->lo, &gc->hi))
+        return false;
+    return hi + bytes <= gc->hi;
+}
+
 /* Pre-decoding (predecode.c). */
 bool ex_predecode(ex_program_t *p, uint32_t fi);
 
-/* Selectors for the instructions that need the warp or memory (ld_st.c, mov.c, ctrl.c),
+/* Selectors for the instructions that need the warp or memory (ld_st.c, atomic.c, mov.c,
+ * ctrl.c),
  * called by pre-decoding with its state pd; ex_pd_operand gives a source operand's
  * frame slot (register, constant or address constant), ISA_NONE for other forms. */
 bool     ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_warp(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
+bool     ex_select_atom(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 uint32_t ex_pd_operand(void *pd, const isa_operand_t *o, unsigned w);
 /* A call's arguments into the callee's new frame, and its results back (ctrl.c). */
 void     ex_call_args(const ex_ctx_t *caller, const ex_insn_t *x, const ex_func_t *callee, uint8_t *fr,

@@ -545,6 +545,7 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
             f->preadd_at[i + 1] = npa;
         }
         bool ok = sums && (ex_select_ctrl(&d, f, in, x) || ex_select_mem(&d, f, in, x) ||
+                           ex_select_atom(&d, f, in, x) ||
                            ex_select_mov(&d, f, in, x) || ex_select_warp(&d, f, in, x) ||
                            select_alu(&d, in, x));
         if (!sums) {

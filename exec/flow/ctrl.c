@@ -14,11 +14,30 @@ static int report_trap_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m) 
 static int report_bar_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m) { (void)w; (void)f; (void)x; (void)m; return ISA_X_BARRIER; }
 static int report_wsync_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m) { (void)w; (void)f; (void)x; (void)m; return ISA_X_WARPSYNC; }
 static int nop_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m) { (void)w; (void)f; (void)x; (void)m; return ISA_X_NEXT; }
-/* Fences order this host thread's accesses against other workers' (other CTAs). */
-static int fence_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m)
+/* Fences order this host thread's accesses against other workers' (other CTAs): a host
+ * fence of the C11 order that select_fence chose (x->aux). */
+static int fence_sc_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m)
 {
     (void)w; (void)f; (void)x; (void)m;
     atomic_thread_fence(memory_order_seq_cst);
+    return ISA_X_NEXT;
+}
+static int fence_acq_rel_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m)
+{
+    (void)w; (void)f; (void)x; (void)m;
+    atomic_thread_fence(memory_order_acq_rel);
+    return ISA_X_NEXT;
+}
+static int fence_acquire_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m)
+{
+    (void)w; (void)f; (void)x; (void)m;
+    atomic_thread_fence(memory_order_acquire);
+    return ISA_X_NEXT;
+}
+static int fence_release_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m)
+{
+    (void)w; (void)f; (void)x; (void)m;
+    atomic_thread_fence(memory_order_release);
     return ISA_X_NEXT;
 }
 
@@ -142,7 +161,38 @@ static const isa_xdesc_t brx_d[1] = { { brx_f, { 0 }, 0 } };
 static const isa_xdesc_t bar_d[1] = { { report_bar_f, { 0 }, OPDF_NEG } };   /* bar.red's !c */
 static const isa_xdesc_t wsync_d[1] = { { report_wsync_f, { 0 }, 0 } };
 static const isa_xdesc_t nop_d[1] = { { nop_f, { 0 }, 0 } };
-static const isa_xdesc_t fence_d[1] = { { fence_f, { 0 }, 0 } };
+static const isa_xdesc_t fence_sc_d[1] = { { fence_sc_f, { 0 }, 0 } };
+static const isa_xdesc_t fence_acq_rel_d[1] = { { fence_acq_rel_f, { 0 }, 0 } };
+static const isa_xdesc_t fence_acquire_d[1] = { { fence_acquire_f, { 0 }, 0 } };
+static const isa_xdesc_t fence_release_d[1] = { { fence_release_f, { 0 }, 0 } };
+
+/* membar.{cta,gl,sys} (fence.sc on sm_70 and later); fence{.sem}.scope, whose .sem is
+ * .acq_rel when absent; its restricted forms (.sync_restrict::*, .mbarrier_init) with the
+ * order of their .sem, which orders every access and so also the ones they name;
+ * fence.proxy and membar.proxy: the emulator has one path to memory for every proxy
+ * (generic, async, tensormap, aliases), so a proxy fence orders like a thread fence:
+ * .acq_rel for the bidirectional kinds, else its .release or .acquire (the address range
+ * of the acquire form only narrows it).  The scope never weakens a host fence. */
+static bool select_fence(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    int sem = isa_instr_mod(in, ISA_G_SEM);
+    bool proxy = in->op == ISA_OP_FENCE_PROXY || in->op == ISA_OP_MEMBAR_PROXY;
+    if (in->nopd != 0 && !(in->op == ISA_OP_FENCE_PROXY && in->nopd == 2 && o[0].kind == OPD_ADDR &&
+                           !(o[0].flags & OPDF_ADDRLIST) && o[1].kind == OPD_IMM))
+        return false;
+    switch (sem) {
+    case -1:
+        x->desc = in->op == ISA_OP_MEMBAR ? fence_sc_d : fence_acq_rel_d;
+        return true;
+    case ISA_M_SC: x->desc = proxy ? NULL : fence_sc_d; break;
+    case ISA_M_ACQ_REL: x->desc = fence_acq_rel_d; break;
+    case ISA_M_ACQUIRE: x->desc = fence_acquire_d; break;
+    case ISA_M_RELEASE: x->desc = fence_release_d; break;
+    default: x->desc = NULL; break;
+    }
+    return x->desc != NULL;
+}
 
 /* bar{.cta}.sync / barrier{.cta}.sync{.aligned}  a{, b}
  * bar{.cta}.arrive / barrier{.cta}.arrive{.aligned}  a, b
@@ -590,8 +640,9 @@ bool ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         return true;
     case ISA_OP_MEMBAR:
     case ISA_OP_FENCE:
-        x->desc = fence_d;
-        return true;
+    case ISA_OP_FENCE_PROXY:
+    case ISA_OP_MEMBAR_PROXY:
+        return select_fence(f, in, x);
     case ISA_OP_BAR:
     case ISA_OP_BARRIER:
         return select_bar(pd, f, in, x);

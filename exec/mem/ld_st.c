@@ -18,6 +18,9 @@
 #define LS_CV(a, k)  ((unsigned)(((a) >> (48 + 4 * (k))) & 0xf))
 #define LS_PSYM      0x40   /* x->flags: per-lane parameter area at x->o[4], offset imm */
 #define LS_BASE32    0x20   /* x->flags: the address register is 32 bits */
+#define LS_ORDERED   0x01   /* x->flags: .relaxed, .volatile or .mmio: host atomic accesses */
+#define LS_ACQUIRE   0x02   /* x->flags: ld.acquire: and an acquire fence after them */
+#define LS_RELEASE   0x04   /* x->flags: st.release: and a release fence before them */
 
 static inline uint64_t lane_addr(const uint8_t *f, const ex_insn_t *x, unsigned l)
 {
@@ -131,74 +134,18 @@ static int ld_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 }
 static const isa_xdesc_t ld_d[1] = { { ld_f, { 0 }, ISA_HON_SINK } };
 
-static inline bool warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
-                                  unsigned bytes, uint64_t *addr);
-
 /* The common case: ld.global of 4 or 8 bytes into a register of that width, every
  * address of the warp in one registered range and aligned. */
 static int ld_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     unsigned bytes = LS_BYTES(x->aux);
     uint64_t addr[ISA_LANES];
-    if (!warp_global_ok(wv, f, x, mask, bytes, addr))
+    if (!ex_warp_global_ok(wv, f, x, mask, bytes, addr))
         return ld_f(wv, f, x, mask);
     lanes_load(f, x->o[0], 0, addr, bytes, mask);
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t ld_global_fast_d[1] = { { ld_global_fast_f, { 0 }, 0 } };
-
-/* Whether lanes' addresses span one registered global range, aligned to bytes; the
- * addresses are left in addr for the access. */
-static inline bool warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
-                                  unsigned bytes, uint64_t *addr)
-{
-    const uint64_t *b = ISA_SLOT(const uint64_t, f, x->o[4]);
-    uint64_t imm = (uint64_t)x->imm, lo = UINT64_MAX, hi = 0, bits = 0;
-    /* The range this instruction used last (a small cache per warp, by instruction). */
-    ex_grange_t *gc = &w->gcache[((uintptr_t)x / sizeof *x) % EX_GCACHE];
-    uint64_t span = gc->hi - gc->lo;
-    if (mask == ISA_FULL && span >= bytes && span - bytes < 0x80000000u) {
-        /* Arithmetic that vectorises: every offset from the range's base must fit in 32
-         * bits and stay below its end. */
-        uint64_t glo = gc->lo, high = 0;
-        uint32_t lim = (uint32_t)(span - bytes), over = 0, low = 0;
-        for (unsigned l = 0; l < ISA_LANES; l++) {
-            uint64_t a = b[l] + imm;
-            uint64_t d = a - glo;
-            addr[l] = a;
-            high |= d >> 32;
-            over |= (uint32_t)((uint32_t)d > lim);
-            low |= (uint32_t)a;
-        }
-        if (!high && !over && !(low & (bytes - 1)))
-            return true;
-    }
-    if (mask == ISA_FULL) {
-        for (unsigned l = 0; l < ISA_LANES; l++) {
-            uint64_t a = b[l] + imm;
-            addr[l] = a;
-            lo = a < lo ? a : lo;
-            hi = a > hi ? a : hi;
-            bits |= a;
-        }
-    } else {
-        for (uint32_t m = mask; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            uint64_t a = b[l] + imm;
-            addr[l] = a;
-            lo = a < lo ? a : lo;
-            hi = a > hi ? a : hi;
-            bits |= a;
-        }
-    }
-    if (bits & (bytes - 1))
-        return false;
-    if (lo >= gc->lo && hi + bytes <= gc->hi)
-        return true;
-    if (!ex_global_range(w->cta->p, (uintptr_t)lo, &gc->lo, &gc->hi))
-        return false;
-    return hi + bytes <= gc->hi;
-}
 
 /* st.global of a 4- or 8-byte register, the warp's addresses in one range. */
 static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask);
@@ -318,7 +265,7 @@ static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
 {
     unsigned bytes = LS_BYTES(x->aux);
     uint64_t addr[ISA_LANES];
-    if (!warp_global_ok(wv, f, x, mask, bytes, addr))
+    if (!ex_warp_global_ok(wv, f, x, mask, bytes, addr))
         return st_f(wv, f, x, mask);
     lanes_store(f, x->o[0], 0, addr, bytes, mask);
     return ISA_X_NEXT;
@@ -472,6 +419,84 @@ static int ld_kparam_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t ld_kparam_d[1] = { { ld_kparam_f, { 0 }, ISA_HON_SINK } };
+
+/*{=====================================================================
+ * Ordered accesses: ld.relaxed, ld.acquire, st.relaxed, st.release, .volatile (a relaxed
+ * access at system scope) and .mmio.  Each element is a relaxed host atomic access, so
+ * that the compiler neither tears, merges nor drops it; .acquire adds an acquire fence
+ * after the warp's loads and .release a release fence before its stores: the C11
+ * fence-based release and acquire, correct on weakly ordered hosts (AArch64) as on
+ * x86-64.  128-bit elements are plain copies between the fences.  Plain (weak) accesses
+ * keep the unordered fast paths above.
+ *====================================================================*/
+static inline uint64_t load_relaxed(const uint8_t *h, unsigned bytes)
+{
+    switch (bytes) {
+    case 1: return __atomic_load_n(h, __ATOMIC_RELAXED);
+    case 2: return __atomic_load_n((const uint16_t *)(const void *)h, __ATOMIC_RELAXED);
+    case 4: return __atomic_load_n((const uint32_t *)(const void *)h, __ATOMIC_RELAXED);
+    default: return __atomic_load_n((const uint64_t *)(const void *)h, __ATOMIC_RELAXED);
+    }
+}
+static inline void store_relaxed(uint8_t *h, uint64_t v, unsigned bytes)
+{
+    switch (bytes) {
+    case 1: __atomic_store_n(h, (uint8_t)v, __ATOMIC_RELAXED); break;
+    case 2: __atomic_store_n((uint16_t *)(void *)h, (uint16_t)v, __ATOMIC_RELAXED); break;
+    case 4: __atomic_store_n((uint32_t *)(void *)h, (uint32_t)v, __ATOMIC_RELAXED); break;
+    default: __atomic_store_n((uint64_t *)(void *)h, v, __ATOMIC_RELAXED); break;
+    }
+}
+
+static int ld_ord_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux), sgn = LS_SIGNED(x->aux);
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        for (unsigned k = 0; k < vec; k++) {
+            uint8_t *h = lane_host(w, f, x, l, k);
+            if (!h)
+                return ISA_X_FAULT;
+            if (x->o[k] == ISA_NONE)
+                continue;
+            if (bytes == 16) {
+                memcpy(f + x->o[k] + l * 16, h, 16);
+                continue;
+            }
+            reg_store(f, x->o[k], LS_RW(x->aux, k), l, extend(load_relaxed(h, bytes), bytes, sgn));
+        }
+    }
+    if (x->flags & LS_ACQUIRE)
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t ld_ord_d[1] = { { ld_ord_f, { 0 }, ISA_HON_SINK } };
+
+static int st_ord_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux);
+    if (x->flags & LS_RELEASE)
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        for (unsigned k = 0; k < vec; k++) {
+            uint8_t *h = lane_host(w, f, x, l, k);
+            if (!h)
+                return ISA_X_FAULT;
+            if (bytes == 16) {
+                memcpy(h, f + x->o[k] + l * 16, 16);
+                continue;
+            }
+            uint64_t v = st_convert(reg_load(f, x->o[k], LS_RW(x->aux, k), l), LS_CV(x->aux, k), bytes);
+            store_relaxed(h, v, bytes);
+        }
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t st_ord_d[1] = { { st_ord_f, { 0 }, 0 } };
+/*}=====================================================================*/
 
 /* cvta: between a space's own addresses and generic ones (window base + offset);
  * global addresses are generic already.  aux: window base; flags 1: to the space. */
@@ -639,6 +664,21 @@ done:
     if (sp == ISA_SP_LOCAL && vec == 1 && !(x->flags & LS_PSYM) && x->o[4] != ISA_NONE &&
         (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE && (aux >> 48) == 0)
         x->desc = load ? ld_local_fast_d : st_local_fast_d;
+    /* Memory order: .weak (or none) keeps the handlers above. */
+    int sem = isa_instr_mod(in, ISA_G_SEM);
+    if (isa_instr_mod(in, ISA_G_VOLATILE) >= 0 || isa_instr_mod(in, ISA_G_MMIO) >= 0 ||
+        (sem >= 0 && sem != ISA_M_WEAK)) {
+        if (sem == ISA_M_ACQUIRE && load)
+            x->flags |= LS_ACQUIRE;
+        else if (sem == ISA_M_RELEASE && !load)
+            x->flags |= LS_RELEASE;
+        else if (sem >= 0 && sem != ISA_M_RELAXED && sem != ISA_M_WEAK)
+            return false;
+        if (!(x->flags & LS_PSYM)) {     /* a frame's own parameter area is private */
+            x->flags |= LS_ORDERED;
+            x->desc = load ? ld_ord_d : st_ord_d;
+        }
+    }
     return true;
 }
 

@@ -152,6 +152,13 @@ static inline uint16_t h_minmax(uint16_t a, uint16_t b, bool bf, uint64_t aux, b
 static inline uint16_t h_min(uint16_t a, uint16_t b, bool bf, uint64_t aux) { return h_minmax(a, b, bf, aux, false); }
 static inline uint16_t h_max(uint16_t a, uint16_t b, bool bf, uint64_t aux) { return h_minmax(a, b, bf, aux, true); }
 static inline uint16_t h_sub(uint16_t a, uint16_t b, bool bf, uint64_t aux) { return h_add(a, b ^ 0x8000u, bf, aux); }
+/* The atomic operations' half arithmetic (atom.c): a + b rounded to nearest without
+ * .ftz, and min (max false) or max, for f16 (bf false) or bf16. */
+uint16_t isa_half_add(uint16_t a, uint16_t b, bool bf) { return h_add(a, b, bf, ISA_RND_N); }
+uint16_t isa_half_minmax(uint16_t a, uint16_t b, bool bf, bool max)
+{
+    return h_minmax(a, b, bf, 0, max);
+}
 /*}=====================================================================*/
 
 /*{=====================================================================

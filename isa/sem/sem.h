@@ -93,4 +93,19 @@ bool isa_sem_video_sel(const isa_instr_t *in, unsigned i, unsigned sel);
 bool isa_sem_video_opd(const isa_instr_t *in, unsigned i, unsigned sel, unsigned fsel, bool minus,
                        isa_xinsn_t *x);
 
+/* Atomic and reduction operations (atom.c).  An element function gives one memory
+ * element's new value from its old value, the operand b and (cas) c, each in the low bits
+ * of a 64-bit carrier (zero-extended); 128-bit elements (exch, cas) are exec's own.
+ * isa_sem_atom gives the index in isa_atom_fns of operation op (its ATOMOP modifier,
+ * ISA_M_ADD ...) on elements of type t (a vector's element type), 0 when there is none;
+ * global selects the variant of global memory where it differs from shared memory's (f32
+ * add flushes subnormal inputs and results there, f64 add picks NaNs in another order). */
+typedef uint64_t (*isa_atom_fn_t)(uint64_t old, uint64_t b, uint64_t c);
+extern const isa_atom_fn_t isa_atom_fns[];
+unsigned isa_sem_atom(unsigned op, isa_type_t t, bool global);
+/* The half arithmetic atom.c shares with half.c: a + b rounded to nearest, without .ftz,
+ * and min (max false) or max; f16, or bf16 when bf. */
+uint16_t isa_half_add(uint16_t a, uint16_t b, bool bf);
+uint16_t isa_half_minmax(uint16_t a, uint16_t b, bool bf, bool max);
+
 #endif

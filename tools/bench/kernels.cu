@@ -99,3 +99,35 @@ extern "C" __global__ void loop_add(unsigned *out, int iters)
     }
     out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 }
+
+// Every thread adds 1 to one global counter.
+extern "C" __global__ void atomic_count(unsigned *counter)
+{
+    atomicAdd(counter, 1u);
+}
+
+// A 256-bin histogram of the low bytes of n words, in shared memory, merged into hist
+// (blocks of 256 threads).
+extern "C" __global__ void histogram_shared(const unsigned *in, unsigned *hist, int n)
+{
+    __shared__ unsigned h[256];
+    h[threadIdx.x] = 0;
+    __syncthreads();
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        atomicAdd(&h[in[i] & 255], 1u);
+    __syncthreads();
+    atomicAdd(&hist[threadIdx.x], h[threadIdx.x]);
+}
+
+// The same kernel without atomics (its counts are wrong where lanes collide): the
+// baseline histogram_shared is compared with.
+extern "C" __global__ void histogram_plain(const unsigned *in, unsigned *hist, int n)
+{
+    __shared__ unsigned h[256];
+    h[threadIdx.x] = 0;
+    __syncthreads();
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        h[in[i] & 255] += 1;
+    __syncthreads();
+    hist[threadIdx.x] += h[threadIdx.x];
+}

@@ -1,7 +1,10 @@
 /* check_golden.c: replays every golden (tests/golden/NAME.{ptx,cmd,out}) on the
  * emulator through ptxrun and compares stdout byte for byte.  A golden that the
- * emulator cannot run, or that has no recorded .out, fails: nothing is skipped. */
+ * emulator cannot run, or that has no recorded .out, fails: nothing is skipped.  A golden
+ * whose arguments ask for two workers (-j 2) is replayed at -j 1 as well, except the
+ * litmus tests (litmus_*), whose point is two workers racing. */
 #include <check.h>
+#include <stdbool.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,12 +107,13 @@ static void sort_lines(char *s)
     free(copy);
 }
 
-START_TEST(replay)
+/* Replay golden name; one_worker: with -j 2 in its arguments replaced by -j 1 (a golden
+ * without it passes as it is). */
+static void replay_one(const char *name, bool one_worker)
 {
     const char *src = getenv("PTXEMU_SRCDIR"), *bin = getenv("PTXRUN");
     ck_assert_msg(src && bin, "PTXRUN and PTXEMU_SRCDIR must be set (make check sets them)");
     ck_assert_msg(nnames > 0, "no goldens found in %s/tests/golden", src);
-    const char *name = names[_i];
     char path[4096], cmd[8192];
     size_t len = 0, len2, want_len;
     snprintf(path, sizeof path, "%s/tests/golden/%s.cmd", src, name);
@@ -128,9 +132,19 @@ START_TEST(replay)
     argv[argc++] = (char *)bin;
     snprintf(cmd, sizeof cmd, "tests/golden/%s.ptx", name);
     argv[argc++] = cmd;
-    for (char *w = strtok(args, " \t\r"); w && argc < 255; w = strtok(NULL, " \t\r"))
+    bool two = false;
+    for (char *w = strtok(args, " \t\r"); w && argc < 255; w = strtok(NULL, " \t\r")) {
+        if (one_worker && argc > 2 && strcmp(argv[argc - 1], "-j") == 0 && strcmp(w, "2") == 0) {
+            w = "1";
+            two = true;
+        }
         argv[argc++] = w;
+    }
     argv[argc] = NULL;
+    if (one_worker && (!two || strncmp(name, "litmus_", 7) == 0)) {
+        free(args);
+        return;
+    }
     char outp[64], errp[64];
     snprintf(outp, sizeof outp, "/tmp/ptxemu_golden_%d.out", (int)getpid());
     snprintf(errp, sizeof errp, "/tmp/ptxemu_golden_%d.err", (int)getpid());
@@ -154,8 +168,8 @@ START_TEST(replay)
     snprintf(path, sizeof path, "%s/tests/golden/%s.rc", src, name);
     size_t rlen;
     char *want_rc = read_text(path, &rlen);
-    ck_assert_msg(rc == (want_rc ? atoi(want_rc) : 0), "%s: ptxrun exited %d (the GPU run: %s): %.2000s", name, rc,
-                  want_rc ? want_rc : "0", err ? err : "");
+    ck_assert_msg(rc == (want_rc ? atoi(want_rc) : 0), "%s%s: ptxrun exited %d (the GPU run: %s): %.2000s", name,
+                  one_worker ? " at -j 1" : "", rc, want_rc ? want_rc : "0", err ? err : "");
     if (want_rc) {
         snprintf(path, sizeof path, "%s/tests/golden/%s.err", src, name);
         size_t elen;
@@ -184,12 +198,23 @@ START_TEST(replay)
     if (len != want_len || memcmp(got, want, len) != 0) {
         char msg[512];
         first_diff(got, want, msg, sizeof msg);
-        ck_abort_msg("%s: stdout differs from the H100's: %s", name, msg);
+        ck_abort_msg("%s%s: stdout differs from the H100's: %s", name, one_worker ? " at -j 1" : "", msg);
     }
     free(got);
     free(want);
     free(err);
     free(args);
+}
+
+START_TEST(replay)
+{
+    replay_one(names[_i], false);
+}
+END_TEST
+
+START_TEST(replay_one_worker)
+{
+    replay_one(names[_i], true);
 }
 END_TEST
 
@@ -200,6 +225,7 @@ Suite *make_golden_suite(void)
     TCase *tc = tcase_create("replay");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, replay, 0, nnames ? nnames : 1);
+    tcase_add_loop_test(tc, replay_one_worker, 0, nnames ? nnames : 1);
     suite_add_tcase(s, tc);
     return s;
 }
