@@ -3,7 +3,8 @@
  * per second on three kernels (vector add, shared-memory reduction, tiled matrix multiply)
  * at 1 and 2 worker threads, next to the same computation as serial C; then a warp-shuffle
  * reduction against the shared-memory one per element, and a converged shfl.sync against
- * an add.s32 per thread-instruction. */
+ * an add.s32 per thread-instruction; and atomics: a grid-wide counter, a shared-memory
+ * histogram against the same kernel without atomics. */
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,6 +269,47 @@ static int bench_exec(void)
     printf("  per thread-instruction at -j1 (CPU time): shfl.sync %.3f ns, add.s32 %.3f ns: %.2fx\n", per_op[0],
            per_op[1], per_op[0] / per_op[1]);
 
+    /* Atomics: every thread of a 1M-thread grid adds 1 to one global counter. */
+    unsigned *ctr = buf(p, 4);
+    struct { unsigned *c; } cv = { ctr };
+    job_t jc = { "atomic_count", { { N / 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false }, &cv, 8 };
+    printf("atomic_count, %d threads adding 1 to one counter\n", N);
+    for (unsigned j = 1; j <= 2; j++) {
+        *ctr = 0;
+        bad |= run_job(p, m, &jc, j, &st, &s, &cpu);
+        report("emulator", j, &st, s, cpu);
+        printf("  %-10s -j%u: %7.1f M atomics/s wall\n", "", j, N / s / 1e6);
+    }
+    if (*ctr % N)
+        bad = 1;
+
+    /* A 256-bin histogram in shared memory with atomics, and the same kernel with plain
+     * read-modify-writes (wrong counts where lanes collide: the baseline). */
+    unsigned *words = buf(p, N * 4), *hist = buf(p, 256 * 4);
+    for (int i = 0; i < N; i++)
+        words[i] = (unsigned)i * 2654435761u >> 7;
+    struct { unsigned *in, *hist; int n; } hv = { words, hist, N };
+    double hs[2][2];
+    for (int k = 0; k < 2; k++) {
+        job_t jh = { k ? "histogram_plain" : "histogram_shared",
+                     { { 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false }, &hv, 20 };
+        printf("%s, %d words, 256 CTAs of 256 threads\n", jh.name, N);
+        for (unsigned j = 1; j <= 2; j++) {
+            memset(hist, 0, 256 * 4);
+            bad |= run_job(p, m, &jh, j, &st, &s, &cpu);
+            report("emulator", j, &st, s, cpu);
+            hs[k][j - 1] = s;
+        }
+        if (k == 0) {
+            unsigned want[256] = { 0 };
+            for (int i = 0; i < N; i++)
+                want[words[i] & 255]++;
+            for (int b = 0; b < 256; b++)
+                if (hist[b] % want[b] || hist[b] == 0) { bad = 1; break; }
+        }
+    }
+    printf("  histogram with atomics / without: %.2fx at -j1, %.2fx at -j2\n", hs[0][0] / hs[1][0],
+           hs[0][1] / hs[1][1]);
     if (bad)
         fprintf(stderr, "ptxbench: a kernel gave a wrong result\n");
     ex_program_free(p);
