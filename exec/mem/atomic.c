@@ -234,8 +234,10 @@ static int at_fault(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, uint64_t a, 
 }
 
 /* Each lane's host address (h) and which lanes' are in shared memory (out_shared);
- * ISA_X_FAULT with the fault recorded for a misaligned address, one outside the
- * space, or a generic one outside global and shared memory. */
+ * ISA_X_FAULT with the fault recorded for a misaligned address, one outside the space,
+ * a generic one outside global and shared memory, or a vector's outside global memory.
+ * The last two are undefined in the manual, and the H100 runs them without a fault but
+ * not as atomics on the thread's memory (docs/execution.md): a fault says so. */
 static int at_translate(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, uint8_t **h,
                         uint32_t *out_shared)
 {
@@ -251,11 +253,12 @@ static int at_translate(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t
             switch (a & EX_WIN_MASK) {
             case EX_WIN_SHARED: s = ISA_SP_SHARED; a -= EX_WIN_SHARED; break;
             case EX_WIN_LOCAL:
-                return at_fault(w, x, l, a, EX_FAULT_ADDRESS, "atomic operation on a local address (only global and shared memory have atomics)");
+                return at_fault(w, x, l, a, EX_FAULT_ADDRESS,
+                                "atomic operation on a local address (undefined: only global and shared memory have atomics)");
             case EX_WIN_PARAM:
-                return at_fault(w, x, l, a, EX_FAULT_ADDRESS, "atomic operation on a parameter address (only global and shared memory have atomics)");
+                return at_fault(w, x, l, a, EX_FAULT_ADDRESS, "atomic operation on a parameter address (undefined: only global and shared memory have atomics)");
             case EX_WIN_CONST:
-                return at_fault(w, x, l, a, EX_FAULT_ADDRESS, "atomic operation on a constant address (only global and shared memory have atomics)");
+                return at_fault(w, x, l, a, EX_FAULT_ADDRESS, "atomic operation on a constant address (undefined: only global and shared memory have atomics)");
             case EX_WIN_FUNC:
                 return at_fault(w, x, l, a, EX_FAULT_ADDRESS, "atomic operation on a function address");
             default: s = ISA_SP_GLOBAL; break;
@@ -264,8 +267,12 @@ static int at_translate(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t
         h[l] = ex_mem(w, l, s, a, bytes, x);
         if (!h[l])
             return ISA_X_FAULT;
-        if (isa_spaces[s].window == ISA_SP_SHARED)
+        if (s != ISA_SP_GLOBAL) {
+            if (AT_VEC(x->aux) > 1)
+                return at_fault(w, x, l, a, EX_FAULT_ADDRESS,
+                                "vector atomic operation on a shared address (undefined: only global memory has them)");
             sh |= 1u << l;
+        }
     }
     *out_shared = sh;
     return ISA_X_NEXT;

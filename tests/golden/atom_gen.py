@@ -345,6 +345,5 @@ def main():
         [fmt_list("b64", A, 16), fmt_list("b64", B, 16), fmt_list("b64", C, 16),
          f"b64[{k * N * 2}]:out", f"b64[{k * N * 2}]:out"]))
 
-
 if __name__ == "__main__":
     main()

@@ -4,6 +4,7 @@
 
 Suite *make_interp_suite(void);
 Suite *make_memory_suite(void);
+Suite *make_atomic_suite(void);
 Suite *make_mx_suite(void);
 Suite *make_forms_suite(void);
 Suite *make_device_suite(void);
@@ -13,6 +14,7 @@ int main(void)
 {
     SRunner *sr = srunner_create(make_interp_suite());
     srunner_add_suite(sr, make_memory_suite());
+    srunner_add_suite(sr, make_atomic_suite());
     srunner_add_suite(sr, make_mx_suite());
     srunner_add_suite(sr, make_forms_suite());
     srunner_add_suite(sr, make_device_suite());
