@@ -285,7 +285,8 @@ static void check_const(check_t *K, const isa_operand_t *o, isa_type_t t)
 /* Register operands must fit their types (reg_type_ok), as ptxas requires: the sources
  * of the arithmetic, logic and comparison instructions (add.u32 %r1, %rd1, %r2 is
  * refused) and the destinations check_data_regs leaves (mul.wide.u32 %r1, ...); and an
- * f16, bf16 or pair operand is never an immediate (add.f16 %h1, %h2, 0x3c00 is refused). */
+ * f16, bf16 or pair operand is never an immediate (add.f16 %h1, %h2, 0x3c00 is refused,
+ * and so is one of atom or red). */
 static void check_opd_regs(check_t *K, const isa_instr_t *in)
 {
     if (in->op == ISA_OP_BAR || in->op == ISA_OP_BARRIER) {
@@ -304,6 +305,10 @@ static void check_opd_regs(check_t *K, const isa_instr_t *in)
         const isa_reg_t *r = reg_of(K, o);
         /* cvt.f32.f16 %f1, 1: no immediate is a half source of cvt either */
         isa_type_t ht = t == ISA_T__COUNT && i > 0 && in->op == ISA_OP_CVT ? opd_type(in, i) : t;
+        /* atom.add.noftz.f16x2 %r1, [a], 0x3c003c00: nor of atom and red (ptxas: "Arguments
+         * mismatch"); their f32, f64 and integer operands may be immediates */
+        if ((in->op == ISA_OP_ATOM || in->op == ISA_OP_RED) && o->kind != OPD_ADDR)
+            ht = (isa_type_t)in->types[0];
         bool half = ht == ISA_T_F16 || ht == ISA_T_BF16 || ht == ISA_T_F16X2 || ht == ISA_T_BF16X2;
         if (half && (o->kind == OPD_IMM || o->kind == OPD_F32 || o->kind == OPD_F64)) {
             CERR(K, o->loc, "an immediate cannot be a .%s operand (move it into a register first)",

@@ -427,7 +427,8 @@ static const isa_xdesc_t ld_kparam_d[1] = { { ld_kparam_f, { 0 }, ISA_HON_SINK }
  * after the warp's loads and .release a release fence before its stores: the C11
  * fence-based release and acquire, correct on weakly ordered hosts (AArch64) as on
  * x86-64.  128-bit elements are plain copies between the fences.  Plain (weak) accesses
- * keep the unordered fast paths above.
+ * keep the unordered fast paths above, and so do ordered ones of shared, local, parameter
+ * and constant memory, which no other worker can see.
  *====================================================================*/
 static inline uint64_t load_relaxed(const uint8_t *h, unsigned bytes)
 {
@@ -664,10 +665,13 @@ done:
     if (sp == ISA_SP_LOCAL && vec == 1 && !(x->flags & LS_PSYM) && x->o[4] != ISA_NONE &&
         (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE && (aux >> 48) == 0)
         x->desc = load ? ld_local_fast_d : st_local_fast_d;
-    /* Memory order: .weak (or none) keeps the handlers above. */
+    /* Memory order: .weak (or none) keeps the handlers above, and so does every access to
+     * memory that only this host thread sees (shared: the CTA runs on one worker; local,
+     * parameters, constants), whose accesses are ordered by the program alone. */
     int sem = isa_instr_mod(in, ISA_G_SEM);
-    if (isa_instr_mod(in, ISA_G_VOLATILE) >= 0 || isa_instr_mod(in, ISA_G_MMIO) >= 0 ||
-        (sem >= 0 && sem != ISA_M_WEAK)) {
+    bool visible = sp == ISA_SP_NONE || isa_spaces[sp].window == ISA_SP_GLOBAL;
+    if ((isa_instr_mod(in, ISA_G_VOLATILE) >= 0 || isa_instr_mod(in, ISA_G_MMIO) >= 0 ||
+         (sem >= 0 && sem != ISA_M_WEAK)) && visible) {
         if (sem == ISA_M_ACQUIRE && load)
             x->flags |= LS_ACQUIRE;
         else if (sem == ISA_M_RELEASE && !load)

@@ -187,6 +187,35 @@ START_TEST(faults)
 }
 END_TEST
 
+/* Every fence form runs (as a host fence), and the ordered loads and stores move the right
+ * values: vectors, shared memory, .volatile, .mmio-free relaxed forms. */
+START_TEST(fences_and_orders)
+{
+    run_t r = run(HDR ".visible .entry k(.param .u64 out)\n{\n"
+        ".reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.shared .align 16 .b8 s[16];\n"
+        "ld.param.u64 %rd1, [out];\n"
+        "fence.sc.gpu;\nfence.acq_rel.cta;\nfence.sc.cluster;\nfence.acq_rel.sys;\nmembar.cta;\nmembar.gl;\n"
+        "membar.sys;\nfence.proxy.alias;\nfence.proxy.async;\nfence.proxy.async.global;\n"
+        "fence.proxy.async.shared::cta;\nmembar.proxy.alias;\nfence.mbarrier_init.release.cluster;\n"
+        "fence.proxy.tensormap::generic.release.gpu;\n"
+        "fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;\n"
+        "fence.release.sync_restrict::shared::cta.cluster;\n"
+        "fence.acquire.sync_restrict::shared::cluster.cluster;\n"
+        "mov.u32 %r1, 7;\nmov.u32 %r2, 9;\n"
+        "st.release.gpu.global.v2.u32 [%rd1], {%r1, %r2};\n"
+        "ld.acquire.gpu.global.v2.u32 {%r3, %r4}, [%rd1];\n"
+        "st.relaxed.cta.shared.u32 [s+4], %r3;\nld.volatile.shared.u32 %r5, [s+4];\n"
+        "st.volatile.global.u32 [%rd1+8], %r5;\nld.relaxed.sys.global.s32 %rd2, [%rd1+4];\n"
+        "st.relaxed.gpu.global.u64 [%rd1+16], %rd2;\n"
+        "ret;\n}\n", 1, 1, 2, 4);
+    ck_assert_int_eq(r.st, ISA_ST_OK);
+    ck_assert_uint_eq(r.out[0], 7 | 9ull << 32);
+    ck_assert_uint_eq(r.out[1], 7);
+    ck_assert_uint_eq(r.out[2], 9);
+    done(&r);
+}
+END_TEST
+
 Suite *make_atomic_suite(void)
 {
     Suite *s = suite_create("atomic");
@@ -196,6 +225,7 @@ Suite *make_atomic_suite(void)
     tcase_add_test(tc, b16_neighbours);
     tcase_add_test(tc, workers_sums);
     tcase_add_test(tc, faults);
+    tcase_add_test(tc, fences_and_orders);
     suite_add_tcase(s, tc);
     return s;
 }
