@@ -327,10 +327,16 @@ static void shared_rmw(uint8_t *const *h, unsigned off, uint32_t sh, unsigned eb
 static void global_rmw(uint8_t *const *h, unsigned off, uint32_t gl, unsigned eb, unsigned kind, int order,
                        isa_atom_fn_t fn, const uint64_t *b, const uint64_t *c, uint64_t *ret)
 {
+    /* Addresses increasing with the lane (a warp over an array) are all distinct: each
+     * lane is its own group, found without comparing every pair. */
+    uintptr_t prev = 0;
+    bool distinct = true;
+    AT_LANES(gl, distinct &= (uintptr_t)h[l] > prev, prev = (uintptr_t)h[l]);
     while (gl) {
         uint8_t *p = h[__builtin_ctz(gl)];
-        uint32_t grp = 0;
-        AT_LANES(gl, grp |= (uint32_t)(h[l] == p) << l);
+        uint32_t grp = gl & -gl;
+        if (!distinct)
+            AT_LANES(gl, grp |= (uint32_t)(h[l] == p) << l);
         gl &= ~grp;
         void *q = p + off;
         switch (eb) {
