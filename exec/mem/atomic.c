@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-/* Why these choices (docs/execution.md, "Atomics"):
+/* Why these choices (docs/execution.md, "Atomics and the memory model"):
  * - The lanes of a warp that name one global address are combined into one host atomic
  *   (a fetch-and-add of their sum, or one compare-and-swap of the whole chain), and each
  *   lane's returned value is the value before its own operation in lane order: the result

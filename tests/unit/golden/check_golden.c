@@ -142,6 +142,7 @@ static void replay_one(const char *name, bool one_worker)
     }
     argv[argc] = NULL;
     if (one_worker && (!two || strncmp(name, "litmus_", 7) == 0)) {
+        free(want);
         free(args);
         return;
     }
