@@ -13,7 +13,7 @@ BUILD   ?= build
 PREFIX  ?= /usr/local
 CC      ?= cc
 OPT     ?= -O2 -g
-WARN    ?= -Wall -Wextra
+WARN    ?= -Wall -Wextra -pedantic
 CFLAGS  ?= $(OPT)
 # Vectorise the lane loops even where aliasing needs a run-time check (gcc).
 VECT    := $(shell $(CC) -fvect-cost-model=dynamic -x c -c /dev/null -o /dev/null 2>/dev/null && echo -fvect-cost-model=dynamic)

@@ -53,7 +53,7 @@ static void check_requirement(check_t *K, isa_loc_t loc, const char *what, isa_s
 
 static const isa_reg_t *reg_of(check_t *K, const isa_operand_t *o)
 {
-    return o->kind == OPD_REG ? &K->f->regs[o->u.reg] : NULL;
+    return o->kind == ISA_OPD_REG ? &K->f->regs[o->u.reg] : NULL;
 }
 
 static bool is_pred_reg(check_t *K, const isa_operand_t *o)
@@ -84,42 +84,42 @@ static bool kind_ok(check_t *K, char k, const isa_operand_t *o)
     const isa_operand_t *pool = K->f->opds;
     switch (k) {
     case 'd':
-        if (o->kind == OPD_VEC) {
+        if (o->kind == ISA_OPD_VEC) {
             for (uint32_t i = 0; i < o->count; i++)
-                if (pool[o->u.first + i].kind != OPD_REG && pool[o->u.first + i].kind != OPD_SINK)
+                if (pool[o->u.first + i].kind != ISA_OPD_REG && pool[o->u.first + i].kind != ISA_OPD_SINK)
                     return false;
             return true;
         }
-        return (o->kind == OPD_REG || o->kind == OPD_SINK) &&
-               !(o->flags & (OPDF_NEG | OPDF_MINUS | OPDF_REGOFF));
+        return (o->kind == ISA_OPD_REG || o->kind == ISA_OPD_SINK) &&
+               !(o->flags & (ISA_OPDF_NEG | OPDF_MINUS | OPDF_REGOFF));
     case 'e':
         if (o->kind == OPD_DUAL)
             return kind_ok(K, 'd', &pool[o->u.first]) &&
-                   (is_pred_reg(K, &pool[o->u.first + 1]) || pool[o->u.first + 1].kind == OPD_SINK);
+                   (is_pred_reg(K, &pool[o->u.first + 1]) || pool[o->u.first + 1].kind == ISA_OPD_SINK);
         return kind_ok(K, 'd', o);
     case 'p':
         if (o->kind == OPD_DUAL)
             return kind_ok(K, 'p', &pool[o->u.first]) && kind_ok(K, 'p', &pool[o->u.first + 1]);
-        return o->kind == OPD_SINK ||
-               (is_pred_reg(K, o) && !(o->flags & (OPDF_NEG | OPDF_MINUS | OPDF_REGOFF)));
+        return o->kind == ISA_OPD_SINK ||
+               (is_pred_reg(K, o) && !(o->flags & (ISA_OPDF_NEG | OPDF_MINUS | OPDF_REGOFF)));
     case 's':
-        if ((o->flags & OPDF_NEG) && !is_pred_reg(K, o))
+        if ((o->flags & ISA_OPDF_NEG) && !is_pred_reg(K, o))
             return false;
         switch (o->kind) {
-        case OPD_REG: case OPD_IMM: case OPD_F32: case OPD_F64: case OPD_SREG:
-        case OPD_SYM: case OPD_FUNC: case OPD_VEC: case OPD_SINK:
+        case ISA_OPD_REG: case ISA_OPD_IMM: case ISA_OPD_F32: case ISA_OPD_F64: case ISA_OPD_SREG:
+        case ISA_OPD_SYM: case ISA_OPD_FUNC: case ISA_OPD_VEC: case ISA_OPD_SINK:
             return true;
         default:
             return false;
         }
     case 'q':
-        return is_pred_reg(K, o) || o->kind == OPD_IMM;
+        return is_pred_reg(K, o) || o->kind == ISA_OPD_IMM;
     case 'a':
-        return o->kind == OPD_ADDR;
+        return o->kind == ISA_OPD_ADDR;
     case 't':
-        return o->kind == OPD_LABEL;
+        return o->kind == ISA_OPD_LABEL;
     case 'f':
-        return o->kind == OPD_FUNC || o->kind == OPD_REG;
+        return o->kind == ISA_OPD_FUNC || o->kind == ISA_OPD_REG;
     case 'l':
         return o->kind == OPD_LIST;
     default:
@@ -141,25 +141,25 @@ static bool reg_type_ok(isa_type_t insn, isa_type_t reg, bool relaxed)
     if (insn == ISA_T_PRED || reg == ISA_T_PRED)
         return insn == reg;
     if (ti->bits == ri->bits) {
-        if (ti->cls == TC_BIT || ri->cls == TC_BIT)
+        if (ti->cls == ISA_TC_BIT || ri->cls == ISA_TC_BIT)
             return true;
-        bool ti_int = ti->cls == TC_UINT || ti->cls == TC_SINT;
-        bool ri_int = ri->cls == TC_UINT || ri->cls == TC_SINT;
+        bool ti_int = ti->cls == ISA_TC_UINT || ti->cls == ISA_TC_SINT;
+        bool ri_int = ri->cls == ISA_TC_UINT || ri->cls == ISA_TC_SINT;
         if (ti_int && ri_int)
             return true;
-        if (ti->cls == TC_FLOAT && ri->cls == TC_FLOAT)
+        if (ti->cls == ISA_TC_FLOAT && ri->cls == ISA_TC_FLOAT)
             return insn == reg;
         /* a pair (f16x2, u16x2) takes a bit register or its own; a pair's register also
          * serves integer instructions, as a bit register would (ptxas) */
         bool int_pair = insn == ISA_T_U16X2 || insn == ISA_T_S16X2;
-        return insn == reg || (ri->cls == TC_PACKED && (ti_int || int_pair));
+        return insn == reg || (ri->cls == ISA_TC_PACKED && (ti_int || int_pair));
     }
     if (relaxed && ri->bits > ti->bits) {
-        if (ti->cls == TC_BIT)
+        if (ti->cls == ISA_TC_BIT)
             return true;
-        if (ti->cls == TC_FLOAT || ti->cls == TC_PACKED)
-            return ri->cls == TC_BIT;
-        return ri->cls == TC_BIT || ri->cls == TC_UINT || ri->cls == TC_SINT;
+        if (ti->cls == ISA_TC_FLOAT || ti->cls == ISA_TC_PACKED)
+            return ri->cls == ISA_TC_BIT;
+        return ri->cls == ISA_TC_BIT || ri->cls == ISA_TC_UINT || ri->cls == ISA_TC_SINT;
     }
     return false;
 }
@@ -217,7 +217,7 @@ static isa_type_t dst_type(const isa_instr_t *in)
         return ISA_T_U32;
     case ISA_OP_SET: case ISA_OP_SLCT: case ISA_OP_ADDC: case ISA_OP_SUBC: case ISA_OP_MADC:
     case ISA_OP_MUL24: case ISA_OP_MAD24: case ISA_OP_SAD:
-        return isa_ops[in->op].flags & OF_DTYPE ? ISA_T__COUNT : t0;
+        return isa_ops[in->op].flags & ISA_OF_DTYPE ? ISA_T__COUNT : t0;
     default:
         return ISA_T__COUNT;
     }
@@ -265,17 +265,17 @@ static isa_type_t opd_type(const isa_instr_t *in, unsigned i)
 static void check_const(check_t *K, const isa_operand_t *o, isa_type_t t)
 {
     const isa_type_info_t *ti = &isa_types[t];
-    bool flt = o->kind == OPD_F32 || o->kind == OPD_F64;
-    const char *kind = o->kind == OPD_F32 ? "a 32-bit (0f) floating-point constant"
-                     : o->kind == OPD_F64 ? "a 64-bit (0d or decimal) floating-point constant"
+    bool flt = o->kind == ISA_OPD_F32 || o->kind == ISA_OPD_F64;
+    const char *kind = o->kind == ISA_OPD_F32 ? "a 32-bit (0f) floating-point constant"
+                     : o->kind == ISA_OPD_F64 ? "a 64-bit (0d or decimal) floating-point constant"
                                           : "an integer constant";
     bool bad;
-    if (t == ISA_T_PRED || ti->cls == TC_UINT || ti->cls == TC_SINT)
+    if (t == ISA_T_PRED || ti->cls == ISA_TC_UINT || ti->cls == ISA_TC_SINT)
         bad = flt;
-    else if (ti->cls == TC_FLOAT)
-        bad = o->kind == OPD_IMM;
-    else if (ti->cls == TC_BIT)
-        bad = flt && ti->bits != (o->kind == OPD_F32 ? 32u : 64u);
+    else if (ti->cls == ISA_TC_FLOAT)
+        bad = o->kind == ISA_OPD_IMM;
+    else if (ti->cls == ISA_TC_BIT)
+        bad = flt && ti->bits != (o->kind == ISA_OPD_F32 ? 32u : 64u);
     else
         bad = false;
     if (bad)
@@ -293,7 +293,7 @@ static void check_opd_regs(check_t *K, const isa_instr_t *in)
         /* the barrier id and thread count are integers (bar.sync 0f3F800000 is refused) */
         for (unsigned i = 0; i < in->nopd; i++) {
             const isa_operand_t *o = &K->f->opds[in->opd + i];
-            if (o->kind == OPD_F32 || o->kind == OPD_F64)
+            if (o->kind == ISA_OPD_F32 || o->kind == ISA_OPD_F64)
                 check_const(K, o, ISA_T_U32);
         }
     }
@@ -307,30 +307,30 @@ static void check_opd_regs(check_t *K, const isa_instr_t *in)
         isa_type_t ht = t == ISA_T__COUNT && i > 0 && in->op == ISA_OP_CVT ? opd_type(in, i) : t;
         /* atom.add.noftz.f16x2 %r1, [a], 0x3c003c00: nor of atom and red (ptxas: "Arguments
          * mismatch"); their f32, f64 and integer operands may be immediates */
-        if ((in->op == ISA_OP_ATOM || in->op == ISA_OP_RED) && o->kind != OPD_ADDR)
+        if ((in->op == ISA_OP_ATOM || in->op == ISA_OP_RED) && o->kind != ISA_OPD_ADDR)
             ht = (isa_type_t)in->types[0];
         bool half = ht == ISA_T_F16 || ht == ISA_T_BF16 || ht == ISA_T_F16X2 || ht == ISA_T_BF16X2;
-        if (half && (o->kind == OPD_IMM || o->kind == OPD_F32 || o->kind == OPD_F64)) {
+        if (half && (o->kind == ISA_OPD_IMM || o->kind == ISA_OPD_F32 || o->kind == ISA_OPD_F64)) {
             CERR(K, o->loc, "an immediate cannot be a .%s operand (move it into a register first)",
                  isa_types[ht].text);
             continue;
         }
         isa_type_t ct = opd_type(in, i);
-        if (ct != ISA_T__COUNT && !half && (o->kind == OPD_IMM || o->kind == OPD_F32 || o->kind == OPD_F64))
+        if (ct != ISA_T__COUNT && !half && (o->kind == ISA_OPD_IMM || o->kind == ISA_OPD_F32 || o->kind == ISA_OPD_F64))
             check_const(K, o, ct);
         /* A vector of st: each constant element as a scalar operand of the type (a bit
          * type takes only float literals of its width, an integer type none), and no
          * mixing of integer and floating-point constants among bit elements. */
-        if (ct != ISA_T__COUNT && o->kind == OPD_VEC && in->op == ISA_OP_ST) {
+        if (ct != ISA_T__COUNT && o->kind == ISA_OPD_VEC && in->op == ISA_OP_ST) {
             bool ints = false, flts = false;
             for (uint32_t k = 0; k < o->count; k++) {
                 const isa_operand_t *e = &K->f->opds[o->u.first + k];
-                ints |= e->kind == OPD_IMM;
-                flts |= e->kind == OPD_F32 || e->kind == OPD_F64;
-                if (e->kind == OPD_IMM || e->kind == OPD_F32 || e->kind == OPD_F64)
+                ints |= e->kind == ISA_OPD_IMM;
+                flts |= e->kind == ISA_OPD_F32 || e->kind == ISA_OPD_F64;
+                if (e->kind == ISA_OPD_IMM || e->kind == ISA_OPD_F32 || e->kind == ISA_OPD_F64)
                     check_const(K, e, ct);
             }
-            if (ints && flts && isa_types[ct].cls == TC_BIT)
+            if (ints && flts && isa_types[ct].cls == ISA_TC_BIT)
                 CERR(K, o->loc, "the elements of a vector operand cannot mix integer and floating-point constants");
         }
         if (t == ISA_T__COUNT || !r || r->vec > 1 || o->sel)
@@ -368,8 +368,8 @@ static void check_cvt_reg(check_t *K, const isa_instr_t *in, unsigned slot, isa_
     unsigned have = isa_types[r->type].bits, want = isa_types[t].bits;
     char name[256];
     const isa_type_info_t *ti = &isa_types[t], *ri = &isa_types[r->type];
-    bool ints = (ti->cls == TC_UINT || ti->cls == TC_SINT) && (ri->cls == TC_UINT || ri->cls == TC_SINT);
-    if (ri->cls != TC_BIT && r->type != t && !ints) {
+    bool ints = (ti->cls == ISA_TC_UINT || ti->cls == ISA_TC_SINT) && (ri->cls == ISA_TC_UINT || ri->cls == ISA_TC_SINT);
+    if (ri->cls != ISA_TC_BIT && r->type != t && !ints) {
         CERR(K, K->f->opds[in->opd + slot].loc, "register '%s' of type .%s does not match the type .%s in '%s'",
              r->name, ri->text, ti->text, isa_instr_name(K->m, in, name, sizeof name));
         return;
@@ -409,7 +409,7 @@ static void check_data_regs(check_t *K, const isa_instr_t *in)
     case ISA_OP_LD: slot = 0; relaxed = true; break;
     case ISA_OP_ST: slot = 1; relaxed = true; break;
     default:
-        if (!(oi->flags & OF_DTYPE))
+        if (!(oi->flags & ISA_OF_DTYPE))
             return;
         if (isa_instr_mod(in, ISA_G_MULMODE) == ISA_M_WIDE)
             return;
@@ -418,7 +418,7 @@ static void check_data_regs(check_t *K, const isa_instr_t *in)
     const isa_operand_t *o = &K->f->opds[in->opd + slot];
     const isa_operand_t *elems = o;
     uint32_t n = 1;
-    if (o->kind == OPD_VEC) {
+    if (o->kind == ISA_OPD_VEC) {
         if (oi->family == ISA_FAM_MOV)
             return;             /* mov.b64 {a, b}, x unpacks into narrower registers */
         elems = &K->f->opds[o->u.first];
@@ -447,12 +447,12 @@ enum {
     SPM_GENERIC = 1u << ISA_SP__COUNT
 };
 
-/* Whether the nth type suffix is in a set; an absent suffix matches only TS_ALL
+/* Whether the nth type suffix is in a set; an absent suffix matches only ISA_TS_ALL
  * (the rows' "no condition"). */
 static bool type_in(const isa_instr_t *in, unsigned nth, uint64_t types)
 {
     if (nth >= in->ntypes)
-        return types == TS_ALL || types == TM_NONE;
+        return types == ISA_TS_ALL || types == ISA_TM_NONE;
     return types >> in->types[nth] & 1;
 }
 
@@ -468,7 +468,7 @@ static uint32_t space_mask(const isa_instr_t *in)
 {
     uint32_t mask = 0;
     for (unsigned i = 0; i < in->nsfx; i++)
-        if (in->sfx[i].kind == SFX_SPACE)
+        if (in->sfx[i].kind == ISA_SFX_SPACE)
             mask |= 1u << in->sfx[i].id;
     return mask ? mask : SPM_GENERIC;
 }
@@ -477,7 +477,7 @@ static uint32_t space_mask(const isa_instr_t *in)
 static bool has_groups(const isa_instr_t *in, uint64_t groups)
 {
     for (unsigned i = 0; i < in->nsfx; i++)
-        if ((in->sfx[i].kind == SFX_MOD || in->sfx[i].kind == SFX_SPACE) && (groups >> in->sfx[i].group & 1))
+        if ((in->sfx[i].kind == ISA_SFX_MOD || in->sfx[i].kind == ISA_SFX_SPACE) && (groups >> in->sfx[i].group & 1))
             return true;
     return false;
 }
@@ -520,7 +520,7 @@ typedef struct {
 static void allow_group(allow_t *A, const isa_instr_t *in, isa_group_t g, bool ok)
 {
     for (unsigned i = 0; i < in->nsfx; i++)
-        if ((in->sfx[i].kind == SFX_MOD || in->sfx[i].kind == SFX_SPACE) && in->sfx[i].group == g) {
+        if ((in->sfx[i].kind == ISA_SFX_MOD || in->sfx[i].kind == ISA_SFX_SPACE) && in->sfx[i].group == g) {
             A->grp_seen[i] = true;
             A->grp_ok[i] |= ok;
         }
@@ -529,7 +529,7 @@ static void allow_group(allow_t *A, const isa_instr_t *in, isa_group_t g, bool o
 static void allow_mod(allow_t *A, const isa_instr_t *in, isa_mod_t m, bool ok)
 {
     for (unsigned i = 0; i < in->nsfx; i++)
-        if (in->sfx[i].kind == SFX_MOD && in->sfx[i].id == m) {
+        if (in->sfx[i].kind == ISA_SFX_MOD && in->sfx[i].id == m) {
             A->mod_seen[i] = true;
             A->mod_ok[i] |= ok;
         }
@@ -537,13 +537,13 @@ static void allow_mod(allow_t *A, const isa_instr_t *in, isa_mod_t m, bool ok)
 
 static const char *sfx_text(const isa_instr_t *in, unsigned i)
 {
-    return in->sfx[i].kind == SFX_SPACE ? isa_spaces[in->sfx[i].id].text : isa_mods[in->sfx[i].id].text;
+    return in->sfx[i].kind == ISA_SFX_SPACE ? isa_spaces[in->sfx[i].id].text : isa_mods[in->sfx[i].id].text;
 }
 
 /* Whether the first operand (the destination, or the d of d|p) is the sink '_'. */
 static bool sink_first(const check_t *K, const isa_operand_t *o)
 {
-    return o->kind == OPD_SINK || (o->kind == OPD_DUAL && K->f->opds[o->u.first].kind == OPD_SINK);
+    return o->kind == ISA_OPD_SINK || (o->kind == OPD_DUAL && K->f->opds[o->u.first].kind == ISA_OPD_SINK);
 }
 
 static void check_rules(check_t *K, const isa_instr_t *in)
@@ -782,16 +782,16 @@ static bool video_sel_ok(const isa_instr_t *in, unsigned i, unsigned sel, unsign
     case ISA_OP_VADD2: case ISA_OP_VSUB2: case ISA_OP_VAVRG2: case ISA_OP_VABSDIFF2:
     case ISA_OP_VMIN2: case ISA_OP_VMAX2: case ISA_OP_VSET2:
         if (i == 0)
-            return sel == SEL_H0 || sel == SEL_H1 || (sel == SEL_HXY && fsel == 0x10);
-        return sel == SEL_HXY;
+            return sel == ISA_SEL_H0 || sel == ISA_SEL_H1 || (sel == ISA_SEL_HXY && fsel == 0x10);
+        return sel == ISA_SEL_HXY;
     case ISA_OP_VADD4: case ISA_OP_VSUB4: case ISA_OP_VAVRG4: case ISA_OP_VABSDIFF4:
     case ISA_OP_VMIN4: case ISA_OP_VMAX4: case ISA_OP_VSET4:
         if (i == 0)
-            return (sel >= SEL_B0 && sel <= SEL_B3) ||
-                   (ISA_SEL_MULTI(sel) && sel != SEL_HXY && sel_descending(sel, fsel, 3));
-        return sel == SEL_BXYZW;
+            return (sel >= ISA_SEL_B0 && sel <= ISA_SEL_B3) ||
+                   (ISA_SEL_MULTI(sel) && sel != ISA_SEL_HXY && sel_descending(sel, fsel, 3));
+        return sel == ISA_SEL_BXYZW;
     default:
-        return sel >= SEL_B0 && sel <= SEL_H1 && !(i == 0 && in->op == ISA_OP_VMAD);
+        return sel >= ISA_SEL_B0 && sel <= ISA_SEL_H1 && !(i == 0 && in->op == ISA_OP_VMAD);
     }
 }
 
@@ -801,7 +801,7 @@ static void check_selectors(check_t *K, const isa_instr_t *in)
     bool video = isa_ops[in->op].family == ISA_FAM_VIDEO;
     for (unsigned i = 0; i < in->nopd; i++) {
         const isa_operand_t *o = &K->f->opds[in->opd + i];
-        if (o->kind != OPD_REG || o->sel < SEL_B0)
+        if (o->kind != ISA_OPD_REG || o->sel < ISA_SEL_B0)
             continue;
         if (!video)
             CERR(K, o->loc, "video selector '.%s' is not allowed on an operand of '%s'",
@@ -814,9 +814,9 @@ static void check_selectors(check_t *K, const isa_instr_t *in)
 }
 
 /* The sink '_' discards a result, so ptxas takes it only among destinations: as the
- * destination, or the d of d|p, where the opcode may discard its result (OF_SINKD; a
+ * destination, or the d of d|p, where the opcode may discard its result (ISA_OF_SINKD; a
  * rule can take that back for a modifier, ISA_RULE_NOSINK), as the p of d|p unless p
- * must be a register (OF_PREDOUT), and as elements of a vector destination that has a
+ * must be a register (ISA_OF_PREDOUT), and as elements of a vector destination that has a
  * register among them (the vector's element type comes from it). */
 static void check_sink(check_t *K, const isa_instr_t *in)
 {
@@ -829,10 +829,10 @@ static void check_sink(check_t *K, const isa_instr_t *in)
         bool dest = k == 'd' || k == 'e' || k == 'p';
         if (!dest && k != 's' && k != 'q')
             continue;           /* opcode-specific shapes (tex, mma) and call lists: their own checks */
-        if (o->kind == OPD_VEC) {
+        if (o->kind == ISA_OPD_VEC) {
             unsigned sinks = 0;
             for (uint32_t j = 0; j < o->count; j++)
-                sinks += pool[o->u.first + j].kind == OPD_SINK;
+                sinks += pool[o->u.first + j].kind == ISA_OPD_SINK;
             if (sinks && !dest)
                 CERR(K, o->loc, "'_' is not allowed as a source operand of '%s'",
                      isa_instr_name(K->m, in, name, sizeof name));
@@ -842,19 +842,19 @@ static void check_sink(check_t *K, const isa_instr_t *in)
             continue;
         }
         if (!dest) {
-            if (o->kind == OPD_SINK)
+            if (o->kind == ISA_OPD_SINK)
                 CERR(K, o->loc, "'_' is not allowed as a source operand of '%s'",
                      isa_instr_name(K->m, in, name, sizeof name));
             continue;
         }
-        if (o->kind == OPD_DUAL && pool[o->u.first].kind == OPD_SINK &&
-            pool[o->u.first + 1].kind == OPD_SINK)
+        if (o->kind == OPD_DUAL && pool[o->u.first].kind == ISA_OPD_SINK &&
+            pool[o->u.first + 1].kind == ISA_OPD_SINK)
             CERR(K, o->loc, "'_|_' discards both results of '%s'",
                  isa_instr_name(K->m, in, name, sizeof name));
-        else if (sink_first(K, o) && !(oi->flags & OF_SINKD))
+        else if (sink_first(K, o) && !(oi->flags & ISA_OF_SINKD))
             CERR(K, o->loc, "the result of '%s' cannot be discarded with '_'",
                  isa_instr_name(K->m, in, name, sizeof name));
-        else if (o->kind == OPD_DUAL && pool[o->u.first + 1].kind == OPD_SINK && (oi->flags & OF_PREDOUT))
+        else if (o->kind == OPD_DUAL && pool[o->u.first + 1].kind == ISA_OPD_SINK && (oi->flags & ISA_OF_PREDOUT))
             CERR(K, pool[o->u.first + 1].loc, "'%s' needs a predicate register as p of d|p, not '_'",
                  isa_instr_name(K->m, in, name, sizeof name));
     }
@@ -862,13 +862,13 @@ static void check_sink(check_t *K, const isa_instr_t *in)
 
 /* lop3 has two forms: d, a, b, c, immLut without a BoolOp, and d|p, a, b, c, immLut, q
  * with .and or .or (p = (d != 0) BoolOp q); immLut is a constant.  (p as '_' is
- * refused by check_sink: lop3 is OF_PREDOUT.) */
+ * refused by check_sink: lop3 is ISA_OF_PREDOUT.) */
 static void check_lop3(check_t *K, const isa_instr_t *in)
 {
     char name[256];
     const isa_operand_t *o = K->f->opds ? &K->f->opds[in->opd] : NULL;
     bool boolop = isa_instr_mod(in, ISA_G_BOOLOP) >= 0;
-    if (in->nopd >= 5 && o[4].kind != OPD_IMM)
+    if (in->nopd >= 5 && o[4].kind != ISA_OPD_IMM)
         CERR(K, o[4].loc, "operand 5 of '%s' (immLut) must be a constant",
              isa_instr_name(K->m, in, name, sizeof name));
     if (boolop && in->nopd != 6)
@@ -877,8 +877,8 @@ static void check_lop3(check_t *K, const isa_instr_t *in)
     else if (!boolop && in->nopd != 5)
         CERR(K, in->loc, "'%s' with a predicate operand needs a BoolOp .and or .or",
              isa_instr_name(K->m, in, name, sizeof name));
-    else if (boolop && (o[0].kind != OPD_DUAL || (K->f->opds[o[0].u.first + 1].kind != OPD_REG &&
-                                                 K->f->opds[o[0].u.first + 1].kind != OPD_SINK)))
+    else if (boolop && (o[0].kind != OPD_DUAL || (K->f->opds[o[0].u.first + 1].kind != ISA_OPD_REG &&
+                                                 K->f->opds[o[0].u.first + 1].kind != ISA_OPD_SINK)))
         CERR(K, o[0].loc, "operand 1 of '%s' must be d|p with a predicate register p",
              isa_instr_name(K->m, in, name, sizeof name));
     else if (!boolop && o[0].kind == OPD_DUAL)
@@ -923,7 +923,7 @@ static void check_instr(check_t *K, const isa_instr_t *in)
         char k = isa_shape_kind(oi->shape, i);
         if (!kind_ok(K, k, o))
             CERR(K, o->loc, "operand %u of '%s' must be %s", i + 1, NAME(), kind_name(k));
-        if (o->kind == OPD_SREG) {
+        if (o->kind == ISA_OPD_SREG) {
             const isa_sreg_info_t *si = &isa_sregs[o->u.sreg.id];
             check_requirement(K, o->loc, si->text, si->sm, si->ptx);
         }

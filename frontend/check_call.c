@@ -10,7 +10,7 @@
 static const char *actual_text(const isa_func_t *f, const isa_operand_t *o, char *buf, size_t size)
 {
     switch (o->kind) {
-    case OPD_REG: {
+    case ISA_OPD_REG: {
         const isa_reg_t *r = &f->regs[o->u.reg];
         if (r->vec > 1)
             snprintf(buf, size, "register '%s' (.v%u .%s)", r->name, (unsigned)r->vec, isa_types[r->type].text);
@@ -18,13 +18,13 @@ static const char *actual_text(const isa_func_t *f, const isa_operand_t *o, char
             snprintf(buf, size, "register '%s' (.%s)", r->name, isa_types[r->type].text);
         break;
     }
-    case OPD_SYM: {
+    case ISA_OPD_SYM: {
         const isa_var_t *v = &f->vars[o->u.sym];
         snprintf(buf, size, "'%s' (%llu bytes%s, .align %u)", v->name, (unsigned long long)isa_var_size(v),
                  v->ndims ? ", an array" : "", isa_var_align(v));
         break;
     }
-    case OPD_IMM:
+    case ISA_OPD_IMM:
         snprintf(buf, size, "an integer constant");
         break;
     default:
@@ -61,13 +61,13 @@ static const char *formal_text(const isa_var_t *v, char *buf, size_t size)
  * floating-point parameter, and a floating-point constant no scalar integer one. */
 static bool is_int(isa_type_t t)
 {
-    return isa_types[t].cls == TC_UINT || isa_types[t].cls == TC_SINT;
+    return isa_types[t].cls == ISA_TC_UINT || isa_types[t].cls == ISA_TC_SINT;
 }
 
 /* An integer and a floating-point type do not pass each other; a bit type passes both. */
 static bool classes_differ(isa_type_t a, isa_type_t b)
 {
-    return (is_int(a) && isa_types[b].cls == TC_FLOAT) || (isa_types[a].cls == TC_FLOAT && is_int(b));
+    return (is_int(a) && isa_types[b].cls == ISA_TC_FLOAT) || (isa_types[a].cls == ISA_TC_FLOAT && is_int(b));
 }
 
 static const char *mismatch(const isa_func_t *f, const isa_operand_t *o, const isa_var_t *v)
@@ -77,7 +77,7 @@ static const char *mismatch(const isa_func_t *f, const isa_operand_t *o, const i
     if (v->type == ISA_T_PRED)
         return "a predicate cannot be passed";
     switch (o->kind) {
-    case OPD_REG: {
+    case ISA_OPD_REG: {
         const isa_reg_t *r = &f->regs[o->u.reg];
         if (r->type == ISA_T_PRED)
             return "a predicate cannot be passed";
@@ -91,7 +91,7 @@ static const char *mismatch(const isa_func_t *f, const isa_operand_t *o, const i
             return "an integer and a floating-point type";
         return NULL;
     }
-    case OPD_SYM: {
+    case ISA_OPD_SYM: {
         const isa_var_t *a = &f->vars[o->u.sym];
         if (v->space == ISA_SP_REG) {
             if (a->ndims)
@@ -112,10 +112,10 @@ static const char *mismatch(const isa_func_t *f, const isa_operand_t *o, const i
             return "an integer and a floating-point type";
         return NULL;
     }
-    case OPD_IMM:
+    case ISA_OPD_IMM:
         if (farray)
             return "a constant cannot pass an array";
-        if (isa_types[v->type].cls == TC_FLOAT && v->vec <= 1)
+        if (isa_types[v->type].cls == ISA_TC_FLOAT && v->vec <= 1)
             return "an integer constant cannot pass a floating-point parameter";
         return NULL;
     default:
@@ -136,20 +136,20 @@ static void check_list(fe_ctx_t *c, const isa_func_t *f, const isa_operand_t *ls
     for (uint32_t e = 0; e < lst->count && e < n; e++) {
         const isa_operand_t *o = &f->opds[lst->u.first + e];
         const isa_var_t *v = &formals[e];
-        bool imm = o->kind == OPD_IMM || o->kind == OPD_F32 || o->kind == OPD_F64;
-        if (o->kind == OPD_SINK) {
+        bool imm = o->kind == ISA_OPD_IMM || o->kind == ISA_OPD_F32 || o->kind == ISA_OPD_F64;
+        if (o->kind == ISA_OPD_SINK) {
             if (!results)       /* a result may be dropped with '_' (ptxas) */
                 CERR(o->loc, "'_' cannot be a call argument");
             continue;
         }
-        if ((o->kind == OPD_REG && (o->sel || (o->flags & (OPDF_NEG | OPDF_MINUS)))) ||
-            (o->kind == OPD_SYM && ((o->flags & OPDF_MODSYM) || f->vars[o->u.sym].space != ISA_SP_PARAM)) ||
-            (o->kind != OPD_REG && o->kind != OPD_SYM && !imm)) {
+        if ((o->kind == ISA_OPD_REG && (o->sel || (o->flags & (ISA_OPDF_NEG | OPDF_MINUS)))) ||
+            (o->kind == ISA_OPD_SYM && ((o->flags & ISA_OPDF_MODSYM) || f->vars[o->u.sym].space != ISA_SP_PARAM)) ||
+            (o->kind != ISA_OPD_REG && o->kind != ISA_OPD_SYM && !imm)) {
             CERR(o->loc, "a call %s must be a register, a .param variable%s", what,
                  results ? "" : " or a constant");
             continue;
         }
-        if (o->kind == OPD_SYM && o->u.sym < f->nret + f->nparam) {
+        if (o->kind == ISA_OPD_SYM && o->u.sym < f->nret + f->nparam) {
             /* ptxas: "Formal parameter ... cannot be used as argument to call". */
             CERR(o->loc, "'%s' is a parameter of the calling function; a call %s must be a .param "
                  "variable declared in its body", f->vars[o->u.sym].name, what);
@@ -164,7 +164,7 @@ static void check_list(fe_ctx_t *c, const isa_func_t *f, const isa_operand_t *ls
             CERR(o->loc, "%s %u of the call to %s does not match its parameter %s: %s is given (%s)", what,
                  e + 1, callee, formal_text(v, fb, sizeof fb), actual_text(f, o, ab, sizeof ab), why);
         else if (v->space == ISA_SP_REG && v->vec <= 1 && isa_types[v->type].bits <= 16 &&
-                 (isa_types[v->type].cls == TC_UINT || isa_types[v->type].cls == TC_SINT))
+                 (isa_types[v->type].cls == ISA_TC_UINT || isa_types[v->type].cls == ISA_TC_SINT))
             CERR(o->loc, "%s %u of the call to %s: an 8- or 16-bit integer .reg parameter (%s) is not "
                  "supported by the ABI (ptxas; .b8, .b16 and .f16 are)", what, e + 1, callee,
                  formal_text(v, fb, sizeof fb));
@@ -204,7 +204,7 @@ void fe_check_call(fe_ctx_t *c, const isa_module_t *m, const isa_func_t *f, cons
     unsigned k = i + 1;
     if (k < n && o[k].kind == OPD_LIST)
         args = &o[k++];
-    if (k < n && (o[k].kind == OPD_PROTO || (o[k].kind == OPD_SYM && (o[k].flags & OPDF_MODSYM) && tgt->kind == OPD_REG) ||
+    if (k < n && (o[k].kind == OPD_PROTO || (o[k].kind == ISA_OPD_SYM && (o[k].flags & ISA_OPDF_MODSYM) && tgt->kind == ISA_OPD_REG) ||
                   (o[k].kind == OPD_BRTARGETS && f->brts[o[k].u.idx].calltargets)))
         sig = &o[k++];
     if (k < n) {
@@ -216,7 +216,7 @@ void fe_check_call(fe_ctx_t *c, const isa_module_t *m, const isa_func_t *f, cons
     const isa_var_t *frets, *fparams;
     uint32_t nret, nparam;
     char callee[300];
-    if (tgt->kind == OPD_FUNC) {
+    if (tgt->kind == ISA_OPD_FUNC) {
         const isa_func_t *g = &m->funcs[tgt->u.func];
         if (sig) {
             CERR(sig->loc, "a direct call takes no .callprototype or .calltargets list");
@@ -225,7 +225,7 @@ void fe_check_call(fe_ctx_t *c, const isa_module_t *m, const isa_func_t *f, cons
         frets = g->rets; nret = g->nret;
         fparams = g->params; nparam = g->nparam;
         snprintf(callee, sizeof callee, "'%s'", g->name);
-    } else if (tgt->kind == OPD_REG && !tgt->sel) {
+    } else if (tgt->kind == ISA_OPD_REG && !tgt->sel) {
         const isa_reg_t *r = &f->regs[tgt->u.reg];
         if (r->type == ISA_T_PRED || r->vec > 1 || (isa_types[r->type].bits != 32 && isa_types[r->type].bits != 64)) {
             CERR(tgt->loc, "the address of an indirect call must be a 32- or 64-bit register");
@@ -235,7 +235,7 @@ void fe_check_call(fe_ctx_t *c, const isa_module_t *m, const isa_func_t *f, cons
             CERR(tgt->loc, "an indirect call needs a .callprototype or a .calltargets list");
             return;
         }
-        if (sig->kind == OPD_SYM) {
+        if (sig->kind == ISA_OPD_SYM) {
             /* A table of function addresses (ptxas: "a .u32/.u64/.u8 array") in place of
              * the list: its functions are known only at run time; nothing to check here. */
             return;

@@ -250,20 +250,20 @@ static void check_type_decl(lower_t *L, fe_span_t sp, isa_type_t t, isa_space_t 
     if (t == ISA_T_NONE)
         return;
     switch ((isa_tdecl_t)isa_types[t].decl) {
-    case TD_ANY:
+    case ISA_TD_ANY:
         return;
-    case TD_NOPARAM:
+    case ISA_TD_NOPARAM:
         if (space != ISA_SP_PARAM)
             return;
         break;
-    case TD_REG:
+    case ISA_TD_REG:
         if (space == ISA_SP_REG)
             return;
         break;
-    case TD_NONE:
+    case ISA_TD_NONE:
         break;
     }
-    if (isa_types[t].decl == TD_NONE)
+    if (isa_types[t].decl == ISA_TD_NONE)
         ERR(L, sp, "type .%s cannot be declared: it names an instruction type only (use a .b register or variable of its width)",
             isa_types[t].text);
     else
@@ -283,13 +283,13 @@ static void lower_words(lower_t *L, const fe_node_t *ws, words_t *w)
         const char *s = k->s + 1;
         size_t n = k->n - 1;
         int d = isa_dir_lookup(k->s, k->n), v;
-        if (d >= 0 && isa_dirs[d].cls == DC_WORD) {
+        if (d >= 0 && isa_dirs[d].cls == ISA_DC_WORD) {
             switch ((isa_dir_t)d) {
-            case ISA_D_VISIBLE: w->linkage |= LINK_VISIBLE; break;
-            case ISA_D_EXTERN:  w->linkage |= LINK_EXTERN; break;
-            case ISA_D_WEAK:    w->linkage |= LINK_WEAK; break;
-            case ISA_D_COMMON:  w->linkage |= LINK_COMMON; break;
-            case ISA_D_PTR:     ptr = true; w->flags |= VARF_PTR; break;
+            case ISA_D_VISIBLE: w->linkage |= ISA_LINK_VISIBLE; break;
+            case ISA_D_EXTERN:  w->linkage |= ISA_LINK_EXTERN; break;
+            case ISA_D_WEAK:    w->linkage |= ISA_LINK_WEAK; break;
+            case ISA_D_COMMON:  w->linkage |= ISA_LINK_COMMON; break;
+            case ISA_D_PTR:     ptr = true; w->flags |= ISA_VARF_PTR; break;
             case ISA_D_ALIGN:
                 if (!k->kids || k->kids->kind != N_INT || !pow2(k->kids->u) || k->kids->u > (1u << 30)) {
                     ERR(L, k->span, ".align needs a power-of-two byte count");
@@ -309,9 +309,9 @@ static void lower_words(lower_t *L, const fe_node_t *ws, words_t *w)
                 for (const fe_node_t *a = k->kids->kids; a; a = a->next) {
                     int ad = isa_dir_lookup(a->s, a->n);
                     if (ad == ISA_D_MANAGED)
-                        w->flags |= VARF_MANAGED;
+                        w->flags |= ISA_VARF_MANAGED;
                     else if (ad == ISA_D_UNIFIED)
-                        w->flags |= VARF_UNIFIED;
+                        w->flags |= ISA_VARF_UNIFIED;
                     else
                         ERR(L, a->span, "unknown attribute '%.*s'", (int)a->n, a->s);
                 }
@@ -378,7 +378,7 @@ static void lower_init_list(lower_t *L, const isa_var_t *var, const fe_node_t *l
             if (out->n - start > want)
                 ERR(L, k->span, "too many initializers");
             while (out->n - start < want)
-                DA_PUSH(*out)->kind = INIT_INT;
+                DA_PUSH(*out)->kind = ISA_INIT_INT;
         } else {
             lower_init_value(L, k, out);
         }
@@ -389,18 +389,18 @@ static void lower_init_value(lower_t *L, const fe_node_t *v, initvec_t *out)
 {
     isa_init_t *e = DA_PUSH(*out);
     switch (v->kind) {
-    case N_INT: e->kind = INIT_INT; e->value = (int64_t)v->u; return;
-    case N_F32: e->kind = INIT_F32; e->value = (int64_t)v->u; return;
-    case N_F64: e->kind = INIT_F64; e->value = (int64_t)v->u; return;
+    case N_INT: e->kind = ISA_INIT_INT; e->value = (int64_t)v->u; return;
+    case N_F32: e->kind = ISA_INIT_F32; e->value = (int64_t)v->u; return;
+    case N_F64: e->kind = ISA_INIT_F64; e->value = (int64_t)v->u; return;
     case N_FIELD:
         e->sym = L->strs.n;
         *DA_PUSH(L->strs) = str_of(L, v->s, v->n);
         if (v->kids->kind == N_NAME) {
-            e->kind = INIT_FIELD_NAME;
+            e->kind = ISA_INIT_FIELD_NAME;
             e->value = L->strs.n;
             *DA_PUSH(L->strs) = str_of(L, v->kids->s, v->kids->n);
         } else {
-            e->kind = INIT_FIELD_INT;
+            e->kind = ISA_INIT_FIELD_INT;
             e->value = (int64_t)v->kids->u;
         }
         return;
@@ -408,7 +408,7 @@ static void lower_init_value(lower_t *L, const fe_node_t *v, initvec_t *out)
     case N_SYMOFF:
     case N_GENERIC: {
         sym_t *s = sym_find(&L->syms, v->s, v->n);
-        e->kind = v->kind == N_GENERIC ? INIT_GENERIC : INIT_SYM;
+        e->kind = v->kind == N_GENERIC ? ISA_INIT_GENERIC : ISA_INIT_SYM;
         e->value = v->kind == N_NAME ? 0 : (int64_t)v->u;
         if (!s || (s->kind != S_MODVAR && s->kind != S_FUNC)) {
             ERR(L, v->span, "initializer refers to unknown symbol '%.*s'", (int)v->n, v->s);
@@ -416,7 +416,7 @@ static void lower_init_value(lower_t *L, const fe_node_t *v, initvec_t *out)
         }
         e->modsym = s->kind == S_MODVAR;
         e->sym = s->idx;
-        if (e->kind == INIT_GENERIC && !e->modsym)
+        if (e->kind == ISA_INIT_GENERIC && !e->modsym)
             ERR(L, v->span, "generic() needs a variable, not a function");
         return;
     }
@@ -463,7 +463,7 @@ static void lower_var(lower_t *L, isa_var_t *var, const words_t *w, const fe_nod
         if (k->sub) {
             if (var->ndims != 0)
                 ERR(L, k->span, "only the first array dimension may be unsized");
-            var->flags |= VARF_UNSIZED;
+            var->flags |= ISA_VARF_UNSIZED;
             var->dims[var->ndims++] = 0;
         } else {
             if (k->u == 0 || k->u > 0xffffffffu)
@@ -479,22 +479,22 @@ static void lower_var(lower_t *L, isa_var_t *var, const words_t *w, const fe_nod
         } else {
             lower_init_value(L, init, &out);
         }
-        if ((var->flags & VARF_UNSIZED) && var->ndims == 1) {
+        if ((var->flags & ISA_VARF_UNSIZED) && var->ndims == 1) {
             uint64_t per = init_span_elems(var, 1);
             var->dims[0] = (uint32_t)((out.n + per - 1) / per);
-            var->flags &= (uint8_t)~VARF_UNSIZED;
+            var->flags &= (uint8_t)~ISA_VARF_UNSIZED;
         }
         uint64_t total = init_span_elems(var, 0);
         if (var->opaque) {
             for (uint32_t i = 0; i < out.n; i++)
-                if (out.v[i].kind != INIT_FIELD_NAME && out.v[i].kind != INIT_FIELD_INT)
+                if (out.v[i].kind != ISA_INIT_FIELD_NAME && out.v[i].kind != ISA_INIT_FIELD_INT)
                     ERR(L, init->span, "a %s initializer is a list of 'field = value'",
                         isa_dirs[var->opaque - 1].text);
         } else if (out.n > total)
             ERR(L, init->span, "too many initializers for '%s' (%u for %llu elements)", var->name,
                 out.n, (unsigned long long)total);
         for (uint32_t i = 0; i < out.n && !var->opaque; i++)
-            if (out.v[i].kind == INIT_FIELD_NAME || out.v[i].kind == INIT_FIELD_INT)
+            if (out.v[i].kind == ISA_INIT_FIELD_NAME || out.v[i].kind == ISA_INIT_FIELD_INT)
                 ERR(L, init->span, "'field = value' initializers are only for .samplerref and .texref");
         if (var->space != ISA_SP_GLOBAL && var->space != ISA_SP_CONST)
             ERR(L, init->span, "only .global and .const variables may have initializers");
@@ -502,7 +502,7 @@ static void lower_var(lower_t *L, isa_var_t *var, const words_t *w, const fe_nod
         var->init = DA_COMMIT(L->m->arena, out);
         DA_FREE(out);
     }
-    var->size = (var->flags & VARF_UNSIZED) ? 0 : isa_var_size(var);
+    var->size = (var->flags & ISA_VARF_UNSIZED) ? 0 : isa_var_size(var);
 }
 /*}=====================================================================*/
 
@@ -635,10 +635,10 @@ static void declare_func(lower_t *L, fe_node_t *fn)
             old->decl_linkage = dl;
             L->func_nodes[s->idx] = fn;
             for (uint32_t i = 0; i < L->items.n; i++)
-                if (L->items.v[i].kind == ITEM_FUNC && L->items.v[i].idx == s->idx)
-                    L->items.v[i].kind = ITEM_FUNCDECL;
+                if (L->items.v[i].kind == ISA_ITEM_FUNC && L->items.v[i].idx == s->idx)
+                    L->items.v[i].kind = ISA_ITEM_FUNCDECL;
             isa_item_t *it = DA_PUSH(L->items);
-            it->kind = ITEM_FUNC;
+            it->kind = ISA_ITEM_FUNC;
             it->idx = s->idx;
         }
         return;
@@ -649,7 +649,7 @@ static void declare_func(lower_t *L, fe_node_t *fn)
     L->func_nodes[idx] = body ? fn : NULL;
     sym_add(&L->syms, name->s, name->n, S_FUNC, idx);
     isa_item_t *it = DA_PUSH(L->items);
-    it->kind = ITEM_FUNC;
+    it->kind = ISA_ITEM_FUNC;
     it->idx = idx;
 }
 /*}=====================================================================*/
@@ -675,26 +675,26 @@ static bool lower_sreg(lower_t *L, const fe_node_t *n, isa_operand_t *o)
         if (d == base || (id = isa_sreg_lookup(s, d)) < 0)
             return false;
         const isa_sreg_info_t *si = &isa_sregs[id];
-        if (si->form != SR_INDEX32 && si->form != SR_INDEX8)
+        if (si->form != ISA_SRF_INDEX32 && si->form != ISA_SRF_INDEX8)
             return false;
         if (base - d > 2)
             return false;
         for (size_t i = d; i < base; i++)
             index = index * 10 + (unsigned)(s[i] - '0');
-        unsigned lim = si->form == SR_INDEX32 ? 32 : 8;
+        unsigned lim = si->form == ISA_SRF_INDEX32 ? 32 : 8;
         if (index >= lim) {
             ERR(L, n->span, "%s index must be below %u", si->text, lim);
             return true;
         }
-    } else if (isa_sregs[id].form == SR_INDEX32 || isa_sregs[id].form == SR_INDEX8) {
+    } else if (isa_sregs[id].form == ISA_SRF_INDEX32 || isa_sregs[id].form == ISA_SRF_INDEX8) {
         ERR(L, n->span, "%s needs an index", isa_sregs[id].text);
         return true;
     }
     const isa_sreg_info_t *si = &isa_sregs[id];
-    o->kind = OPD_SREG;
+    o->kind = ISA_OPD_SREG;
     o->u.sreg.id = (uint16_t)id;
     o->u.sreg.comp = (uint16_t)index;
-    if (si->form == SR_XYZ) {
+    if (si->form == ISA_SRF_XYZ) {
         if (base + 2 != len || (s[base + 1] != 'x' && s[base + 1] != 'y' && s[base + 1] != 'z')) {
             ERR(L, n->span, "%s needs a component .x, .y or .z", si->text);
             return true;
@@ -720,18 +720,18 @@ static bool lower_multisel(lower_t *L, const fe_node_t *n, const char *t, size_t
             return false;
         if ((unsigned)(t[i] - '0') > maxd || tn - 1 > maxn) {
             ERR(L, n->span, "unknown video selector '.%.*s'", (int)tn, t);
-            o->kind = OPD_SINK;
+            o->kind = ISA_OPD_SINK;
             return true;
         }
         fsel = fsel << 4 | (unsigned)(t[i] - '0');
     }
-    o->kind = OPD_REG;
+    o->kind = ISA_OPD_REG;
     if (tn == 2) {
         ERR(L, n->span, "video selector '.%.*s' is not valid on any operand", (int)tn, t);
-        o->kind = OPD_SINK;
+        o->kind = ISA_OPD_SINK;
         return true;
     }
-    o->sel = (uint8_t)(t[0] == 'h' ? SEL_HXY : SEL_BXY + (tn - 3));
+    o->sel = (uint8_t)(t[0] == 'h' ? ISA_SEL_HXY : ISA_SEL_BXY + (tn - 3));
     o->fsel = (uint16_t)fsel;
     return true;
 }
@@ -739,22 +739,22 @@ static bool lower_multisel(lower_t *L, const fe_node_t *n, const char *t, size_t
 static void lower_name(lower_t *L, const fe_node_t *n, isa_operand_t *o)
 {
     if (n->n == 1 && n->s[0] == '_') {
-        o->kind = OPD_SINK;
+        o->kind = ISA_OPD_SINK;
         return;
     }
     if (n->n == 7 && memcmp(n->s, "WARP_SZ", 7) == 0) {
-        o->kind = OPD_IMM;
+        o->kind = ISA_OPD_IMM;
         o->imm = 32;
         return;
     }
     sym_t *s = sym_find(&L->syms, n->s, n->n);
     if (s) {
         switch ((symkind_t)s->kind) {
-        case S_REG:    o->kind = OPD_REG; o->u.reg = s->idx; return;
-        case S_VAR:    o->kind = OPD_SYM; o->u.sym = s->idx; return;
-        case S_MODVAR: o->kind = OPD_SYM; o->u.sym = s->idx; o->flags |= OPDF_MODSYM; return;
-        case S_FUNC:   o->kind = OPD_FUNC; o->u.func = s->idx; return;
-        case S_LABEL:  o->kind = OPD_LABEL; o->u.label = s->idx; return;
+        case S_REG:    o->kind = ISA_OPD_REG; o->u.reg = s->idx; return;
+        case S_VAR:    o->kind = ISA_OPD_SYM; o->u.sym = s->idx; return;
+        case S_MODVAR: o->kind = ISA_OPD_SYM; o->u.sym = s->idx; o->flags |= ISA_OPDF_MODSYM; return;
+        case S_FUNC:   o->kind = ISA_OPD_FUNC; o->u.func = s->idx; return;
+        case S_LABEL:  o->kind = ISA_OPD_LABEL; o->u.label = s->idx; return;
         case S_PROTO:  o->kind = OPD_PROTO; o->u.proto = s->idx; return;
         case S_BRT:    o->kind = OPD_BRTARGETS; o->u.idx = s->idx; return;
         }
@@ -769,9 +769,9 @@ static void lower_name(lower_t *L, const fe_node_t *n, isa_operand_t *o)
         if (r && r->kind == S_REG) {
             const char *t = n->s + dot + 1;
             size_t tn = n->n - dot - 1;
-            for (int sel = SEL_X; sel <= SEL_H1; sel++) {
+            for (int sel = ISA_SEL_X; sel <= ISA_SEL_H1; sel++) {
                 if (strlen(isa_sel_names[sel]) == tn && memcmp(isa_sel_names[sel], t, tn) == 0) {
-                    o->kind = OPD_REG;
+                    o->kind = ISA_OPD_REG;
                     o->u.reg = r->idx;
                     o->sel = (uint8_t)sel;
                     return;
@@ -784,7 +784,7 @@ static void lower_name(lower_t *L, const fe_node_t *n, isa_operand_t *o)
         }
         break;
     }
-    o->kind = OPD_SINK;
+    o->kind = ISA_OPD_SINK;
     ERR(L, n->span, "undefined identifier '%.*s'", (int)n->n, n->s);
 }
 
@@ -829,69 +829,69 @@ static void lower_opnd(lower_t *L, const fe_node_t *n, uint32_t slot)
         break;
     case N_NOT:
         lower_name(L, n, &tmp);
-        if (tmp.kind != OPD_REG)
+        if (tmp.kind != ISA_OPD_REG)
             ERR(L, n->span, "'!' applies to a predicate register");
-        tmp.flags |= OPDF_NEG;
+        tmp.flags |= ISA_OPDF_NEG;
         break;
     case N_MINUS:
         lower_name(L, n, &tmp);
-        if (tmp.kind != OPD_REG && tmp.kind != OPD_SINK)
+        if (tmp.kind != ISA_OPD_REG && tmp.kind != ISA_OPD_SINK)
             ERR(L, n->span, "'-' applies to a register");
         tmp.flags |= OPDF_MINUS;
         break;
     case N_INT:
-        tmp.kind = OPD_IMM;
+        tmp.kind = ISA_OPD_IMM;
         tmp.imm = (int64_t)n->u;
         if (n->sub & 1)
-            tmp.flags |= OPDF_UNSIGNED;
+            tmp.flags |= ISA_OPDF_UNSIGNED;
         break;
-    case N_F32: tmp.kind = OPD_F32; tmp.imm = (int64_t)n->u; break;
-    case N_F64: tmp.kind = OPD_F64; tmp.imm = (int64_t)n->u; break;
+    case N_F32: tmp.kind = ISA_OPD_F32; tmp.imm = (int64_t)n->u; break;
+    case N_F64: tmp.kind = ISA_OPD_F64; tmp.imm = (int64_t)n->u; break;
     case N_SYMOFF: {
         fe_node_t nm = *n;
         nm.kind = N_NAME;
         lower_name(L, &nm, &tmp);
-        if (tmp.kind != OPD_SYM && tmp.kind != OPD_REG)
+        if (tmp.kind != ISA_OPD_SYM && tmp.kind != ISA_OPD_REG)
             ERR(L, n->span, "'%.*s+offset' needs a variable or a register", (int)n->n, n->s);
         tmp.imm = (int64_t)n->u;
-        if (tmp.kind == OPD_REG)
+        if (tmp.kind == ISA_OPD_REG)
             tmp.flags |= OPDF_REGOFF;   /* a source register plus an immediate: %r2+1 */
         break;
     }
     case N_ADDR: {
-        tmp.kind = OPD_ADDR;
+        tmp.kind = ISA_OPD_ADDR;
         const fe_node_t *a = n->kids;
         if (a && !a->next && a->kind != N_VEC) {
             isa_operand_t b = { 0 };
             if (a->kind == N_INT) {
-                tmp.base = OPD_IMM;
+                tmp.base = ISA_OPD_IMM;
                 tmp.imm = (int64_t)a->u;
             } else {
                 fe_node_t nm = *a;
                 nm.kind = N_NAME;
                 lower_name(L, &nm, &b);
                 tmp.imm = a->kind == N_SYMOFF ? (int64_t)a->u : 0;
-                if (b.kind == OPD_REG) {
-                    tmp.base = OPD_REG;
+                if (b.kind == ISA_OPD_REG) {
+                    tmp.base = ISA_OPD_REG;
                     tmp.u.reg = b.u.reg;
-                } else if (b.kind == OPD_SYM) {
-                    tmp.base = OPD_SYM;
+                } else if (b.kind == ISA_OPD_SYM) {
+                    tmp.base = ISA_OPD_SYM;
                     tmp.u.sym = b.u.sym;
-                    tmp.flags |= b.flags & OPDF_MODSYM;
-                } else if (b.kind != OPD_SINK || !L->c->nerr) {
+                    tmp.flags |= b.flags & ISA_OPDF_MODSYM;
+                } else if (b.kind != ISA_OPD_SINK || !L->c->nerr) {
                     ERR(L, a->span, "an address must be a register, a variable or a constant");
                 }
             }
             break;
         }
         L->f->opds.v[slot] = tmp;
-        lower_elems(L, n, slot, OPD_ADDR);
-        L->f->opds.v[slot].flags |= OPDF_ADDRLIST;
+        lower_elems(L, n, slot, ISA_OPD_ADDR);
+        L->f->opds.v[slot].flags |= ISA_OPDF_ADDRLIST;
         return;
     }
     case N_VEC:
         L->f->opds.v[slot] = tmp;
-        lower_elems(L, n, slot, OPD_VEC);
+        lower_elems(L, n, slot, ISA_OPD_VEC);
         return;
     case N_LIST:
         L->f->opds.v[slot] = tmp;
@@ -903,7 +903,7 @@ static void lower_opnd(lower_t *L, const fe_node_t *n, uint32_t slot)
         return;
     default:
         ERR(L, n->span, "invalid operand");
-        tmp.kind = OPD_SINK;
+        tmp.kind = ISA_OPD_SINK;
     }
     L->f->opds.v[slot] = tmp;
 }
@@ -960,17 +960,17 @@ static void lower_instr(lower_t *L, const fe_node_t *n)
                     break;
                 }
                 check_type_version(L, csp, v);
-                sx->kind = SFX_TYPE;
+                sx->kind = ISA_SFX_TYPE;
                 sx->id = (uint16_t)v;
                 in.types[in.ntypes++] = (uint8_t)v;
             } else if ((v = isa_space_lookup(cs, cn)) >= 0) {
-                if (!(oi->groups & G_SPACE) || gcount[ISA_G_SPACE] >= isa_groups[ISA_G_SPACE].maxn) {
+                if (!(oi->groups & ISA_GM(SPACE)) || gcount[ISA_G_SPACE] >= isa_groups[ISA_G_SPACE].maxn) {
                     ERR(L, csp, "state space '.%.*s' is not valid for '%s'", (int)cn, cs, oi->mnemonic);
                     bad = true;
                     break;
                 }
                 gcount[ISA_G_SPACE]++;
-                sx->kind = SFX_SPACE;
+                sx->kind = ISA_SFX_SPACE;
                 sx->group = ISA_G_SPACE;
                 sx->id = (uint16_t)v;
             } else if ((v = isa_mod_lookup(cs, cn)) >= 0) {
@@ -989,7 +989,7 @@ static void lower_instr(lower_t *L, const fe_node_t *n)
                     break;
                 }
                 gcount[g]++;
-                sx->kind = SFX_MOD;
+                sx->kind = ISA_SFX_MOD;
                 sx->group = (uint8_t)g;
                 sx->id = (uint16_t)v;
             } else {
@@ -1008,11 +1008,11 @@ static void lower_instr(lower_t *L, const fe_node_t *n)
         fe_node_t nm = *k;
         nm.kind = N_NAME;
         lower_name(L, &nm, &g);
-        if (g.kind == OPD_REG && F->regs.v[g.u.reg].type == ISA_T_PRED)
+        if (g.kind == ISA_OPD_REG && F->regs.v[g.u.reg].type == ISA_T_PRED)
             in.guard = g.u.reg;
-        else if (g.kind == OPD_REG)
+        else if (g.kind == ISA_OPD_REG)
             ERR(L, k->span, "guard '%s' is not a predicate register", F->regs.v[g.u.reg].name);
-        else if (g.kind != OPD_SINK || !L->c->nerr)
+        else if (g.kind != ISA_OPD_SINK || !L->c->nerr)
             ERR(L, k->span, "a guard must be a predicate register");
         in.guard_neg = k->sub;
         k = k->next;
@@ -1042,7 +1042,7 @@ static void lower_instr(lower_t *L, const fe_node_t *n)
     if (bad)
         return;
     *DA_PUSH(F->instrs) = in;
-    stmt_push(L, ST_INSTR, F->instrs.n - 1);
+    stmt_push(L, ISA_STMT_INSTR, F->instrs.n - 1);
 }
 /*}=====================================================================*/
 
@@ -1072,7 +1072,7 @@ static void declare_regs(lower_t *L, const words_t *w, const fe_node_t *dt)
     d->first = F->regs.n;
     d->scope = F->scope;
     d->loc = loc_of(L, dt->span);
-    stmt_push(L, ST_REGDECL, di);
+    stmt_push(L, ISA_STMT_REGDECL, di);
     if (dt->sub && (dt->u == 0 || dt->u > (1u << 24))) {
         ERR(L, dt->span, "register range count must be between 1 and 2^24");
         d->count = 1;
@@ -1125,7 +1125,7 @@ static void lower_body_decl(lower_t *L, const fe_node_t *decl)
         }
         isa_var_t *v = DA_PUSH(F->vars);
         lower_var(L, v, &w, dt, false);
-        stmt_push(L, ST_VAR, F->vars.n - 1);
+        stmt_push(L, ISA_STMT_VAR, F->vars.n - 1);
         if (sym_add(&L->syms, dt->s, dt->n, S_VAR, F->vars.n - 1))
             ERR(L, dt->span, "redeclaration of '%.*s' in the same scope", (int)dt->n, dt->s);
     }
@@ -1144,7 +1144,7 @@ static void lower_stmt(lower_t *L, const fe_node_t *s)
         sym_t *e = sym_find(&L->syms, s->s, s->n);
         if (e && e->kind == S_LABEL) {
             F->labels.v[e->idx].instr = F->instrs.n;
-            stmt_push(L, ST_LABEL, e->idx);
+            stmt_push(L, ISA_STMT_LABEL, e->idx);
         }
         break;
     }
@@ -1160,7 +1160,7 @@ static void lower_stmt(lower_t *L, const fe_node_t *s)
         d->line = (uint32_t)s->kids->next->u;
         d->col = (uint32_t)s->kids->next->next->u;
         F->cur_dbg = F->dbg.n - 1;
-        stmt_push(L, ST_DBG, F->dbg.n - 1);
+        stmt_push(L, ISA_STMT_DBG, F->dbg.n - 1);
         break;
     }
     case N_PRAGMA: {
@@ -1168,7 +1168,7 @@ static void lower_stmt(lower_t *L, const fe_node_t *s)
         p->text = str_of(L, L->c->text + s->kids->span.begin, s->tail->span.end - s->kids->span.begin);
         p->instr = F->instrs.n;
         p->scope = F->scope;
-        stmt_push(L, ST_PRAGMA, F->pragmas.n - 1);
+        stmt_push(L, ISA_STMT_PRAGMA, F->pragmas.n - 1);
         break;
     }
     case N_PROTO: {
@@ -1186,7 +1186,7 @@ static void lower_stmt(lower_t *L, const fe_node_t *s)
             ERR(L, nm->span, "a .callprototype is written with '_' in place of the function name");
         p->instr = F->instrs.n;
         p->scope = F->scope;
-        stmt_push(L, ST_PROTO, e->idx);
+        stmt_push(L, ISA_STMT_PROTO, e->idx);
         break;
     }
     case N_BRT: {
@@ -1208,7 +1208,7 @@ static void lower_stmt(lower_t *L, const fe_node_t *s)
         }
         b->instr = F->instrs.n;
         b->scope = F->scope;
-        stmt_push(L, ST_BRT, e->idx);
+        stmt_push(L, ISA_STMT_BRT, e->idx);
         break;
     }
     case N_SECTION:   /* a statement that failed to parse */
@@ -1230,7 +1230,7 @@ static void lower_block(lower_t *L, const fe_node_t *blk, bool body)
     sc->begin = F->instrs.n;
     F->scope = F->scopes.n - 1;
     if (!body)
-        stmt_push(L, ST_OPEN, F->scope);
+        stmt_push(L, ISA_STMT_OPEN, F->scope);
     for (const fe_node_t *s = blk->kids; s; s = s->next) {
         symkind_t k;
         if (s->kind == N_LABEL)
@@ -1265,7 +1265,7 @@ static void lower_block(lower_t *L, const fe_node_t *blk, bool body)
         lower_stmt(L, s);
     F->scopes.v[F->scope].end = F->instrs.n;
     if (!body)
-        stmt_push(L, ST_CLOSE, F->scope);
+        stmt_push(L, ISA_STMT_CLOSE, F->scope);
     F->scope = parent;
     symtab_leave(&L->syms, mark);
 }
@@ -1411,7 +1411,7 @@ static void lower_module_decl(lower_t *L, const fe_node_t *decl)
         if (old)
             ERR(L, dt->span, "redefinition of '%.*s'", (int)dt->n, dt->s);
         isa_item_t *it = DA_PUSH(L->items);
-        it->kind = ITEM_VAR;
+        it->kind = ISA_ITEM_VAR;
         it->idx = idx;
     }
 }
@@ -1477,7 +1477,7 @@ bool fe_lower(fe_ctx_t *c)
                 for (const fe_node_t *x = p->next->kids; x && f->nextra < 2; x = x->next)
                     f->extra[f->nextra++] = x->u;
             isa_item_t *ii = DA_PUSH(L->items);
-            ii->kind = ITEM_FILE;
+            ii->kind = ISA_ITEM_FILE;
             ii->idx = L->files.n - 1;
             break;
         }
@@ -1486,7 +1486,7 @@ bool fe_lower(fe_ctx_t *c)
             p->text = str_of(L, c->text + it->kids->span.begin, it->tail->span.end - it->kids->span.begin);
             p->instr = ISA_NONE;
             isa_item_t *ii = DA_PUSH(L->items);
-            ii->kind = ITEM_PRAGMA;
+            ii->kind = ISA_ITEM_PRAGMA;
             ii->idx = L->pragmas.n - 1;
             break;
         }
@@ -1495,7 +1495,7 @@ bool fe_lower(fe_ctx_t *c)
             a->alias = str_of(L, it->kids->s, it->kids->n);
             a->target = str_of(L, it->tail->s, it->tail->n);
             isa_item_t *ii = DA_PUSH(L->items);
-            ii->kind = ITEM_ALIAS;
+            ii->kind = ISA_ITEM_ALIAS;
             ii->idx = L->aliases.n - 1;
             break;
         }

@@ -84,30 +84,30 @@ static void dump_init_elem(const dp_t *d, const isa_init_t *e)
     const char *sym = e->modsym ? (e->sym < d->m->nvar ? d->m->vars[e->sym].name : "?")
                                 : func_name(d->m, e->sym);
     switch ((isa_initkind_t)e->kind) {
-    case INIT_INT:
+    case ISA_INIT_INT:
         fprintf(out, "int %" PRId64, e->value);
         break;
-    case INIT_F32:
+    case ISA_INIT_F32:
         fprintf(out, "f32 0f%08" PRIX32, (uint32_t)e->value);
         break;
-    case INIT_F64:
+    case ISA_INIT_F64:
         fprintf(out, "f64 0d%016" PRIX64, (uint64_t)e->value);
         break;
-    case INIT_SYM:
+    case ISA_INIT_SYM:
         fprintf(out, "%s %s#%" PRIu32 "%+" PRId64, e->modsym ? "var" : "func", sym, e->sym, e->value);
         break;
-    case INIT_GENERIC:
+    case ISA_INIT_GENERIC:
         fprintf(out, "generic(%s %s#%" PRIu32 ")%+" PRId64, e->modsym ? "var" : "func", sym,
                 e->sym, e->value);
         break;
-    case INIT_MASK:
+    case ISA_INIT_MASK:
         fprintf(out, "mask 0x%" PRIX64 "(%s %s#%" PRIu32 ")", (uint64_t)e->value,
                 e->modsym ? "var" : "func", sym, e->sym);
         break;
-    case INIT_FIELD_NAME:
+    case ISA_INIT_FIELD_NAME:
         fprintf(out, "field %s = %s", d->m->strs[e->sym], d->m->strs[e->value]);
         break;
-    case INIT_FIELD_INT:
+    case ISA_INIT_FIELD_INT:
         fprintf(out, "field %s = %" PRId64, d->m->strs[e->sym], e->value);
         break;
     default:
@@ -134,7 +134,7 @@ static void dump_var(const dp_t *d, const isa_var_t *v)
     dump_bits(out, v->flags, flags, 4);
     if (v->attr_written)
         fputs(" attr", out);
-    if (v->flags & VARF_PTR) {
+    if (v->flags & ISA_VARF_PTR) {
         fprintf(out, " ptr=%s/%" PRIu32, space_str(v->ptr_space), v->ptr_align);
     }
     if (v->scope != ISA_NONE)
@@ -201,12 +201,12 @@ static void dump_operand(const dp_t *d, const isa_operand_t *o)
 {
     FILE *out = d->out;
     const isa_func_t *f = d->f;
-    if (o->flags & OPDF_NEG)
+    if (o->flags & ISA_OPDF_NEG)
         fputc('!', out);
     if (o->flags & OPDF_MINUS)
         fputc('-', out);
     switch ((isa_opdkind_t)o->kind) {
-    case OPD_REG:
+    case ISA_OPD_REG:
         dump_reg(d, o->u.reg);
         if (o->sel) {
             char selbuf[8];
@@ -215,50 +215,50 @@ static void dump_operand(const dp_t *d, const isa_operand_t *o)
         if (o->flags & OPDF_REGOFF)
             fprintf(out, " +imm %" PRId64, o->imm);
         break;
-    case OPD_SINK:
+    case ISA_OPD_SINK:
         fputc('_', out);
         break;
-    case OPD_IMM:
-        if (o->flags & OPDF_UNSIGNED)
+    case ISA_OPD_IMM:
+        if (o->flags & ISA_OPDF_UNSIGNED)
             fprintf(out, "imm %" PRIu64 "U", (uint64_t)o->imm);
         else
             fprintf(out, "imm %" PRId64, o->imm);
         break;
-    case OPD_F32:
+    case ISA_OPD_F32:
         fprintf(out, "f32 0f%08" PRIX32, (uint32_t)o->imm);
         break;
-    case OPD_F64:
+    case ISA_OPD_F64:
         fprintf(out, "f64 0d%016" PRIX64, (uint64_t)o->imm);
         break;
-    case OPD_SREG:
+    case ISA_OPD_SREG:
         fprintf(out, "sreg %s", o->u.sreg.id < ISA_SR__COUNT ? isa_sregs[o->u.sreg.id].text : "?");
-        if (o->u.sreg.id < ISA_SR__COUNT && isa_sregs[o->u.sreg.id].form == SR_XYZ)
+        if (o->u.sreg.id < ISA_SR__COUNT && isa_sregs[o->u.sreg.id].form == ISA_SRF_XYZ)
             fprintf(out, ".%c", o->u.sreg.comp < 3 ? "xyz"[o->u.sreg.comp] : '?');
-        else if (o->u.sreg.id < ISA_SR__COUNT && isa_sregs[o->u.sreg.id].form != SR_SCALAR)
+        else if (o->u.sreg.id < ISA_SR__COUNT && isa_sregs[o->u.sreg.id].form != ISA_SRF_SCALAR)
             fprintf(out, "%u", (unsigned)o->u.sreg.comp);
         break;
-    case OPD_SYM:
-        dump_sym(d, o->u.sym, o->flags & OPDF_MODSYM);
+    case ISA_OPD_SYM:
+        dump_sym(d, o->u.sym, o->flags & ISA_OPDF_MODSYM);
         if (o->imm)
             fprintf(out, "%+" PRId64, o->imm);
         break;
-    case OPD_FUNC:
+    case ISA_OPD_FUNC:
         fprintf(out, "func %s#%" PRIu32, func_name(d->m, o->u.func), o->u.func);
         break;
-    case OPD_LABEL:
+    case ISA_OPD_LABEL:
         fprintf(out, "label %s#%" PRIu32, o->u.label < f->nlabel ? f->labels[o->u.label].name : "?",
                 o->u.label);
         break;
-    case OPD_ADDR:
+    case ISA_OPD_ADDR:
         fputs("addr[", out);
-        if (o->flags & OPDF_ADDRLIST) {
+        if (o->flags & ISA_OPDF_ADDRLIST) {
             dump_elems(d, o->u.first, o->count, ", ");
         } else {
-            if (o->base == OPD_REG)
+            if (o->base == ISA_OPD_REG)
                 dump_reg(d, o->u.reg);
-            else if (o->base == OPD_SYM)
-                dump_sym(d, o->u.sym, o->flags & OPDF_MODSYM);
-            if (o->base == OPD_REG || o->base == OPD_SYM) {
+            else if (o->base == ISA_OPD_SYM)
+                dump_sym(d, o->u.sym, o->flags & ISA_OPDF_MODSYM);
+            if (o->base == ISA_OPD_REG || o->base == ISA_OPD_SYM) {
                 if (o->imm)
                     fprintf(out, " %c %" PRIu64, o->imm < 0 ? '-' : '+',
                             o->imm < 0 ? -(uint64_t)o->imm : (uint64_t)o->imm);
@@ -268,7 +268,7 @@ static void dump_operand(const dp_t *d, const isa_operand_t *o)
         }
         fputc(']', out);
         break;
-    case OPD_VEC:
+    case ISA_OPD_VEC:
         fputs("vec{", out);
         dump_elems(d, o->u.first, o->count, ", ");
         fputc('}', out);
@@ -314,16 +314,16 @@ static void dump_instr(const dp_t *d, uint32_t idx)
         if (i)
             fputc(' ', out);
         switch ((isa_sfxkind_t)s->kind) {
-        case SFX_TYPE:
+        case ISA_SFX_TYPE:
             fprintf(out, "type:%s", type_str(s->id));
             break;
-        case SFX_SPACE:
+        case ISA_SFX_SPACE:
             fprintf(out, "space:%s(%s)", space_str(s->id), grp);
             break;
-        case SFX_MOD:
+        case ISA_SFX_MOD:
             fprintf(out, "mod:%s(%s)", s->id < ISA_M__COUNT ? isa_mods[s->id].text : "?", grp);
             break;
-        case SFX_SHAPE_TEXT:
+        case ISA_SFX_SHAPE_TEXT:
             fprintf(out, "shape:%s", s->id < d->m->nstr ? d->m->strs[s->id] : "?");
             break;
         default:
@@ -361,14 +361,14 @@ static void dump_stmts(const dp_t *d)
     for (uint32_t i = 0; i < f->nstmt; i++) {
         const isa_stmt_t *s = &f->stmts[i];
         char c = s->kind < sizeof letters ? letters[s->kind] : '?';
-        if (s->kind == ST_OPEN || s->kind == ST_CLOSE) {
+        if (s->kind == ISA_STMT_OPEN || s->kind == ISA_STMT_CLOSE) {
             fprintf(out, " %c", c);
             continue;
         }
         fprintf(out, " %c%" PRIu32, c, s->idx);
-        if (s->kind == ST_INSTR) {
+        if (s->kind == ISA_STMT_INSTR) {
             uint32_t j = i;
-            while (j + 1 < f->nstmt && f->stmts[j + 1].kind == ST_INSTR
+            while (j + 1 < f->nstmt && f->stmts[j + 1].kind == ISA_STMT_INSTR
                    && f->stmts[j + 1].idx == f->stmts[j].idx + 1)
                 j++;
             if (j > i)
@@ -499,23 +499,23 @@ static void dump_item(dp_t *d, uint8_t kind, uint32_t idx)
     const isa_module_t *m = d->m;
     FILE *out = d->out;
     switch ((isa_itemkind_t)kind) {
-    case ITEM_VAR:
+    case ISA_ITEM_VAR:
         fprintf(out, "var %" PRIu32 ": ", idx);
         d->f = NULL;
         dump_var(d, &m->vars[idx]);
         break;
-    case ITEM_FUNC:
+    case ISA_ITEM_FUNC:
         d->f = &m->funcs[idx];
         dump_func(d, idx);
         d->f = NULL;
         break;
-    case ITEM_FUNCDECL:
+    case ISA_ITEM_FUNCDECL:
         fprintf(out, "funcdecl %s (%s %" PRIu32 ") linkage=", m->funcs[idx].name,
                 m->funcs[idx].is_entry ? "entry" : "func", idx);
         dump_linkage(out, m->funcs[idx].decl_linkage);
         fputc('\n', out);
         break;
-    case ITEM_FILE: {
+    case ISA_ITEM_FILE: {
         const isa_file_t *fl = &m->files[idx];
         fprintf(out, "file %" PRIu32 " %s extra=[", fl->index, fl->name);
         for (uint32_t i = 0; i < fl->nextra && i < 2; i++)
@@ -523,10 +523,10 @@ static void dump_item(dp_t *d, uint8_t kind, uint32_t idx)
         fputs("]\n", out);
         break;
     }
-    case ITEM_PRAGMA:
+    case ISA_ITEM_PRAGMA:
         fprintf(out, "pragma %s\n", m->pragmas[idx].text);
         break;
-    case ITEM_ALIAS:
+    case ISA_ITEM_ALIAS:
         fprintf(out, "alias %s -> %s\n", m->aliases[idx].alias, m->aliases[idx].target);
         break;
     default:
@@ -560,7 +560,7 @@ void isa_dump_module(FILE *out, const isa_module_t *m)
         }
     }
     for (unsigned k = 0; k < 6; k++) {
-        if (k == ITEM_FUNCDECL)
+        if (k == ISA_ITEM_FUNCDECL)
             continue;
         for (uint32_t i = 0; i < counts[k]; i++)
             if (seen[k] && !seen[k][i]) {

@@ -115,7 +115,7 @@ void isa_loc_linecol(const isa_source_t *src, uint32_t off, unsigned *out_line, 
 int isa_instr_mod(const isa_instr_t *in, isa_group_t g)
 {
     for (unsigned i = 0; i < in->nsfx; i++)
-        if (in->sfx[i].kind == SFX_MOD && in->sfx[i].group == g)
+        if (in->sfx[i].kind == ISA_SFX_MOD && in->sfx[i].group == g)
             return in->sfx[i].id;
     return -1;
 }
@@ -123,7 +123,7 @@ int isa_instr_mod(const isa_instr_t *in, isa_group_t g)
 int isa_instr_space(const isa_instr_t *in, unsigned nth)
 {
     for (unsigned i = 0; i < in->nsfx; i++)
-        if (in->sfx[i].kind == SFX_SPACE && nth-- == 0)
+        if (in->sfx[i].kind == ISA_SFX_SPACE && nth-- == 0)
             return in->sfx[i].id;
     return -1;
 }
@@ -131,7 +131,7 @@ int isa_instr_space(const isa_instr_t *in, unsigned nth)
 bool isa_instr_has(const isa_instr_t *in, isa_mod_t m)
 {
     for (unsigned i = 0; i < in->nsfx; i++)
-        if (in->sfx[i].kind == SFX_MOD && in->sfx[i].id == m)
+        if (in->sfx[i].kind == ISA_SFX_MOD && in->sfx[i].id == m)
             return true;
     return false;
 }
@@ -141,9 +141,9 @@ char *isa_instr_name(const isa_module_t *m, const isa_instr_t *in, char *buf, si
     size_t n = (size_t)snprintf(buf, size, "%s", isa_ops[in->op].mnemonic);
     for (unsigned i = 0; i < in->nsfx && n < size; i++) {
         const isa_sfx_t *s = &in->sfx[i];
-        const char *t = s->kind == SFX_TYPE  ? isa_types[s->id].text
-                      : s->kind == SFX_SPACE ? isa_spaces[s->id].text
-                      : s->kind == SFX_MOD   ? isa_mods[s->id].text
+        const char *t = s->kind == ISA_SFX_TYPE  ? isa_types[s->id].text
+                      : s->kind == ISA_SFX_SPACE ? isa_spaces[s->id].text
+                      : s->kind == ISA_SFX_MOD   ? isa_mods[s->id].text
                       : m->strs[s->id];
         n += (size_t)snprintf(buf + n, size - n, ".%s", t);
     }

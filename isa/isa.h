@@ -30,71 +30,69 @@ typedef enum {
     ISA_T_NONE = 0xff
 } isa_type_t;
 
-enum {
-#define ISA_TYPE(id, text, bits, cls, ptx, decl) TM_##id = 1ull << ISA_T_##id,
-#include "isa/types.def"
-#undef ISA_TYPE
-};
-#define TM_NONE 0ull
+/* The mask bit of type x (ISA_TM(F32)): 64-bit constants, not enumerators (ISO C's
+ * enumerators are ints). */
+#define ISA_TM(x) (1ull << ISA_T_##x)
+#define ISA_TM_NONE 0ull
 
-typedef enum { TC_BIT, TC_UINT, TC_SINT, TC_FLOAT, TC_PACKED, TC_PRED } isa_tclass_t;
+typedef enum { ISA_TC_BIT, ISA_TC_UINT, ISA_TC_SINT, ISA_TC_FLOAT, ISA_TC_PACKED, ISA_TC_PRED } isa_tclass_t;
 /* Where a type may be declared (types.def's DECL column). */
-typedef enum { TD_NONE, TD_REG, TD_NOPARAM, TD_ANY } isa_tdecl_t;
+typedef enum { ISA_TD_NONE, ISA_TD_REG, ISA_TD_NOPARAM, ISA_TD_ANY } isa_tdecl_t;
 
 /* Named type sets used by ops.def. */
-#define TS_B       (TM_B8 | TM_B16 | TM_B32 | TM_B64)
-#define TS_U       (TM_U8 | TM_U16 | TM_U32 | TM_U64)
-#define TS_S       (TM_S8 | TM_S16 | TM_S32 | TM_S64)
-#define TS_INT     (TS_U | TS_S)
-#define TS_INT16UP (TM_U16 | TM_U32 | TM_U64 | TM_S16 | TM_S32 | TM_S64)
-#define TS_INT32UP (TM_U32 | TM_U64 | TM_S32 | TM_S64)
-#define TS_US32    (TM_U32 | TM_S32)
-#define TS_U32_64  (TM_U32 | TM_U64)
-#define TS_B32_64  (TM_B32 | TM_B64)
-#define TS_BITS    (TM_B16 | TM_B32 | TM_B64)
-#define TS_LOGIC   (TM_PRED | TS_BITS)
-#define TS_SHR     (TS_BITS | TS_INT16UP)
-#define TS_F       (TM_F32 | TM_F64)
-#define TS_HALF    (TM_F16 | TM_F16X2 | TM_BF16 | TM_BF16X2)
-#define TS_FLOATS  (TS_F | TS_HALF)
-#define TS_MINMAX  (TS_INT16UP | TS_FLOATS | TM_U16X2 | TM_S16X2)
-#define TS_ADD     (TS_MINMAX | TM_F32X2)
-#define TS_FMA     (TS_FLOATS | TM_F32X2)
-#define TS_ARITH   (TS_INT16UP | TS_FMA)
-#define TS_SIGNED  (TM_S16 | TM_S32 | TM_S64 | TS_FLOATS)
-#define TS_FAPPROX (TM_F32 | TS_HALF)
-#define TS_CMP     (TS_B | TS_INT | TS_FLOATS)
-#define TS_SELP    (TM_B16 | TM_B32 | TM_B64 | TS_INT16UP | TS_F)
-#define TS_MOV     (TM_PRED | TM_B16 | TM_B32 | TM_B64 | TM_B128 | TS_INT16UP | TS_F)
-#define TS_FP8     (TM_E4M3 | TM_E5M2 | TM_E4M3X2 | TM_E5M2X2 | TM_E4M3X4 | TM_E5M2X4 | \
-                    TM_UE8M0 | TM_UE8M0X2 | TM_UE4M3)
-#define TS_FP6     (TM_E2M3 | TM_E3M2 | TM_E2M3X2 | TM_E3M2X2 | TM_E2M3X4 | TM_E3M2X4)
-#define TS_FP4     (TM_E2M1 | TM_E2M1X2 | TM_E2M1X4)
-#define TS_CVT     (TS_INT | TS_FLOATS | TM_TF32 | TS_FP8 | TS_FP6 | TS_FP4)
-#define TS_CVTPACK (TM_U2 | TM_S2 | TM_U4 | TM_S4 | TM_U8 | TM_S8 | TM_U16 | TM_S16 | TM_S32 | TM_B32)
-#define TS_LDST    (TS_B | TM_B128 | TS_INT | TS_F | TS_HALF)
-#define TS_ATOM    (TM_B16 | TS_B32_64 | TM_B128 | TS_INT32UP | TS_FLOATS)
-#define TS_REDASYNC (TM_B32 | TS_INT32UP)
-#define TS_MULTIMEM (TS_B32_64 | TS_INT32UP | TS_FLOATS | TM_E4M3 | TM_E5M2 | TM_E4M3X2 | \
-                     TM_E5M2X2 | TM_E4M3X4 | TM_E5M2X4)
-#define TS_REDUX   (TM_B32 | TS_US32 | TM_F32)
-#define TS_MMA     (TS_F | TM_F16 | TM_BF16 | TM_TF32 | TM_E4M3 | TM_E5M2 | TM_E2M3 | TM_E3M2 | \
-                    TM_E2M1 | TM_UE8M0 | TM_UE4M3 | TM_U8 | TM_S8 | TM_U4 | TM_S4 | TM_B1 | TM_S32)
-#define TS_LDMATRIX (TM_B8 | TM_B16 | TM_B8X16 | TM_B6X16_P32 | TM_B4X16_P64)
-#define TS_TMEMLD  (TM_B32 | TS_US32 | TM_F32)
-#define TS_TEX     (TS_US32 | TM_F32 | TM_F16 | TM_F16X2)
-#define TS_SURF    (TS_B | TS_INT32UP)
-#define TS_TENSORMAP (TM_B1024 | TS_B32_64)
-#define TS_F_X2    (TS_F | TM_F32X2)                     /* directed roundings of add, sub, mul, fma */
-#define TS_FTZ     (TM_F32 | TM_F16 | TM_F16X2 | TM_F32X2)  /* .ftz of add, sub, mul, fma */
-#define TS_FTZ1    (TM_F32 | TM_F16 | TM_F16X2)             /* .ftz of abs, neg, min, max */
-#define TS_SAT     (TM_F32 | TM_F16 | TM_F16X2)             /* .sat of float add, sub, mul, fma */
-#define TS_WIDE    (TM_U16 | TM_U32 | TM_S16 | TM_S32)     /* mul.wide, mad.wide */
-#define TS_CVTF    (TM_F16 | TM_BF16 | TM_F32 | TM_F64)   /* cvt's scalar floats */
-#define TS_F8X2    (TM_E4M3X2 | TM_E5M2X2)
-#define TS_F6X2    (TM_E2M3X2 | TM_E3M2X2)
-#define TS_X4      (TM_E4M3X4 | TM_E5M2X4 | TM_E2M3X4 | TM_E3M2X4 | TM_E2M1X4)
-#define TS_ALL     (~0ull)   /* rules.def: any type, or no type at all (no condition) */
+#define ISA_TS_B       (ISA_TM(B8) | ISA_TM(B16) | ISA_TM(B32) | ISA_TM(B64))
+#define ISA_TS_U       (ISA_TM(U8) | ISA_TM(U16) | ISA_TM(U32) | ISA_TM(U64))
+#define ISA_TS_S       (ISA_TM(S8) | ISA_TM(S16) | ISA_TM(S32) | ISA_TM(S64))
+#define ISA_TS_INT     (ISA_TS_U | ISA_TS_S)
+#define ISA_TS_INT16UP (ISA_TM(U16) | ISA_TM(U32) | ISA_TM(U64) | ISA_TM(S16) | ISA_TM(S32) | ISA_TM(S64))
+#define ISA_TS_INT32UP (ISA_TM(U32) | ISA_TM(U64) | ISA_TM(S32) | ISA_TM(S64))
+#define ISA_TS_US32    (ISA_TM(U32) | ISA_TM(S32))
+#define ISA_TS_U32_64  (ISA_TM(U32) | ISA_TM(U64))
+#define ISA_TS_B32_64  (ISA_TM(B32) | ISA_TM(B64))
+#define ISA_TS_BITS    (ISA_TM(B16) | ISA_TM(B32) | ISA_TM(B64))
+#define ISA_TS_LOGIC   (ISA_TM(PRED) | ISA_TS_BITS)
+#define ISA_TS_SHR     (ISA_TS_BITS | ISA_TS_INT16UP)
+#define ISA_TS_F       (ISA_TM(F32) | ISA_TM(F64))
+#define ISA_TS_HALF    (ISA_TM(F16) | ISA_TM(F16X2) | ISA_TM(BF16) | ISA_TM(BF16X2))
+#define ISA_TS_FLOATS  (ISA_TS_F | ISA_TS_HALF)
+#define ISA_TS_MINMAX  (ISA_TS_INT16UP | ISA_TS_FLOATS | ISA_TM(U16X2) | ISA_TM(S16X2))
+#define ISA_TS_ADD     (ISA_TS_MINMAX | ISA_TM(F32X2))
+#define ISA_TS_FMA     (ISA_TS_FLOATS | ISA_TM(F32X2))
+#define ISA_TS_ARITH   (ISA_TS_INT16UP | ISA_TS_FMA)
+#define ISA_TS_SIGNED  (ISA_TM(S16) | ISA_TM(S32) | ISA_TM(S64) | ISA_TS_FLOATS)
+#define ISA_TS_FAPPROX (ISA_TM(F32) | ISA_TS_HALF)
+#define ISA_TS_CMP     (ISA_TS_B | ISA_TS_INT | ISA_TS_FLOATS)
+#define ISA_TS_SELP    (ISA_TM(B16) | ISA_TM(B32) | ISA_TM(B64) | ISA_TS_INT16UP | ISA_TS_F)
+#define ISA_TS_MOV     (ISA_TM(PRED) | ISA_TM(B16) | ISA_TM(B32) | ISA_TM(B64) | ISA_TM(B128) | ISA_TS_INT16UP | ISA_TS_F)
+#define ISA_TS_FP8     (ISA_TM(E4M3) | ISA_TM(E5M2) | ISA_TM(E4M3X2) | ISA_TM(E5M2X2) | ISA_TM(E4M3X4) | ISA_TM(E5M2X4) | \
+                    ISA_TM(UE8M0) | ISA_TM(UE8M0X2) | ISA_TM(UE4M3))
+#define ISA_TS_FP6     (ISA_TM(E2M3) | ISA_TM(E3M2) | ISA_TM(E2M3X2) | ISA_TM(E3M2X2) | ISA_TM(E2M3X4) | ISA_TM(E3M2X4))
+#define ISA_TS_FP4     (ISA_TM(E2M1) | ISA_TM(E2M1X2) | ISA_TM(E2M1X4))
+#define ISA_TS_CVT     (ISA_TS_INT | ISA_TS_FLOATS | ISA_TM(TF32) | ISA_TS_FP8 | ISA_TS_FP6 | ISA_TS_FP4)
+#define ISA_TS_CVTPACK (ISA_TM(U2) | ISA_TM(S2) | ISA_TM(U4) | ISA_TM(S4) | ISA_TM(U8) | ISA_TM(S8) | ISA_TM(U16) | ISA_TM(S16) | ISA_TM(S32) | ISA_TM(B32))
+#define ISA_TS_LDST    (ISA_TS_B | ISA_TM(B128) | ISA_TS_INT | ISA_TS_F | ISA_TS_HALF)
+#define ISA_TS_ATOM    (ISA_TM(B16) | ISA_TS_B32_64 | ISA_TM(B128) | ISA_TS_INT32UP | ISA_TS_FLOATS)
+#define ISA_TS_REDASYNC (ISA_TM(B32) | ISA_TS_INT32UP)
+#define ISA_TS_MULTIMEM (ISA_TS_B32_64 | ISA_TS_INT32UP | ISA_TS_FLOATS | ISA_TM(E4M3) | ISA_TM(E5M2) | ISA_TM(E4M3X2) | \
+                     ISA_TM(E5M2X2) | ISA_TM(E4M3X4) | ISA_TM(E5M2X4))
+#define ISA_TS_REDUX   (ISA_TM(B32) | ISA_TS_US32 | ISA_TM(F32))
+#define ISA_TS_MMA     (ISA_TS_F | ISA_TM(F16) | ISA_TM(BF16) | ISA_TM(TF32) | ISA_TM(E4M3) | ISA_TM(E5M2) | ISA_TM(E2M3) | ISA_TM(E3M2) | \
+                    ISA_TM(E2M1) | ISA_TM(UE8M0) | ISA_TM(UE4M3) | ISA_TM(U8) | ISA_TM(S8) | ISA_TM(U4) | ISA_TM(S4) | ISA_TM(B1) | ISA_TM(S32))
+#define ISA_TS_LDMATRIX (ISA_TM(B8) | ISA_TM(B16) | ISA_TM(B8X16) | ISA_TM(B6X16_P32) | ISA_TM(B4X16_P64))
+#define ISA_TS_TMEMLD  (ISA_TM(B32) | ISA_TS_US32 | ISA_TM(F32))
+#define ISA_TS_TEX     (ISA_TS_US32 | ISA_TM(F32) | ISA_TM(F16) | ISA_TM(F16X2))
+#define ISA_TS_SURF    (ISA_TS_B | ISA_TS_INT32UP)
+#define ISA_TS_TENSORMAP (ISA_TM(B1024) | ISA_TS_B32_64)
+#define ISA_TS_F_X2    (ISA_TS_F | ISA_TM(F32X2))                     /* directed roundings of add, sub, mul, fma */
+#define ISA_TS_FTZ     (ISA_TM(F32) | ISA_TM(F16) | ISA_TM(F16X2) | ISA_TM(F32X2))  /* .ftz of add, sub, mul, fma */
+#define ISA_TS_FTZ1    (ISA_TM(F32) | ISA_TM(F16) | ISA_TM(F16X2))             /* .ftz of abs, neg, min, max */
+#define ISA_TS_SAT     (ISA_TM(F32) | ISA_TM(F16) | ISA_TM(F16X2))             /* .sat of float add, sub, mul, fma */
+#define ISA_TS_WIDE    (ISA_TM(U16) | ISA_TM(U32) | ISA_TM(S16) | ISA_TM(S32))     /* mul.wide, mad.wide */
+#define ISA_TS_CVTF    (ISA_TM(F16) | ISA_TM(BF16) | ISA_TM(F32) | ISA_TM(F64))   /* cvt's scalar floats */
+#define ISA_TS_F8X2    (ISA_TM(E4M3X2) | ISA_TM(E5M2X2))
+#define ISA_TS_F6X2    (ISA_TM(E2M3X2) | ISA_TM(E3M2X2))
+#define ISA_TS_X4      (ISA_TM(E4M3X4) | ISA_TM(E5M2X4) | ISA_TM(E2M3X4) | ISA_TM(E3M2X4) | ISA_TM(E2M1X4))
+#define ISA_TS_ALL     (~0ull)   /* rules.def: any type, or no type at all (no condition) */
 
 typedef struct {
     const char  *text;
@@ -106,7 +104,7 @@ typedef struct {
 extern const isa_type_info_t isa_types[ISA_T__COUNT];
 
 /* State spaces (spaces.def). */
-typedef enum { SP_NOADDR, SP_ADDR32, SP_ADDR64 } isa_addrbits_t;
+typedef enum { ISA_SPA_NOADDR, ISA_SPA_ADDR32, ISA_SPA_ADDR64 } isa_addrbits_t;
 typedef enum {
 #define ISA_SPACE(id, text, bits, win) ISA_SP_##id,
 #include "isa/spaces.def"
@@ -122,19 +120,16 @@ typedef struct {
 extern const isa_space_info_t isa_spaces[ISA_SP__COUNT];
 
 /* Modifier groups (groups.def). */
-typedef enum { GN_ONE = 1, GN_TWO = 2 } isa_gmax_t;
+typedef enum { ISA_GN_ONE = 1, ISA_GN_TWO = 2 } isa_gmax_t;
 typedef enum {
 #define ISA_GROUP(id, maxn, legend) ISA_G_##id,
 #include "isa/groups.def"
 #undef ISA_GROUP
     ISA_G__COUNT
 } isa_group_t;
-enum {
-#define ISA_GROUP(id, maxn, legend) G_##id = 1ull << ISA_G_##id,
-#include "isa/groups.def"
-#undef ISA_GROUP
-};
-#define G_NONE 0ull
+/* The mask bit of modifier group x (ISA_GM(ROUND)). */
+#define ISA_GM(x) (1ull << ISA_G_##x)
+#define ISA_GM_NONE 0ull
 typedef struct {
     const char *name;
     isa_gmax_t  maxn;
@@ -208,18 +203,18 @@ extern const isa_family_info_t isa_families[ISA_FAM__COUNT];
 
 /* Opcodes (ops.def). */
 enum {
-    OF_NONE = 0, OF_BRANCH = 1 << 0, OF_CALL = 1 << 1, OF_RET = 1 << 2, OF_EXIT = 1 << 3,
-    OF_BARRIER = 1 << 4, OF_WARPSYNC = 1 << 5, OF_LOAD = 1 << 6, OF_STORE = 1 << 7,
-    OF_ATOMIC = 1 << 8, OF_SIDE = 1 << 9, OF_ASYNC = 1 << 10, OF_FENCE = 1 << 11,
-    OF_DTYPE = 1 << 12,  /* the destination register has the (first) instruction type */
-    OF_SINKD = 1 << 13,  /* the result (or the d of d|p) may be discarded with '_' */
-    OF_PREDOUT = 1 << 14 /* d|p: p must be a predicate register, not '_' */
+    ISA_OF_NONE = 0, ISA_OF_BRANCH = 1 << 0, ISA_OF_CALL = 1 << 1, ISA_OF_RET = 1 << 2, ISA_OF_EXIT = 1 << 3,
+    ISA_OF_BARRIER = 1 << 4, ISA_OF_WARPSYNC = 1 << 5, ISA_OF_LOAD = 1 << 6, ISA_OF_STORE = 1 << 7,
+    ISA_OF_ATOMIC = 1 << 8, ISA_OF_SIDE = 1 << 9, ISA_OF_ASYNC = 1 << 10, ISA_OF_FENCE = 1 << 11,
+    ISA_OF_DTYPE = 1 << 12,  /* the destination register has the (first) instruction type */
+    ISA_OF_SINKD = 1 << 13,  /* the result (or the d of d|p) may be discarded with '_' */
+    ISA_OF_PREDOUT = 1 << 14 /* d|p: p must be a predicate register, not '_' */
 };
 /* Type arity: minimum in the high nibble, maximum in the low one. */
 enum {
-    TA_0 = 0x00, TA_1 = 0x11, TA_2 = 0x22, TA_3 = 0x33, TA_4 = 0x44,
-    TA_0_1 = 0x01, TA_0_2 = 0x02, TA_1_2 = 0x12, TA_2_3 = 0x23, TA_2_4 = 0x24, TA_1_4 = 0x14,
-    TA_4_5 = 0x45
+    ISA_TA_0 = 0x00, ISA_TA_1 = 0x11, ISA_TA_2 = 0x22, ISA_TA_3 = 0x33, ISA_TA_4 = 0x44,
+    ISA_TA_0_1 = 0x01, ISA_TA_0_2 = 0x02, ISA_TA_1_2 = 0x12, ISA_TA_2_3 = 0x23, ISA_TA_2_4 = 0x24, ISA_TA_1_4 = 0x14,
+    ISA_TA_4_5 = 0x45
 };
 typedef enum {
 #define ISA_OP(id, mn, fam, shape, ta, types, groups, flags, sm, ptx) ISA_OP_##id,
@@ -241,7 +236,7 @@ typedef struct {
 extern const isa_op_info_t isa_ops[ISA_OP__COUNT];
 
 /* Special registers (sregs.def). */
-typedef enum { SR_SCALAR, SR_XYZ, SR_INDEX32, SR_INDEX8 } isa_srform_t;
+typedef enum { ISA_SRF_SCALAR, ISA_SRF_XYZ, ISA_SRF_INDEX32, ISA_SRF_INDEX8 } isa_srform_t;
 typedef enum {
 #define ISA_SREG(id, text, type, form, sm, ptx) ISA_SR_##id,
 #include "isa/sregs.def"
@@ -259,8 +254,8 @@ extern const isa_sreg_info_t isa_sregs[ISA_SR__COUNT];
 
 /* Directives (directives.def). */
 typedef enum {
-    DC_VERSION, DC_TARGET, DC_ADDRSIZE, DC_FILE, DC_LOC, DC_SECTION, DC_ENTRY, DC_FUNC,
-    DC_PROTO, DC_BRTARGETS, DC_CALLTARGETS, DC_PRAGMA, DC_ALIAS, DC_PERF, DC_WORD
+    ISA_DC_VERSION, ISA_DC_TARGET, ISA_DC_ADDRSIZE, ISA_DC_FILE, ISA_DC_LOC, ISA_DC_SECTION, ISA_DC_ENTRY, ISA_DC_FUNC,
+    ISA_DC_PROTO, ISA_DC_BRTARGETS, ISA_DC_CALLTARGETS, ISA_DC_PRAGMA, ISA_DC_ALIAS, ISA_DC_PERF, ISA_DC_WORD
 } isa_dclass_t;
 typedef enum {
 #define ISA_DIR(id, text, cls) ISA_D_##id,
@@ -318,27 +313,27 @@ void isa_diag_print(FILE *out, const isa_source_t *src, uint32_t begin, uint32_t
 void isa_loc_linecol(const isa_source_t *src, uint32_t off, unsigned *out_line, unsigned *out_col);
 
 /* Instruction suffixes are kept in source order, each tagged with its table. */
-typedef enum { SFX_TYPE, SFX_SPACE, SFX_MOD, SFX_SHAPE_TEXT } isa_sfxkind_t;
+typedef enum { ISA_SFX_TYPE, ISA_SFX_SPACE, ISA_SFX_MOD, ISA_SFX_SHAPE_TEXT } isa_sfxkind_t;
 typedef struct {
     uint8_t  kind;   /* isa_sfxkind_t */
-    uint8_t  group;  /* isa_group_t it was assigned to (SFX_MOD, SFX_SPACE) */
-    uint16_t id;     /* type, space or modifier id; for SFX_SHAPE_TEXT an index into
+    uint8_t  group;  /* isa_group_t it was assigned to (ISA_SFX_MOD, ISA_SFX_SPACE) */
+    uint16_t id;     /* type, space or modifier id; for ISA_SFX_SHAPE_TEXT an index into
                         the module's string table (a token no table lists, e.g. m16n8k16,
                         accepted only where the opcode's family rule says so) */
 } isa_sfx_t;
 
 typedef enum {
-    OPD_REG,      /* reg: register index */
-    OPD_SINK,     /* _ */
-    OPD_IMM,      /* imm: integer bits */
-    OPD_F32,      /* imm: float bits from 0f... */
-    OPD_F64,      /* imm: double bits from 0d... or a decimal literal */
-    OPD_SREG,     /* sreg.id, sreg.comp (0..2 for .x/.y/.z, or the index) */
-    OPD_SYM,      /* sym: variable index (module var when flags&OPDF_MODSYM), plus offset */
-    OPD_FUNC,     /* func: function index */
-    OPD_LABEL,    /* label: label index in the function */
-    OPD_ADDR,     /* [base + offset]: base is one of REG, SYM, or none; or a list (tex) */
-    OPD_VEC,      /* {a, b, ...}: elems = first/count into the function's operand pool */
+    ISA_OPD_REG,      /* reg: register index */
+    ISA_OPD_SINK,     /* _ */
+    ISA_OPD_IMM,      /* imm: integer bits */
+    ISA_OPD_F32,      /* imm: float bits from 0f... */
+    ISA_OPD_F64,      /* imm: double bits from 0d... or a decimal literal */
+    ISA_OPD_SREG,     /* sreg.id, sreg.comp (0..2 for .x/.y/.z, or the index) */
+    ISA_OPD_SYM,      /* sym: variable index (module var when flags&ISA_OPDF_MODSYM), plus offset */
+    ISA_OPD_FUNC,     /* func: function index */
+    ISA_OPD_LABEL,    /* label: label index in the function */
+    ISA_OPD_ADDR,     /* [base + offset]: base is one of REG, SYM, or none; or a list (tex) */
+    ISA_OPD_VEC,      /* {a, b, ...}: elems = first/count into the function's operand pool */
     OPD_LIST,     /* (a, b, ...): call parameter list, same storage as VEC */
     OPD_PROTO,    /* proto: .callprototype index in the function */
     OPD_BRTARGETS,/* .branchtargets list index in the function */
@@ -346,39 +341,39 @@ typedef enum {
 } isa_opdkind_t;
 
 enum {
-    OPDF_NEG     = 1 << 0,  /* !p */
-    OPDF_MODSYM  = 1 << 1,  /* sym refers to a module-scope variable */
-    OPDF_UNSIGNED= 1 << 2,  /* immediate written with a U suffix */
-    OPDF_ADDRLIST= 1 << 3,  /* address is a list [a, b, {c}] kept in the pool */
+    ISA_OPDF_NEG     = 1 << 0,  /* !p */
+    ISA_OPDF_MODSYM  = 1 << 1,  /* sym refers to a module-scope variable */
+    ISA_OPDF_UNSIGNED= 1 << 2,  /* immediate written with a U suffix */
+    ISA_OPDF_ADDRLIST= 1 << 3,  /* address is a list [a, b, {c}] kept in the pool */
     OPDF_MINUS   = 1 << 4,  /* -a: a negated register source (vmad's {-}a, {-}b, {-}c) */
     OPDF_REGOFF  = 1 << 5   /* r+imm: a register source plus the immediate in imm (%r2+1),
                                the sum taken in the register's width */
 };
 
 /* Register component (".x" of a vector register) or video selector (".b2", ".h1").
- * SEL_HXY and SEL_BXY..SEL_BXYZW are the multi-field selectors of the SIMD video instructions,
+ * ISA_SEL_HXY and ISA_SEL_BXY..ISA_SEL_BXYZW are the multi-field selectors of the SIMD video instructions,
  * with 2, 3 or 4 digits: source selectors (".h32", ".b7654") and destination masks
  * (".h10", ".b20", ".b3210").  Their digits are in the operand's fsel, one per nibble,
  * the last written in the lowest nibble, so that fsel reads as written in hexadecimal
  * (".b7654" is 0x7654) and nibble i is the digit of field i. */
 typedef enum {
-    SEL_NONE, SEL_X, SEL_Y, SEL_Z, SEL_W, SEL_R, SEL_G, SEL_B, SEL_A,
-    SEL_B0, SEL_B1, SEL_B2, SEL_B3, SEL_H0, SEL_H1,
-    SEL_HXY, SEL_BXY, SEL_BXYZ, SEL_BXYZW, SEL__COUNT
+    ISA_SEL_NONE, ISA_SEL_X, ISA_SEL_Y, ISA_SEL_Z, ISA_SEL_W, ISA_SEL_R, ISA_SEL_G, ISA_SEL_B, ISA_SEL_A,
+    ISA_SEL_B0, ISA_SEL_B1, ISA_SEL_B2, ISA_SEL_B3, ISA_SEL_H0, ISA_SEL_H1,
+    ISA_SEL_HXY, ISA_SEL_BXY, ISA_SEL_BXYZ, ISA_SEL_BXYZW, ISA_SEL__COUNT
 } isa_sel_t;
 /* "", "x", ..., "h1", then the multi-field forms' legends "hxy", "bxy", "bxyz", "bxyzw". */
-extern const char *const isa_sel_names[SEL__COUNT];
-#define ISA_SEL_MULTI(sel) ((sel) >= SEL_HXY)
+extern const char *const isa_sel_names[ISA_SEL__COUNT];
+#define ISA_SEL_MULTI(sel) ((sel) >= ISA_SEL_HXY)
 /* Digits of a multi-field selector: 2, 3 or 4. */
-#define ISA_SEL_NDIGITS(sel) ((sel) == SEL_HXY ? 2u : (unsigned)((sel) - SEL_BXY + 2))
+#define ISA_SEL_NDIGITS(sel) ((sel) == ISA_SEL_HXY ? 2u : (unsigned)((sel) - ISA_SEL_BXY + 2))
 /* A selector as written after the dot ("b3", "h10", "b7654") into buf; returns buf. */
 char *isa_sel_text(unsigned sel, unsigned fsel, char *buf, size_t size);
 
 typedef struct isa_operand {
     uint8_t  kind;    /* isa_opdkind_t */
     uint8_t  flags;   /* OPDF_ bits */
-    uint8_t  base;    /* for OPD_ADDR: OPD_REG, OPD_SYM, OPD_IMM (absolute) */
-    uint8_t  sel;     /* OPD_REG: component or byte/half selector (isa_sel_t) */
+    uint8_t  base;    /* for ISA_OPD_ADDR: ISA_OPD_REG, ISA_OPD_SYM, ISA_OPD_IMM (absolute) */
+    uint8_t  sel;     /* ISA_OPD_REG: component or byte/half selector (isa_sel_t) */
     uint32_t count;   /* elements for VEC/LIST/DUAL/address lists */
     union {
         uint32_t reg;
@@ -390,7 +385,7 @@ typedef struct isa_operand {
         uint32_t sym;
         uint32_t idx;             /* generic index (brtargets) */
     } u;
-    uint16_t fsel;    /* OPD_REG with a multi-field selector: its digits (isa_sel_t) */
+    uint16_t fsel;    /* ISA_OPD_REG with a multi-field selector: its digits (isa_sel_t) */
     int64_t  imm;     /* immediate bits, or address / symbol offset */
     isa_loc_t loc;
 } isa_operand_t;
@@ -430,24 +425,24 @@ typedef struct {
 } isa_reg_t;
 
 /* Initializer element of a variable. */
-/* INIT_FIELD_NAME / INIT_FIELD_INT: "field = name" / "field = 1" in a .samplerref or
+/* ISA_INIT_FIELD_NAME / ISA_INIT_FIELD_INT: "field = name" / "field = 1" in a .samplerref or
  * .texref initializer; sym is the field's index in the module's strings, value the
  * name's string index or the integer. */
 typedef enum {
-    INIT_INT, INIT_F32, INIT_F64, INIT_SYM, INIT_GENERIC, INIT_MASK, INIT_FIELD_NAME, INIT_FIELD_INT
+    ISA_INIT_INT, ISA_INIT_F32, ISA_INIT_F64, ISA_INIT_SYM, ISA_INIT_GENERIC, ISA_INIT_MASK, ISA_INIT_FIELD_NAME, ISA_INIT_FIELD_INT
 } isa_initkind_t;
 typedef struct {
     uint8_t  kind;     /* isa_initkind_t */
     uint8_t  modsym;   /* sym is a module variable (1) or a function (0) */
-    uint32_t sym;      /* INIT_SYM/INIT_GENERIC: variable or function index */
-    int64_t  value;    /* integer or float bits; offset for symbols; mask for INIT_MASK */
+    uint32_t sym;      /* ISA_INIT_SYM/ISA_INIT_GENERIC: variable or function index */
+    int64_t  value;    /* integer or float bits; offset for symbols; mask for ISA_INIT_MASK */
 } isa_init_t;
 
 enum {
-    LINK_NONE = 0, LINK_VISIBLE = 1 << 0, LINK_EXTERN = 1 << 1, LINK_WEAK = 1 << 2,
-    LINK_COMMON = 1 << 3
+    ISA_LINK_NONE = 0, ISA_LINK_VISIBLE = 1 << 0, ISA_LINK_EXTERN = 1 << 1, ISA_LINK_WEAK = 1 << 2,
+    ISA_LINK_COMMON = 1 << 3
 };
-enum { VARF_MANAGED = 1 << 0, VARF_UNIFIED = 1 << 1, VARF_PTR = 1 << 2, VARF_UNSIZED = 1 << 3 };
+enum { ISA_VARF_MANAGED = 1 << 0, ISA_VARF_UNIFIED = 1 << 1, ISA_VARF_PTR = 1 << 2, ISA_VARF_UNSIZED = 1 << 3 };
 
 /* A variable in any addressable space, a parameter, or an opaque handle. */
 typedef struct {
@@ -519,8 +514,8 @@ typedef struct {
 /* The body's statements in source order, for printing: what each one is and its
  * index in the array of that kind. */
 typedef enum {
-    ST_INSTR, ST_LABEL, ST_OPEN, ST_CLOSE, ST_REGDECL, ST_VAR, ST_DBG, ST_PRAGMA,
-    ST_PROTO, ST_BRT
+    ISA_STMT_INSTR, ISA_STMT_LABEL, ISA_STMT_OPEN, ISA_STMT_CLOSE, ISA_STMT_REGDECL, ISA_STMT_VAR, ISA_STMT_DBG, ISA_STMT_PRAGMA,
+    ISA_STMT_PROTO, ISA_STMT_BRT
 } isa_stmtkind_t;
 typedef struct { uint8_t kind; uint32_t idx; } isa_stmt_t;
 
@@ -567,7 +562,7 @@ typedef struct {
 } isa_file_t;
 
 /* Module items in source order, for printing. */
-typedef enum { ITEM_VAR, ITEM_FUNC, ITEM_FUNCDECL, ITEM_FILE, ITEM_PRAGMA, ITEM_ALIAS } isa_itemkind_t;
+typedef enum { ISA_ITEM_VAR, ISA_ITEM_FUNC, ISA_ITEM_FUNCDECL, ISA_ITEM_FILE, ISA_ITEM_PRAGMA, ISA_ITEM_ALIAS } isa_itemkind_t;
 typedef struct { uint8_t kind; uint32_t idx; } isa_item_t;
 
 typedef struct {
@@ -586,7 +581,7 @@ typedef struct isa_module {
     uint32_t       nalias;    isa_alias_t  *aliases;
     uint32_t       npragma;   isa_pragma_t *pragmas;
     uint32_t       nitem;     isa_item_t   *items;
-    uint32_t       nstr;      const char  **strs;     /* SFX_SHAPE_TEXT strings */
+    uint32_t       nstr;      const char  **strs;     /* ISA_SFX_SHAPE_TEXT strings */
     uint32_t       nsrc;      isa_source_t *srcs;
     struct isa_arena *arena;
 } isa_module_t;

@@ -54,10 +54,10 @@ static const char *func_name(const isa_module_t *m, uint32_t idx)
 /* Linkage words, each followed by a space. */
 static void print_linkage(FILE *out, unsigned link)
 {
-    if (link & LINK_VISIBLE) fputs(".visible ", out);
-    if (link & LINK_EXTERN)  fputs(".extern ", out);
-    if (link & LINK_WEAK)    fputs(".weak ", out);
-    if (link & LINK_COMMON)  fputs(".common ", out);
+    if (link & ISA_LINK_VISIBLE) fputs(".visible ", out);
+    if (link & ISA_LINK_EXTERN)  fputs(".extern ", out);
+    if (link & ISA_LINK_WEAK)    fputs(".weak ", out);
+    if (link & ISA_LINK_COMMON)  fputs(".common ", out);
 }
 
 static void print_indent(FILE *out, unsigned depth)
@@ -83,7 +83,7 @@ static void print_offset(FILE *out, int64_t off)
 
 static void print_imm(FILE *out, const isa_operand_t *o)
 {
-    if (o->flags & OPDF_UNSIGNED)
+    if (o->flags & ISA_OPDF_UNSIGNED)
         fprintf(out, "%" PRIu64 "U", (uint64_t)o->imm);
     else
         fprintf(out, "%" PRId64, o->imm);
@@ -108,13 +108,13 @@ static void print_addr(const pr_t *p, const isa_operand_t *o)
 {
     FILE *out = p->out;
     fputc('[', out);
-    if (o->flags & OPDF_ADDRLIST) {
+    if (o->flags & ISA_OPDF_ADDRLIST) {
         print_elems(p, o->u.first, o->count, ", ");
-    } else if (o->base == OPD_REG) {
+    } else if (o->base == ISA_OPD_REG) {
         fputs(reg_name(p, o->u.reg), out);
         print_offset(out, o->imm);
-    } else if (o->base == OPD_SYM) {
-        fputs(sym_name(p, o->u.sym, o->flags & OPDF_MODSYM), out);
+    } else if (o->base == ISA_OPD_SYM) {
+        fputs(sym_name(p, o->u.sym, o->flags & ISA_OPDF_MODSYM), out);
         print_offset(out, o->imm);
     } else {
         fprintf(out, "%" PRId64, o->imm);
@@ -125,12 +125,12 @@ static void print_addr(const pr_t *p, const isa_operand_t *o)
 static void print_operand(const pr_t *p, const isa_operand_t *o)
 {
     FILE *out = p->out;
-    if (o->flags & OPDF_NEG)
+    if (o->flags & ISA_OPDF_NEG)
         fputc('!', out);
     if (o->flags & OPDF_MINUS)
         fputc('-', out);
     switch ((isa_opdkind_t)o->kind) {
-    case OPD_REG:
+    case ISA_OPD_REG:
         fputs(reg_name(p, o->u.reg), out);
         if (o->sel) {
             char selbuf[8];
@@ -139,41 +139,41 @@ static void print_operand(const pr_t *p, const isa_operand_t *o)
         if (o->flags & OPDF_REGOFF)
             fprintf(out, "+%" PRId64, o->imm);   /* %r2+1, %r2+-4: ptxas reads both */
         break;
-    case OPD_SINK:
+    case ISA_OPD_SINK:
         fputc('_', out);
         break;
-    case OPD_IMM:
+    case ISA_OPD_IMM:
         print_imm(out, o);
         break;
-    case OPD_F32:
+    case ISA_OPD_F32:
         fprintf(out, "0f%08" PRIX32, (uint32_t)o->imm);
         break;
-    case OPD_F64:
+    case ISA_OPD_F64:
         fprintf(out, "0d%016" PRIX64, (uint64_t)o->imm);
         break;
-    case OPD_SREG: {
+    case ISA_OPD_SREG: {
         const isa_sreg_info_t *s = &isa_sregs[o->u.sreg.id];
         fputs(s->text, out);
-        if (s->form == SR_XYZ)
+        if (s->form == ISA_SRF_XYZ)
             fprintf(out, ".%c", "xyz"[o->u.sreg.comp % 3]);
-        else if (s->form == SR_INDEX32 || s->form == SR_INDEX8)
+        else if (s->form == ISA_SRF_INDEX32 || s->form == ISA_SRF_INDEX8)
             fprintf(out, "%u", (unsigned)o->u.sreg.comp);
         break;
     }
-    case OPD_SYM:
-        fputs(sym_name(p, o->u.sym, o->flags & OPDF_MODSYM), out);
+    case ISA_OPD_SYM:
+        fputs(sym_name(p, o->u.sym, o->flags & ISA_OPDF_MODSYM), out);
         print_offset(out, o->imm);
         break;
-    case OPD_FUNC:
+    case ISA_OPD_FUNC:
         fputs(func_name(p->m, o->u.func), out);
         break;
-    case OPD_LABEL:
+    case ISA_OPD_LABEL:
         fputs(p->f && o->u.label < p->f->nlabel ? p->f->labels[o->u.label].name : "?", out);
         break;
-    case OPD_ADDR:
+    case ISA_OPD_ADDR:
         print_addr(p, o);
         break;
-    case OPD_VEC:
+    case ISA_OPD_VEC:
         fputc('{', out);
         print_elems(p, o->u.first, o->count, ", ");
         fputc('}', out);
@@ -220,31 +220,31 @@ static void print_init_elem(const pr_t *p, const isa_init_t *e)
 {
     FILE *out = p->out;
     switch ((isa_initkind_t)e->kind) {
-    case INIT_INT:
+    case ISA_INIT_INT:
         fprintf(out, "%" PRId64, e->value);
         break;
-    case INIT_F32:
+    case ISA_INIT_F32:
         fprintf(out, "0f%08" PRIX32, (uint32_t)e->value);
         break;
-    case INIT_F64:
+    case ISA_INIT_F64:
         fprintf(out, "0d%016" PRIX64, (uint64_t)e->value);
         break;
-    case INIT_SYM:
+    case ISA_INIT_SYM:
         fputs(e->modsym ? sym_name(p, e->sym, true) : func_name(p->m, e->sym), out);
         print_offset(out, e->value);
         break;
-    case INIT_GENERIC:
+    case ISA_INIT_GENERIC:
         fprintf(out, "generic(%s)", e->modsym ? sym_name(p, e->sym, true) : func_name(p->m, e->sym));
         print_offset(out, e->value);
         break;
-    case INIT_MASK:
+    case ISA_INIT_MASK:
         fprintf(out, "0x%" PRIX64 "(%s)", (uint64_t)e->value,
                 e->modsym ? sym_name(p, e->sym, true) : func_name(p->m, e->sym));
         break;
-    case INIT_FIELD_NAME:
+    case ISA_INIT_FIELD_NAME:
         fprintf(out, "%s = %s", p->m->strs[e->sym], p->m->strs[e->value]);
         break;
-    case INIT_FIELD_INT:
+    case ISA_INIT_FIELD_INT:
         fprintf(out, "%s = %" PRId64, p->m->strs[e->sym], e->value);
         break;
     }
@@ -303,10 +303,10 @@ static void print_var(const pr_t *p, const isa_var_t *v)
     print_linkage(out, v->linkage);
     if (v->space != ISA_SP_NONE)
         fprintf(out, ".%s ", isa_spaces[v->space].text);
-    if (v->flags & (VARF_MANAGED | VARF_UNIFIED))
-        fprintf(out, ".attribute(%s%s%s) ", v->flags & VARF_MANAGED ? ".managed" : "",
-                (v->flags & VARF_MANAGED) && (v->flags & VARF_UNIFIED) ? " " : "",
-                v->flags & VARF_UNIFIED ? ".unified" : "");
+    if (v->flags & (ISA_VARF_MANAGED | ISA_VARF_UNIFIED))
+        fprintf(out, ".attribute(%s%s%s) ", v->flags & ISA_VARF_MANAGED ? ".managed" : "",
+                (v->flags & ISA_VARF_MANAGED) && (v->flags & ISA_VARF_UNIFIED) ? " " : "",
+                v->flags & ISA_VARF_UNIFIED ? ".unified" : "");
     if (v->align)
         fprintf(out, ".align %" PRIu32 " ", v->align);
     if (v->vec > 1)
@@ -315,7 +315,7 @@ static void print_var(const pr_t *p, const isa_var_t *v)
         fprintf(out, "%s ", isa_dirs[v->opaque - 1].text);
     else if (v->type != ISA_T_NONE)
         fprintf(out, ".%s ", isa_types[v->type].text);
-    if (v->flags & VARF_PTR) {
+    if (v->flags & ISA_VARF_PTR) {
         fputs(".ptr ", out);
         if (v->ptr_space != ISA_SP_NONE)
             fprintf(out, ".%s ", isa_spaces[v->ptr_space].text);
@@ -324,7 +324,7 @@ static void print_var(const pr_t *p, const isa_var_t *v)
     }
     fputs(v->name, out);
     for (unsigned d = 0; d < v->ndims; d++) {
-        if (v->dims[d] == 0 && (v->flags & VARF_UNSIZED))
+        if (v->dims[d] == 0 && (v->flags & ISA_VARF_UNSIZED))
             fputs("[]", out);
         else
             fprintf(out, "[%" PRIu32 "]", v->dims[d]);
@@ -409,44 +409,44 @@ static void print_body(const pr_t *p)
     for (uint32_t i = 0; i < f->nstmt; i++) {
         uint32_t k = f->stmts[i].idx;
         switch ((isa_stmtkind_t)f->stmts[i].kind) {
-        case ST_INSTR:
+        case ISA_STMT_INSTR:
             print_instr(p, &f->instrs[k], depth);
             break;
-        case ST_LABEL:
+        case ISA_STMT_LABEL:
             fprintf(out, "%s:\n", f->labels[k].name);
             break;
-        case ST_OPEN:
+        case ISA_STMT_OPEN:
             print_indent(out, depth++);
             fputs("{\n", out);
             break;
-        case ST_CLOSE:
+        case ISA_STMT_CLOSE:
             if (depth > 1)
                 depth--;
             print_indent(out, depth);
             fputs("}\n", out);
             break;
-        case ST_REGDECL:
+        case ISA_STMT_REGDECL:
             print_indent(out, depth);
             print_regdecl(p, &f->regdecls[k]);
             break;
-        case ST_VAR:
+        case ISA_STMT_VAR:
             print_indent(out, depth);
             print_var(p, &f->vars[k]);
             fputs(";\n", out);
             break;
-        case ST_DBG:
+        case ISA_STMT_DBG:
             print_indent(out, depth);
             print_dbg(p, &f->dbg[k]);
             break;
-        case ST_PRAGMA:
+        case ISA_STMT_PRAGMA:
             print_indent(out, depth);
             fprintf(out, ".pragma %s;\n", f->pragmas[k].text);
             break;
-        case ST_PROTO:
+        case ISA_STMT_PROTO:
             print_indent(out, depth);
             print_proto(p, &f->protos[k]);
             break;
-        case ST_BRT:
+        case ISA_STMT_BRT:
             print_indent(out, depth);
             print_brt(p, &f->brts[k]);
             break;
@@ -524,28 +524,28 @@ void isa_print_module(FILE *out, const isa_module_t *m)
     for (uint32_t i = 0; i < m->nitem; i++) {
         const isa_item_t *it = &m->items[i];
         /* A blank line around functions and between runs of different kinds. */
-        if (it->kind != prev || it->kind == ITEM_FUNC || it->kind == ITEM_FUNCDECL)
+        if (it->kind != prev || it->kind == ISA_ITEM_FUNC || it->kind == ISA_ITEM_FUNCDECL)
             fputc('\n', out);
         prev = it->kind;
         switch ((isa_itemkind_t)it->kind) {
-        case ITEM_VAR:
+        case ISA_ITEM_VAR:
             p.f = NULL;
             print_var(&p, &m->vars[it->idx]);
             fputs(";\n", out);
             break;
-        case ITEM_FUNC:
-        case ITEM_FUNCDECL:
+        case ISA_ITEM_FUNC:
+        case ISA_ITEM_FUNCDECL:
             p.f = &m->funcs[it->idx];
-            print_func(&p, it->kind == ITEM_FUNCDECL);
+            print_func(&p, it->kind == ISA_ITEM_FUNCDECL);
             p.f = NULL;
             break;
-        case ITEM_FILE:
+        case ISA_ITEM_FILE:
             print_file(out, &m->files[it->idx]);
             break;
-        case ITEM_PRAGMA:
+        case ISA_ITEM_PRAGMA:
             fprintf(out, ".pragma %s;\n", m->pragmas[it->idx].text);
             break;
-        case ITEM_ALIAS:
+        case ISA_ITEM_ALIAS:
             fprintf(out, ".alias %s, %s;\n", m->aliases[it->idx].alias, m->aliases[it->idx].target);
             break;
         }

@@ -196,14 +196,14 @@ int isa_op_lookup(const char *s, size_t n, size_t *out_len)
 }
 /*}=====================================================================*/
 
-const char *const isa_sel_names[SEL__COUNT] = {
+const char *const isa_sel_names[ISA_SEL__COUNT] = {
     "", "x", "y", "z", "w", "r", "g", "b", "a", "b0", "b1", "b2", "b3", "h0", "h1",
     "hxy", "bxy", "bxyz", "bxyzw"
 };
 
 char *isa_sel_text(unsigned sel, unsigned fsel, char *buf, size_t size)
 {
-    if (sel >= SEL__COUNT)
+    if (sel >= ISA_SEL__COUNT)
         snprintf(buf, size, "?");
     else if (ISA_SEL_MULTI(sel))
         snprintf(buf, size, "%c%0*x", isa_sel_names[sel][0], (int)ISA_SEL_NDIGITS(sel),

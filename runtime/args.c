@@ -69,7 +69,7 @@ static void store_double(rt_buffer_t *b, uint64_t i, double v)
     }
 }
 
-static bool is_float(isa_type_t t) { return isa_types[t].cls == TC_FLOAT; }
+static bool is_float(isa_type_t t) { return isa_types[t].cls == ISA_TC_FLOAT; }
 
 /* An iota(START,STEP) bound: an integer (any 64-bit value) or, for floats, a double. */
 static bool parse_bound(const argctx_t *c, const char *s, isa_type_t t, int64_t *oi, double *od)
@@ -402,7 +402,7 @@ isa_status_t rt_args_parse(const isa_func_t *f, int argc, char **argv, FILE *dia
             ok = fail(&c, "opaque parameters (.texref, .samplerref, .surfref) are not supported");
         } else if (bt != ISA_T_NONE) {
             bool ptr = p->ndims == 0 && p->vec <= 1 && isa_types[p->type].bits == 64 &&
-                       isa_types[p->type].cls != TC_FLOAT;
+                       isa_types[p->type].cls != ISA_TC_FLOAT;
             ok = ptr ? parse_buffer(&c, text, bt, &out->bufs[out->nbuf])
                      : fail(&c, "a buffer needs a 64-bit integer parameter, not .%s%s",
                             isa_types[p->type].text, p->ndims ? "[...]" : "");

@@ -75,7 +75,7 @@ static void report_elem(FILE *out, isa_type_t t, uint64_t i, const void *ex, con
     format_elem(vx, sizeof vx, t, ex);
     format_elem(vy, sizeof vy, t, ey);
     fprintf(out, "  [%llu] %s %s, %s %s", (unsigned long long)i, xn, vx, yn, vy);
-    if (isa_types[t].cls == TC_FLOAT) {
+    if (isa_types[t].cls == ISA_TC_FLOAT) {
         uint64_t ulp;
         switch (rt_float_ulp(t, ex, ey, &ulp)) {
         case RT_FDIFF_ULP:       fprintf(out, ": %llu ulp", (unsigned long long)ulp); break;

@@ -189,7 +189,7 @@ static bool parse_float(const char *s, isa_type_t t, double *out, const char **o
 bool rt_elem_parse(const char *s, isa_type_t t, void *out, const char **out_err)
 {
     unsigned bits = isa_types[t].bits;
-    if (isa_types[t].cls == TC_FLOAT) {
+    if (isa_types[t].cls == ISA_TC_FLOAT) {
         double v;
         /* 0f bits given for an f32 element are kept exactly (the NaN payload too). */
         if (t == ISA_T_F32 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
@@ -222,7 +222,7 @@ bool rt_elem_parse(const char *s, isa_type_t t, void *out, const char **out_err)
     uint64_t umax = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
     uint64_t smax = umax >> 1, nmax = smax + 1;   /* largest positive / negative magnitude */
     /* A positive hex or binary literal gives the bits, so s types take it up to 2^n-1. */
-    bool ok = neg ? mag <= nmax : mag <= (isa_types[t].cls == TC_SINT && !bits_given ? smax : umax);
+    bool ok = neg ? mag <= nmax : mag <= (isa_types[t].cls == ISA_TC_SINT && !bits_given ? smax : umax);
     if (!ok) {
         *out_err = "out of range for the type";
         return false;
@@ -308,12 +308,12 @@ int rt_elem_format(char *buf, size_t size, isa_type_t t, const void *elem, bool 
     if (hex)
         return snprintf(buf, size, "%0*llx", (int)bytes * 2, (unsigned long long)u);
     switch (isa_types[t].cls) {
-    case TC_SINT: {
+    case ISA_TC_SINT: {
         unsigned sh = 64 - bytes * 8;
         int64_t s = (int64_t)(u << sh) >> sh;
         return snprintf(buf, size, "%lld", (long long)s);
     }
-    case TC_FLOAT: {
+    case ISA_TC_FLOAT: {
         double v;
         if (t == ISA_T_F64) {
             memcpy(&v, elem, 8);

@@ -169,7 +169,7 @@ static void mark_reachable(const isa_module_t *m, uint32_t fi, uint8_t *seen)
     for (uint32_t i = 0; i < fn->ninstr; i++)
         for (uint32_t k = 0; k < fn->instrs[i].nopd; k++) {
             const isa_operand_t *o = &fn->opds[fn->instrs[i].opd + k];
-            if (o->kind == OPD_FUNC && m->funcs[o->u.func].has_body)
+            if (o->kind == ISA_OPD_FUNC && m->funcs[o->u.func].has_body)
                 mark_reachable(m, o->u.func, seen);
         }
 }

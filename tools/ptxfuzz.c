@@ -409,14 +409,14 @@ static void enumerate(name_fn fn, void *ctx)
         const isa_op_info_t *oi = &isa_ops[op];
         bool cvt = op == ISA_OP_CVT;
         size_t nt = cvt ? sizeof fuzz_ctypes / sizeof *fuzz_ctypes : sizeof fuzz_ftypes / sizeof *fuzz_ftypes;
-        for (unsigned ip = 0; ip < (oi->groups & G_PREC ? 3u : 1u); ip++)
-        for (unsigned ir = 0; ir < (oi->groups & G_ROUND ? (cvt ? 10u : 5u) : 1u); ir++)
-        for (unsigned iz = 0; iz < (oi->groups & G_FTZ ? 2u : 1u); iz++)
-        for (unsigned io = 0; io < (oi->groups & G_OOB ? 2u : 1u); io++)
-        for (unsigned in = 0; in < (oi->groups & G_NAN ? 2u : 1u); in++)
-        for (unsigned ix = 0; ix < (oi->groups & G_XORSIGN ? 2u : 1u); ix++)
-        for (unsigned iu = 0; iu < (oi->groups & G_RELU ? 2u : 1u); iu++)
-        for (unsigned is = 0; is < (oi->groups & G_SAT ? (cvt ? 3u : 2u) : 1u); is++)
+        for (unsigned ip = 0; ip < (oi->groups & ISA_GM(PREC) ? 3u : 1u); ip++)
+        for (unsigned ir = 0; ir < (oi->groups & ISA_GM(ROUND) ? (cvt ? 10u : 5u) : 1u); ir++)
+        for (unsigned iz = 0; iz < (oi->groups & ISA_GM(FTZ) ? 2u : 1u); iz++)
+        for (unsigned io = 0; io < (oi->groups & ISA_GM(OOB) ? 2u : 1u); io++)
+        for (unsigned in = 0; in < (oi->groups & ISA_GM(NAN) ? 2u : 1u); in++)
+        for (unsigned ix = 0; ix < (oi->groups & ISA_GM(XORSIGN) ? 2u : 1u); ix++)
+        for (unsigned iu = 0; iu < (oi->groups & ISA_GM(RELU) ? 2u : 1u); iu++)
+        for (unsigned is = 0; is < (oi->groups & ISA_GM(SAT) ? (cvt ? 3u : 2u) : 1u); is++)
         for (size_t t1 = 0; t1 < nt; t1++)
         for (size_t t2 = 0; t2 < (cvt ? nt : 1u); t2++) {
             char name[96];

@@ -55,7 +55,7 @@ static void print_param(const isa_var_t *p, unsigned i)
     for (unsigned d = 0; d < p->ndims; d++)
         printf("[%u]", p->dims[d]);
     printf(" size %llu align %u", (unsigned long long)isa_var_size(p), isa_var_align(p));
-    if (p->flags & VARF_PTR) {
+    if (p->flags & ISA_VARF_PTR) {
         printf(" ptr");
         if (p->ptr_space != ISA_SP_NONE)
             printf(" .%s", isa_spaces[p->ptr_space].text);

@@ -978,7 +978,7 @@ static bool graph_local(const ex_program_t *p, uint32_t fi, uint8_t *seen)
         bool direct = false;
         for (uint32_t k = 0; k < in->nopd; k++) {
             const isa_operand_t *o = &fn->opds[in->opd + k];
-            if (o->kind == OPD_FUNC) {
+            if (o->kind == ISA_OPD_FUNC) {
                 direct = true;
                 if (p->m->funcs[o->u.func].has_body && graph_local(p, o->u.func, seen))
                     return true;

@@ -45,7 +45,7 @@ static const isa_perf_t *perf(const isa_func_t *f, isa_dir_t id)
 static void add_var(uint64_t *off, const isa_var_t *v)
 {
     uint64_t a = isa_var_align(v) ? isa_var_align(v) : 1;
-    if (isa_spaces[v->space].window == ISA_SP_SHARED && !(v->flags & VARF_UNSIZED))
+    if (isa_spaces[v->space].window == ISA_SP_SHARED && !(v->flags & ISA_VARF_UNSIZED))
         *off = (*off + a - 1) / a * a + isa_var_size(v);
 }
 
@@ -62,10 +62,10 @@ static void shared_of(const isa_module_t *m, uint32_t fi, uint8_t *seen_fn, uint
         add_var(off, &fn->vars[v]);
     for (uint32_t k = 0; k < fn->nopd; k++) {
         const isa_operand_t *o = &fn->opds[k];
-        if (o->kind == OPD_FUNC && m->funcs[o->u.func].has_body)
+        if (o->kind == ISA_OPD_FUNC && m->funcs[o->u.func].has_body)
             shared_of(m, o->u.func, seen_fn, seen_var, off);
-        bool sym = o->kind == OPD_SYM || (o->kind == OPD_ADDR && o->base == OPD_SYM);
-        if (sym && (o->flags & OPDF_MODSYM) && !seen_var[o->u.sym]) {
+        bool sym = o->kind == ISA_OPD_SYM || (o->kind == ISA_OPD_ADDR && o->base == ISA_OPD_SYM);
+        if (sym && (o->flags & ISA_OPDF_MODSYM) && !seen_var[o->u.sym]) {
             seen_var[o->u.sym] = 1;
             add_var(off, &m->vars[o->u.sym]);
         }

@@ -65,7 +65,7 @@ static int copy_not_pred_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t 
     *d = (*d & ~mask) | (a & mask);
     return ISA_X_NEXT;
 }
-static const isa_xdesc_t copy_not_pred_d[1] = { { copy_not_pred_f, { 0 }, OPDF_NEG } };
+static const isa_xdesc_t copy_not_pred_d[1] = { { copy_not_pred_f, { 0 }, ISA_OPDF_NEG } };
 
 /* Special registers, read per lane from the warp and its CTA. */
 static inline void sreg_store(uint8_t *f, const isa_xinsn_t *x, unsigned l, uint64_t v)
@@ -191,7 +191,7 @@ static const isa_xdesc_t pack_d[1] = { { pack_f, { 0 }, ISA_HON_SINK } };
  * for other operands. */
 static unsigned width_of(ex_func_t *f, const isa_operand_t *o)
 {
-    return o->kind == OPD_REG ? ex_reg_width(f, o) : 0xff;
+    return o->kind == ISA_OPD_REG ? ex_reg_width(f, o) : 0xff;
 }
 
 /* The slot of a register operand whose width was checked with width_of. */
@@ -212,37 +212,37 @@ bool ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         if (width_of(f, d) != 0)
             return false;
         x->o[0] = slot_of(f, d);
-        if (a->kind == OPD_IMM) {
+        if (a->kind == ISA_OPD_IMM) {
             x->o[1] = ex_pd_operand(pd, a, 4);
             /* A predicate constant is a lane mask: all ones for true. */
             if (a->imm)
-                x->o[1] = ex_pd_operand(pd, &(isa_operand_t){ .kind = OPD_IMM, .imm = -1 }, 4);
-        } else if (a->kind == OPD_SREG && a->u.sreg.id == ISA_SR_IS_EXPLICIT_CLUSTER) {
-            x->o[1] = ex_pd_operand(pd, &(isa_operand_t){ .kind = OPD_IMM, .imm = 0 }, 4);  /* no clusters */
-        } else if (a->kind == OPD_REG && width_of(f, a) == 0) {
+                x->o[1] = ex_pd_operand(pd, &(isa_operand_t){ .kind = ISA_OPD_IMM, .imm = -1 }, 4);
+        } else if (a->kind == ISA_OPD_SREG && a->u.sreg.id == ISA_SR_IS_EXPLICIT_CLUSTER) {
+            x->o[1] = ex_pd_operand(pd, &(isa_operand_t){ .kind = ISA_OPD_IMM, .imm = 0 }, 4);  /* no clusters */
+        } else if (a->kind == ISA_OPD_REG && width_of(f, a) == 0) {
             x->o[1] = slot_of(f, a);
         } else {
             return false;
         }
-        x->desc = (a->flags & OPDF_NEG) ? copy_not_pred_d : copy_pred_d;
+        x->desc = (a->flags & ISA_OPDF_NEG) ? copy_not_pred_d : copy_pred_d;
         return x->o[1] != ISA_NONE;
     }
-    if (d->kind == OPD_VEC || a->kind == OPD_VEC) {
-        const isa_operand_t *v = d->kind == OPD_VEC ? d : a, *s = d->kind == OPD_VEC ? a : d;
+    if (d->kind == ISA_OPD_VEC || a->kind == ISA_OPD_VEC) {
+        const isa_operand_t *v = d->kind == ISA_OPD_VEC ? d : a, *s = d->kind == ISA_OPD_VEC ? a : d;
         unsigned n = v->count;
         if (n < 2 || n > 4 || tw % n || width_of(f, s) != tw)
             return false;
         unsigned ew = tw / n;
         x->vec = (uint8_t)n;
         x->width = (uint8_t)ew;
-        x->aux = d->kind == OPD_VEC;
+        x->aux = d->kind == ISA_OPD_VEC;
         for (unsigned k = 0; k < n; k++) {
             const isa_operand_t *e = &f->ir->opds[v->u.first + k];
             uint32_t slot;
-            if (e->kind == OPD_SINK && x->aux) {
+            if (e->kind == ISA_OPD_SINK && x->aux) {
                 slot = ISA_NONE;
             } else {
-                if (e->kind == OPD_REG && width_of(f, e) != ew)
+                if (e->kind == ISA_OPD_REG && width_of(f, e) != ew)
                     return false;
                 slot = ex_pd_operand(pd, e, ew);
                 if (slot == ISA_NONE)
@@ -258,14 +258,14 @@ bool ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     if (vm >= 0) {
         /* mov.v2/.v4 between whole vector registers of that shape: every component. */
         unsigned n = vm == ISA_M_V2 ? 2 : vm == ISA_M_V4 ? 4 : 0;
-        if (d->kind != OPD_REG || a->kind != OPD_REG || width_of(f, d) != 0xfe ||
+        if (d->kind != ISA_OPD_REG || a->kind != ISA_OPD_REG || width_of(f, d) != 0xfe ||
             width_of(f, a) != 0xfe)
             return false;
         const isa_reg_t *rd = &f->ir->regs[d->u.reg], *ra = &f->ir->regs[a->u.reg];
         if (n == 0 || rd->vec != n || ra->vec != n)
             return false;
         isa_operand_t cd = *d, ca = *a;
-        cd.sel = ca.sel = SEL_X;
+        cd.sel = ca.sel = ISA_SEL_X;
         unsigned ew = width_of(f, &cd);
         if (ew != tw || width_of(f, &ca) != ew)
             return false;
@@ -280,12 +280,12 @@ bool ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         return false;
     x->o[0] = slot_of(f, d);
     x->width = (uint8_t)tw;
-    if (a->kind == OPD_SREG) {
+    if (a->kind == ISA_OPD_SREG) {
         x->aux = a->u.sreg.id | (uint64_t)a->u.sreg.comp << 16;
         x->desc = sreg_d;
         return tw == 2 || tw == 4 || tw == 8;
     }
-    if (a->kind == OPD_REG && width_of(f, a) != tw)
+    if (a->kind == ISA_OPD_REG && width_of(f, a) != tw)
         return false;
     x->o[1] = ex_pd_operand(pd, a, tw);
     x->desc = copy_d;

@@ -69,7 +69,7 @@ static uint32_t fixup_slot(pd_t *d, ex_fixkind_t kind, uint64_t value, unsigned 
 static bool var_address(pd_t *d, const isa_operand_t *o, ex_fixkind_t *kind, uint64_t *off)
 {
     ex_program_t *p = d->p;
-    if (o->flags & OPDF_MODSYM) {
+    if (o->flags & ISA_OPDF_MODSYM) {
         const isa_var_t *v = &p->m->vars[o->u.sym];
         switch (isa_spaces[v->space].window) {
         case ISA_SP_GLOBAL: *kind = FX_GLOBAL; break;
@@ -113,12 +113,12 @@ uint32_t ex_reg_operand(const ex_func_t *f, const isa_operand_t *o, unsigned *wi
     const isa_reg_t *reg = &f->ir->regs[o->u.reg];
     unsigned k;
     *width = f->reg_width[o->u.reg];
-    if (o->sel == SEL_NONE)
+    if (o->sel == ISA_SEL_NONE)
         return f->reg_slot[o->u.reg];
-    if (o->sel >= SEL_X && o->sel <= SEL_W)
-        k = o->sel - SEL_X;
-    else if (o->sel >= SEL_R && o->sel <= SEL_A)
-        k = o->sel - SEL_R;
+    if (o->sel >= ISA_SEL_X && o->sel <= ISA_SEL_W)
+        k = o->sel - ISA_SEL_X;
+    else if (o->sel >= ISA_SEL_R && o->sel <= ISA_SEL_A)
+        k = o->sel - ISA_SEL_R;
     else
         return ISA_NONE;
     if (reg->vec < 2 || k >= reg->vec)
@@ -141,18 +141,18 @@ uint32_t ex_pd_operand(void *pdv, const isa_operand_t *o, unsigned w)
 {
     pd_t *d = pdv;
     switch (o->kind) {
-    case OPD_REG: {
+    case ISA_OPD_REG: {
         unsigned rw;
         return ex_reg_operand(d->f, o, &rw);
     }
-    case OPD_IMM:
+    case ISA_OPD_IMM:
         return const_slot(d, (uint64_t)o->imm, w ? w : 4);
-    case OPD_F32:
+    case ISA_OPD_F32:
         /* An f32 literal in a 64-bit operand is its 32 bits zero-extended, not the value
          * converted: mov.f64 %fd, 0f3F800000 holds 0x000000003f800000 on the H100 (golden
          * f32_literal_f64: arithmetic, comparisons and stores all see that tiny double). */
         return const_slot(d, (uint32_t)o->imm, w == 8 ? 8 : 4);
-    case OPD_F64:
+    case ISA_OPD_F64:
         if (w == 4) {             /* a double literal used as f32: rounded to nearest */
             double x;
             uint64_t b = (uint64_t)o->imm;
@@ -163,14 +163,14 @@ uint32_t ex_pd_operand(void *pdv, const isa_operand_t *o, unsigned w)
             return const_slot(d, u, 4);
         }
         return const_slot(d, (uint64_t)o->imm, 8);
-    case OPD_SYM: {
+    case ISA_OPD_SYM: {
         ex_fixkind_t k;
         uint64_t off;
         if (!var_address(d, o, &k, &off))
             return ISA_NONE;
         return fixup_slot(d, k, off + (uint64_t)o->imm, w == 4 ? 4 : 8);
     }
-    case OPD_FUNC:
+    case ISA_OPD_FUNC:
         return fixup_slot(d, FX_FUNC, o->u.func, 8);
     default:
         return ISA_NONE;
@@ -186,21 +186,21 @@ static bool widths_ok(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
         unsigned want = x->desc->w[i];
         if (o->kind == OPD_DUAL && i == 0)
             continue;                 /* p|q: checked below */
-        if (o->kind == OPD_SINK)
+        if (o->kind == ISA_OPD_SINK)
             continue;
         bool video = isa_ops[in->op].family == ISA_FAM_VIDEO;
         if (want == ISA_W_ANY) {
-            if (o->kind == OPD_REG && ex_reg_width(d->f, o) == 0xff)
+            if (o->kind == ISA_OPD_REG && ex_reg_width(d->f, o) == 0xff)
                 return false;
             continue;
         }
-        if (o->kind == OPD_REG) {
+        if (o->kind == ISA_OPD_REG) {
             /* Video selectors were checked and recorded by select_alu: the whole
              * register's width. */
             unsigned have = video && o->sel ? d->f->reg_width[o->u.reg] : ex_reg_width(d->f, o);
             if (want == ISA_W_PRED ? have != 0 : have != want)
                 return false;
-        } else if (want == ISA_W_PRED && o->kind != OPD_IMM) {
+        } else if (want == ISA_W_PRED && o->kind != ISA_OPD_IMM) {
             return false;             /* a constant predicate has its slot (select_alu) */
         }
     }
@@ -224,44 +224,44 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
             w = 4;
         if (w == ISA_W_ANY && in->ntypes > 0)
             w = type_width((isa_type_t)in->types[i == 0 ? 0 : in->ntypes - 1]);
-        if (o->kind == OPD_SINK && i == 0) {
+        if (o->kind == ISA_OPD_SINK && i == 0) {
             x->o[0] = ISA_NONE;
             continue;
         }
         if (o->kind == OPD_DUAL && i == 0) {
             const isa_operand_t *pp = &fn->opds[o->u.first], *qq = pp + 1;
-            if ((pp->kind != OPD_REG && pp->kind != OPD_SINK) || (qq->kind != OPD_REG && qq->kind != OPD_SINK))
+            if ((pp->kind != ISA_OPD_REG && pp->kind != ISA_OPD_SINK) || (qq->kind != ISA_OPD_REG && qq->kind != ISA_OPD_SINK))
                 return false;
             unsigned pw = 0, qw = 0;
-            x->o[0] = pp->kind == OPD_REG ? ex_reg_operand(d->f, pp, &pw) : ISA_NONE;
-            x->o[4] = qq->kind == OPD_REG ? ex_reg_operand(d->f, qq, &qw) : ISA_NONE;
+            x->o[0] = pp->kind == ISA_OPD_REG ? ex_reg_operand(d->f, pp, &pw) : ISA_NONE;
+            x->o[4] = qq->kind == ISA_OPD_REG ? ex_reg_operand(d->f, qq, &qw) : ISA_NONE;
             /* setp's p|q: two predicates; lop3's d|p: d of the handler's width. */
             unsigned w0 = x->desc->w[0] == ISA_W_PRED ? 0 : x->desc->w[0];
-            if ((pp->kind == OPD_REG && (x->o[0] == ISA_NONE || pw != w0)) ||
-                (qq->kind == OPD_REG && (x->o[4] == ISA_NONE || qw != 0)))
+            if ((pp->kind == ISA_OPD_REG && (x->o[0] == ISA_NONE || pw != w0)) ||
+                (qq->kind == ISA_OPD_REG && (x->o[4] == ISA_NONE || qw != 0)))
                 return false;
             continue;
         }
-        if (o->kind == OPD_REG && (o->sel || (o->flags & OPDF_MINUS)) &&
+        if (o->kind == ISA_OPD_REG && (o->sel || (o->flags & OPDF_MINUS)) &&
             isa_ops[in->op].family == ISA_FAM_VIDEO) {
             /* A video operand's selectors (%r.b2, %r.h21, d.b310) or vmad's negation
              * (-%r): the whole register's slot, and what it carries in aux and imm for
              * the handler (widths_ok checks the register's width). */
-            if ((o->flags & OPDF_NEG) || !isa_sem_video_opd(in, i, o->sel, o->fsel, o->flags & OPDF_MINUS, x))
+            if ((o->flags & ISA_OPDF_NEG) || !isa_sem_video_opd(in, i, o->sel, o->fsel, o->flags & OPDF_MINUS, x))
                 return false;
             x->o[i] = d->f->reg_slot[o->u.reg];
             continue;
         }
         if (o->flags & OPDF_MINUS)
             return false;             /* no other instruction negates a register operand */
-        if (o->kind == OPD_IMM && w == 4 && x->desc->w[i] == ISA_W_PRED) {
+        if (o->kind == ISA_OPD_IMM && w == 4 && x->desc->w[i] == ISA_W_PRED) {
             x->o[i] = const_slot(d, o->imm ? ISA_FULL : 0, 4);   /* a constant predicate */
             continue;
         }
         x->o[i] = ex_pd_operand(d, o, w);
         if (x->o[i] == ISA_NONE)
             return false;
-        if (o->flags & OPDF_NEG)       /* !c (and lop3's !q): bit 0; !a: bit 1; !b: bit 2 */
+        if (o->flags & ISA_OPDF_NEG)       /* !c (and lop3's !q): bit 0; !a: bit 1; !b: bit 2 */
             x->flags |= (uint8_t)(i == 3 || i == 5 ? 1 : 1 << (i == 1 ? 1 : 2));
     }
     /* Video handlers have no complemented operands (!a); vmad's -a, -b, -c is above. */
@@ -275,7 +275,7 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
     /* lop3's lookup table is an immediate, in aux's low byte. */
     if (in->op == ISA_OP_LOP3) {
         const isa_operand_t *lut = &fn->opds[in->opd + 4];
-        if (lut->kind != OPD_IMM)
+        if (lut->kind != ISA_OPD_IMM)
             return false;
         x->aux = (x->aux & ~(uint64_t)0xff) | ((uint64_t)lut->imm & 0xff);
     }
@@ -286,16 +286,16 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
         for (unsigned i = 0; i < 2; i++) {
             const isa_operand_t *o = &fn->opds[in->opd + i];
             unsigned tw = type_width((isa_type_t)in->types[i]);
-            unsigned w = o->kind == OPD_REG ? ex_reg_width(d->f, o) : tw;
+            unsigned w = o->kind == ISA_OPD_REG ? ex_reg_width(d->f, o) : tw;
             if (w == 0 || w > 8 || w < tw)
                 return false;
-            wide |= isa_types[in->types[i]].cls == TC_FLOAT && w != tw;
+            wide |= isa_types[in->types[i]].cls == ISA_TC_FLOAT && w != tw;
             x->aux |= (uint64_t)w << (i == 0 ? 4 : 0);
         }
         if (in->nopd == 3) {            /* cvt.f16x2.f32 d, a, b: b's width at bit 56 (NV_BW) */
             const isa_operand_t *o = &fn->opds[in->opd + 2];
             unsigned tw = type_width((isa_type_t)in->types[1]);
-            unsigned w = o->kind == OPD_REG ? ex_reg_width(d->f, o) : tw;
+            unsigned w = o->kind == ISA_OPD_REG ? ex_reg_width(d->f, o) : tw;
             if (w == 0 || w > 8 || w < tw)
                 return false;
             x->aux |= (uint64_t)w << 56;
@@ -316,7 +316,7 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
 static bool regoff_pool(const isa_func_t *fn)
 {
     for (uint32_t i = 0; i < fn->nopd; i++)
-        if ((fn->opds[i].flags & OPDF_REGOFF) && fn->opds[i].kind == OPD_REG)
+        if ((fn->opds[i].flags & OPDF_REGOFF) && fn->opds[i].kind == ISA_OPD_REG)
             return true;
     return false;
 }
@@ -329,7 +329,7 @@ static isa_func_t *regoff_rename(const isa_func_t *fn)
         return NULL;
     uint32_t n = 0;
     for (uint32_t i = 0; i < fn->nopd; i++)
-        n += (fn->opds[i].flags & OPDF_REGOFF) && fn->opds[i].kind == OPD_REG;
+        n += (fn->opds[i].flags & OPDF_REGOFF) && fn->opds[i].kind == ISA_OPD_REG;
     isa_func_t *c = malloc(sizeof *c);
     *c = *fn;
     c->opds = malloc(fn->nopd * sizeof *c->opds);
@@ -338,7 +338,7 @@ static isa_func_t *regoff_rename(const isa_func_t *fn)
     memcpy(c->regs, fn->regs, fn->nreg * sizeof *c->regs);
     for (uint32_t i = 0; i < fn->nopd; i++) {
         isa_operand_t *o = &c->opds[i];
-        if (!(o->flags & OPDF_REGOFF) || o->kind != OPD_REG)
+        if (!(o->flags & OPDF_REGOFF) || o->kind != ISA_OPD_REG)
             continue;
         c->regs[c->nreg] = fn->regs[o->u.reg];
         o->u.reg = c->nreg++;
@@ -355,19 +355,19 @@ static bool regoff_sums(pd_t *d, const isa_func_t *orig, uint32_t first, uint32_
     ex_func_t *f = d->f;
     for (uint32_t i = first; i < first + count; i++) {
         const isa_operand_t *o = &f->ir->opds[i];
-        if (o->kind == OPD_VEC || o->kind == OPD_LIST || o->kind == OPD_DUAL ||
-            (o->kind == OPD_ADDR && (o->flags & OPDF_ADDRLIST))) {
+        if (o->kind == ISA_OPD_VEC || o->kind == OPD_LIST || o->kind == OPD_DUAL ||
+            (o->kind == ISA_OPD_ADDR && (o->flags & ISA_OPDF_ADDRLIST))) {
             if (!regoff_sums(d, orig, o->u.first, o->count, list, n, cap))
                 return false;
             continue;
         }
-        if (!(o->flags & OPDF_REGOFF) || o->kind != OPD_REG)
+        if (!(o->flags & OPDF_REGOFF) || o->kind != ISA_OPD_REG)
             continue;
         const isa_reg_t *base = &orig->regs[orig->opds[i].u.reg];
         isa_tclass_t cls = isa_types[base->type].cls;
         unsigned w = f->reg_width[o->u.reg];
-        if ((cls != TC_BIT && cls != TC_UINT && cls != TC_SINT) || base->vec > 1 ||
-            o->sel != SEL_NONE || w == 0 || w > 8)
+        if ((cls != ISA_TC_BIT && cls != ISA_TC_UINT && cls != ISA_TC_SINT) || base->vec > 1 ||
+            o->sel != ISA_SEL_NONE || w == 0 || w > 8)
             return false;
         if (*n == *cap) {
             *cap = *cap ? *cap * 2 : 8;
@@ -413,14 +413,14 @@ static int preadd_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 /* The forms (honours bits) that operand o and its elements carry. */
 static unsigned opd_forms(const isa_func_t *fn, const isa_operand_t *o)
 {
-    unsigned m = o->flags & (OPDF_NEG | OPDF_MINUS);
-    if (o->kind == OPD_REG && o->sel >= SEL_B0)
+    unsigned m = o->flags & (ISA_OPDF_NEG | OPDF_MINUS);
+    if (o->kind == ISA_OPD_REG && o->sel >= ISA_SEL_B0)
         m |= ISA_HON_VSEL;
     if (o->kind == OPD_DUAL)
         m |= ISA_HON_DUAL;
-    if (o->kind == OPD_SINK)
+    if (o->kind == ISA_OPD_SINK)
         m |= ISA_HON_SINK;
-    if (o->kind == OPD_VEC || o->kind == OPD_DUAL)
+    if (o->kind == ISA_OPD_VEC || o->kind == OPD_DUAL)
         for (uint32_t k = 0; k < o->count; k++)
             m |= opd_forms(fn, &fn->opds[o->u.first + k]);
     return m;

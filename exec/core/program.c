@@ -14,9 +14,9 @@ static void init_store(ex_program_t *p, uint8_t *dst, const isa_var_t *v, const 
     unsigned bytes = v->type == ISA_T_NONE ? 8 : (isa_types[v->type].bits + 7) / 8;
     uint64_t val = (uint64_t)e->value;
     switch ((isa_initkind_t)e->kind) {
-    case INIT_INT:
-    case INIT_F64:
-        if (e->kind == INIT_F64 && bytes == 4) {
+    case ISA_INIT_INT:
+    case ISA_INIT_F64:
+        if (e->kind == ISA_INIT_F64 && bytes == 4) {
             double d;
             memcpy(&d, &val, 8);
             float f = (float)d;
@@ -25,7 +25,7 @@ static void init_store(ex_program_t *p, uint8_t *dst, const isa_var_t *v, const 
             val = u;
         }
         break;
-    case INIT_F32:
+    case ISA_INIT_F32:
         if (bytes == 8) {
             uint32_t u = (uint32_t)val;
             float f;
@@ -34,12 +34,12 @@ static void init_store(ex_program_t *p, uint8_t *dst, const isa_var_t *v, const 
             memcpy(&val, &d, 8);
         }
         break;
-    case INIT_SYM:
-    case INIT_GENERIC:
+    case ISA_INIT_SYM:
+    case ISA_INIT_GENERIC:
         if (e->modsym) {
             const isa_var_t *t = &p->m->vars[e->sym];
             uint64_t a = p->global_addr[e->sym];
-            if (e->kind == INIT_GENERIC) {
+            if (e->kind == ISA_INIT_GENERIC) {
                 switch (isa_spaces[t->space].window) {
                 case ISA_SP_SHARED: a += EX_WIN_SHARED; break;
                 case ISA_SP_CONST:  a += EX_WIN_CONST; break;
@@ -75,7 +75,7 @@ static bool layout_module(ex_program_t *p)
         case ISA_SP_GLOBAL: gsize = align_up(gsize, a); p->global_addr[i] = gsize; gsize += sz; break;
         case ISA_SP_CONST:  csize = align_up(csize, a); p->global_addr[i] = csize; csize += sz; break;
         case ISA_SP_SHARED:
-            if (v->flags & VARF_UNSIZED) {
+            if (v->flags & ISA_VARF_UNSIZED) {
                 p->global_addr[i] = UINT64_MAX;
             } else {
                 ssize = align_up(ssize, a);
@@ -210,7 +210,7 @@ static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *di
             /* A call to a function without a body (vprintf, malloc...) names it. */
             for (uint32_t k = 0; in->op == ISA_OP_CALL && k < in->nopd; k++) {
                 const isa_operand_t *o = &fn->opds[in->opd + k];
-                if (o->kind == OPD_FUNC && !m->funcs[o->u.func].has_body)
+                if (o->kind == ISA_OPD_FUNC && !m->funcs[o->u.func].has_body)
                     snprintf(name, sizeof name, "%s", m->funcs[o->u.func].name);
             }
             /* An operand form that no handler honours is named: "mov.pred with '!%p1'". */
@@ -228,7 +228,7 @@ static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *di
         }
         for (uint32_t k = 0; k < in->nopd; k++) {
             const isa_operand_t *o = &fn->opds[in->opd + k];
-            if (o->kind == OPD_FUNC && m->funcs[o->u.func].has_body)
+            if (o->kind == ISA_OPD_FUNC && m->funcs[o->u.func].has_body)
                 n += check_func(p, o->u.func, seen, diag);
         }
     }
@@ -248,7 +248,7 @@ unsigned ex_program_check_entry(ex_program_t *p, uint32_t entry, FILE *diag)
     for (uint32_t v = 0; v < p->m->nvar; v++)
         for (uint32_t k = 0; k < p->m->vars[v].ninit; k++) {
             const isa_init_t *e = &p->m->vars[v].init[k];
-            if ((e->kind == INIT_SYM || e->kind == INIT_GENERIC) && !e->modsym && p->m->funcs[e->sym].has_body)
+            if ((e->kind == ISA_INIT_SYM || e->kind == ISA_INIT_GENERIC) && !e->modsym && p->m->funcs[e->sym].has_body)
                 n += check_func(p, e->sym, seen, diag);
         }
     free(seen);

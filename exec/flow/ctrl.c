@@ -158,7 +158,7 @@ static int pmevent_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 static const isa_xdesc_t pmevent_d[1] = { { pmevent_f, { 0 }, 0 } };
 static const isa_xdesc_t call_d[1] = { { call_f, { 0 }, 0 } };
 static const isa_xdesc_t brx_d[1] = { { brx_f, { 0 }, 0 } };
-static const isa_xdesc_t bar_d[1] = { { report_bar_f, { 0 }, OPDF_NEG } };   /* bar.red's !c */
+static const isa_xdesc_t bar_d[1] = { { report_bar_f, { 0 }, ISA_OPDF_NEG } };   /* bar.red's !c */
 static const isa_xdesc_t wsync_d[1] = { { report_wsync_f, { 0 }, 0 } };
 static const isa_xdesc_t nop_d[1] = { { nop_f, { 0 }, 0 } };
 static const isa_xdesc_t fence_sc_d[1] = { { fence_sc_f, { 0 }, 0 } };
@@ -178,8 +178,8 @@ static bool select_fence(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     const isa_operand_t *o = &f->ir->opds[in->opd];
     int sem = isa_instr_mod(in, ISA_G_SEM);
     bool proxy = in->op == ISA_OP_FENCE_PROXY || in->op == ISA_OP_MEMBAR_PROXY;
-    if (in->nopd != 0 && !(in->op == ISA_OP_FENCE_PROXY && in->nopd == 2 && o[0].kind == OPD_ADDR &&
-                           !(o[0].flags & OPDF_ADDRLIST) && o[1].kind == OPD_IMM))
+    if (in->nopd != 0 && !(in->op == ISA_OP_FENCE_PROXY && in->nopd == 2 && o[0].kind == ISA_OPD_ADDR &&
+                           !(o[0].flags & ISA_OPDF_ADDRLIST) && o[1].kind == ISA_OPD_IMM))
         return false;
     switch (sem) {
     case -1:
@@ -220,18 +220,18 @@ static bool select_bar(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t 
         else
             return false;
         unsigned dw, cw;
-        if (o[0].kind != OPD_REG)
+        if (o[0].kind != ISA_OPD_REG)
             return false;
         x->o[0] = ex_reg_operand(f, &o[0], &dw);
         if (x->o[0] == ISA_NONE || dw != (t == ISA_T_PRED ? 0 : 4))
             return false;
         const isa_operand_t *c = &o[n - 1];
-        if (c->kind != OPD_REG)
+        if (c->kind != ISA_OPD_REG)
             return false;
         x->o[3] = ex_reg_operand(f, c, &cw);
         if (x->o[3] == ISA_NONE || cw != 0)
             return false;
-        x->flags = (c->flags & OPDF_NEG) ? 1 : 0;
+        x->flags = (c->flags & ISA_OPDF_NEG) ? 1 : 0;
         first = 1;
         n--;
     } else {
@@ -239,7 +239,7 @@ static bool select_bar(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t 
     }
     for (unsigned i = first; i < n; i++) {
         const isa_operand_t *a = &o[i];
-        if (a->kind == OPD_REG && ex_reg_width(f, a) != 4)
+        if (a->kind == ISA_OPD_REG && ex_reg_width(f, a) != 4)
             return false;
         x->o[1 + i - first] = ex_pd_operand(pd, a, 4);
         if (x->o[1 + i - first] == ISA_NONE)
@@ -278,11 +278,11 @@ static ex_cloc_t formal_loc(const ex_func_t *fn, uint32_t v)
 static ex_cloc_t actual_loc(const ex_func_t *fn, uint32_t opd, uint32_t bytes)
 {
     const isa_operand_t *o = &fn->ir->opds[opd];
-    if (o->kind == OPD_REG) {
+    if (o->kind == ISA_OPD_REG) {
         const isa_reg_t *reg = &fn->ir->regs[o->u.reg];
         return (ex_cloc_t){ fn->reg_slot[o->u.reg], elem_bytes(reg->type), reg->vec > 1 ? reg->vec : 1 };
     }
-    if (o->kind == OPD_SYM)
+    if (o->kind == ISA_OPD_SYM)
         return (ex_cloc_t){ fn->var_slot[o->u.sym], (uint32_t)isa_var_size(&fn->ir->vars[o->u.sym]), 1 };
     return (ex_cloc_t){ fn->opd_slot[opd], bytes, 1 };
 }
@@ -343,7 +343,7 @@ void ex_call_rets(const ex_ctx_t *caller, const ex_ctx_t *cx, uint32_t mask)
     if (rets < 0)
         return;
     for (uint32_t e = 0; e < o[rets].count && e < cx->fn->ir->nret; e++) {
-        if (cf->opds[o[rets].u.first + e].kind == OPD_SINK)
+        if (cf->opds[o[rets].u.first + e].kind == ISA_OPD_SINK)
             continue;                 /* call (_), f: the result is dropped */
         ex_cloc_t s = formal_loc(cx->fn, e);
         ex_cloc_t d = actual_loc(caller->fn, o[rets].u.first + e, s.eb * s.ne);
@@ -361,10 +361,10 @@ static bool const_arg(const isa_operand_t *o, const isa_var_t *formal, uint64_t 
 {
     if (formal->ndims || formal->vec > 1 || isa_var_size(formal) > 8)
         return false;
-    *out = o->kind == OPD_F32 ? (uint64_t)(uint32_t)o->imm : (uint64_t)o->imm;
-    if (o->kind != OPD_IMM && isa_var_size(formal) < 4)
+    *out = o->kind == ISA_OPD_F32 ? (uint64_t)(uint32_t)o->imm : (uint64_t)o->imm;
+    if (o->kind != ISA_OPD_IMM && isa_var_size(formal) < 4)
         *out = 0;
-    if (o->kind == OPD_F64 && formal->type == ISA_T_F32) {
+    if (o->kind == ISA_OPD_F64 && formal->type == ISA_T_F32) {
         double v;
         memcpy(&v, out, 8);
         float f = (float)v;
@@ -427,7 +427,7 @@ static void svc_args(const ex_func_t *fn, const uint8_t *fr, const isa_operand_t
 static void svc_ret(const ex_func_t *fn, uint8_t *fr, const isa_operand_t *rets, unsigned bytes, unsigned l,
                     uint64_t v)
 {
-    if (fn->ir->opds[rets->u.first].kind == OPD_SINK)
+    if (fn->ir->opds[rets->u.first].kind == ISA_OPD_SINK)
         return;
     ex_cloc_t c = actual_loc(fn, rets->u.first, bytes);
     memcpy(fr + c.slot + l * c.eb, &v, c.eb < bytes ? c.eb : bytes);
@@ -513,7 +513,7 @@ static bool select_list(void *pd, ex_func_t *f, const isa_operand_t *lst, const 
         const isa_operand_t *p = &f->ir->opds[k];
         uint64_t bits;
         switch (p->kind) {
-        case OPD_REG:
+        case ISA_OPD_REG:
             if (p->sel || p->flags || f->reg_width[p->u.reg] == 0)
                 return false;
             /* A scalar result into a vector register: the H100 left .y 0 where a copy
@@ -521,18 +521,18 @@ static bool select_list(void *pd, ex_func_t *f, const isa_operand_t *lst, const 
             if (results && f->ir->regs[p->u.reg].vec > 1 && formals[e].vec <= 1)
                 return false;
             break;
-        case OPD_SYM:
-            if ((p->flags & OPDF_MODSYM) || f->var_slot[p->u.sym] == ISA_NONE)
+        case ISA_OPD_SYM:
+            if ((p->flags & ISA_OPDF_MODSYM) || f->var_slot[p->u.sym] == ISA_NONE)
                 return false;
             break;
-        case OPD_IMM: case OPD_F32: case OPD_F64: {
+        case ISA_OPD_IMM: case ISA_OPD_F32: case ISA_OPD_F64: {
             if (results || !const_arg(p, &formals[e], &bits))
                 return false;
-            isa_operand_t c = { .kind = OPD_IMM, .imm = (int64_t)bits };
+            isa_operand_t c = { .kind = ISA_OPD_IMM, .imm = (int64_t)bits };
             f->opd_slot[k] = ex_pd_operand(pd, &c, (unsigned)isa_var_size(&formals[e]));
             break;
         }
-        case OPD_SINK:
+        case ISA_OPD_SINK:
             if (!results)
                 return false;
             break;
@@ -563,7 +563,7 @@ static bool select_call(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
      * that of the first function of the .calltargets list. */
     const isa_var_t *rets = NULL, *params = NULL;
     uint32_t nret = 0, nparam = 0;
-    if (o[i].kind == OPD_FUNC) {
+    if (o[i].kind == ISA_OPD_FUNC) {
         const isa_func_t *callee = &f->mod->funcs[o[i].u.func];
         if (!callee->has_body) {
             int svc = service_of(callee);
@@ -580,7 +580,7 @@ static bool select_call(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         x->aux = o[i].u.func;
         rets = callee->rets; nret = callee->nret;
         params = callee->params; nparam = callee->nparam;
-    } else if (o[i].kind == OPD_REG && !o[i].sel &&
+    } else if (o[i].kind == ISA_OPD_REG && !o[i].sel &&
                (ex_reg_width(f, &o[i]) == 8 || ex_reg_width(f, &o[i]) == 4)) {
         const isa_operand_t *last = &o[in->nopd - 1];
         unsigned rw;
@@ -624,7 +624,7 @@ bool ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     const isa_operand_t *o = &f->ir->opds[in->opd];
     switch ((isa_op_t)in->op) {
     case ISA_OP_BRA:
-        if (in->nopd != 1 || o->kind != OPD_LABEL)
+        if (in->nopd != 1 || o->kind != ISA_OPD_LABEL)
             return false;
         x->target = f->ir->labels[o->u.label].instr;
         x->desc = branch_d;
@@ -659,7 +659,7 @@ bool ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         if (in->nopd != 2 || o[1].kind != OPD_BRTARGETS || f->ir->brts[o[1].u.idx].calltargets)
             return false;
         x->o[0] = ex_pd_operand(pd, &o[0], 4);
-        if (x->o[0] == ISA_NONE || (o[0].kind == OPD_REG && ex_reg_width(f, &o[0]) != 4))
+        if (x->o[0] == ISA_NONE || (o[0].kind == ISA_OPD_REG && ex_reg_width(f, &o[0]) != 4))
             return false;
         x->aux = o[1].u.idx;
         x->target = ISA_NONE;          /* per-lane targets in w->jump */
@@ -669,7 +669,7 @@ bool ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         x->desc = brkpt_d;
         return true;
     case ISA_OP_PMEVENT: {
-        if (in->nopd != 1 || o[0].kind != OPD_IMM)
+        if (in->nopd != 1 || o[0].kind != ISA_OPD_IMM)
             return false;
         uint64_t v = (uint64_t)o[0].imm;
         bool m = isa_instr_has(in, ISA_M_MASK);

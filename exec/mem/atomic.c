@@ -512,12 +512,12 @@ static const isa_xdesc_t atom128_d[1] = { { atom128_f, { 0 }, ISA_HON_SINK } };
  * constant), ISA_NONE for any other form. */
 static uint32_t data_slot(void *pd, ex_func_t *f, const isa_operand_t *o, unsigned eb, bool dest)
 {
-    if (o->kind == OPD_REG) {
+    if (o->kind == ISA_OPD_REG) {
         unsigned w;
         uint32_t s = ex_reg_operand(f, o, &w);
         return s != ISA_NONE && w == eb ? s : ISA_NONE;
     }
-    if (dest || eb == 16 || (o->kind != OPD_IMM && o->kind != OPD_F32 && o->kind != OPD_F64))
+    if (dest || eb == 16 || (o->kind != ISA_OPD_IMM && o->kind != ISA_OPD_F32 && o->kind != ISA_OPD_F64))
         return ISA_NONE;
     return ex_pd_operand(pd, o, eb);
 }
@@ -527,7 +527,7 @@ static uint32_t data_slot(void *pd, ex_func_t *f, const isa_operand_t *o, unsign
 static bool vec_slots(void *pd, ex_func_t *f, const isa_operand_t *o, unsigned vec, unsigned eb, bool dest,
                       uint32_t *out_first)
 {
-    if (o->kind != OPD_VEC || o->count != vec)
+    if (o->kind != ISA_OPD_VEC || o->count != vec)
         return false;
     for (unsigned k = 0; k < vec; k++) {
         const isa_operand_t *e = &f->ir->opds[o->u.first + k];
@@ -581,35 +581,35 @@ static bool select_atom(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
     const isa_operand_t *c = ns == 2 ? &o[nd + 2] : NULL;
     if (hint) {
         const isa_operand_t *pol = &o[nd + 1 + ns];
-        if (pol->kind != OPD_REG || ex_reg_width(f, pol) != 8)
+        if (pol->kind != ISA_OPD_REG || ex_reg_width(f, pol) != 8)
             return false;
     }
     /* Address: a register or a variable, plus an offset. */
-    if (addr->kind != OPD_ADDR || (addr->flags & OPDF_ADDRLIST))
+    if (addr->kind != ISA_OPD_ADDR || (addr->flags & ISA_OPDF_ADDRLIST))
         return false;
     x->imm = addr->imm;
     x->o[4] = ISA_NONE;
-    if (addr->base == OPD_REG) {
+    if (addr->base == ISA_OPD_REG) {
         unsigned bw;
         x->o[4] = ex_reg_operand(f, addr, &bw);
         if (x->o[4] == ISA_NONE || (bw != 4 && bw != 8))
             return false;
         if (bw == 4)
             x->flags |= AT_BASE32;
-    } else if (addr->base == OPD_SYM) {
-        const isa_var_t *v = (addr->flags & OPDF_MODSYM) ? &f->mod->vars[addr->u.sym] : &fn->vars[addr->u.sym];
+    } else if (addr->base == ISA_OPD_SYM) {
+        const isa_var_t *v = (addr->flags & ISA_OPDF_MODSYM) ? &f->mod->vars[addr->u.sym] : &fn->vars[addr->u.sym];
         isa_space_t vw = isa_spaces[v->space].window;
         if (vw != ISA_SP_GLOBAL && vw != ISA_SP_SHARED)
             return false;
         isa_operand_t s = *addr;
-        s.kind = OPD_SYM;
+        s.kind = ISA_OPD_SYM;
         s.imm = 0;
         x->o[4] = ex_pd_operand(pd, &s, 8);
         if (x->o[4] == ISA_NONE)
             return false;
         if (sp == ISA_SP_NONE)
             sp = vw;            /* a generic access to a variable is one in its space */
-    } else if (addr->base != OPD_IMM) {
+    } else if (addr->base != ISA_OPD_IMM) {
         return false;
     }
     /* The operation. */
@@ -622,7 +622,7 @@ static bool select_atom(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         sfn = isa_sem_atom((unsigned)op, t, false);
         if (!gfn || !sfn)
             return false;
-        bool integer = isa_types[t].cls != TC_FLOAT && isa_types[t].cls != TC_PACKED;
+        bool integer = isa_types[t].cls != ISA_TC_FLOAT && isa_types[t].cls != ISA_TC_PACKED;
         if (op == ISA_M_ADD && integer)
             kind = AK_ADD;
         else if (op == ISA_M_AND)
@@ -638,12 +638,12 @@ static bool select_atom(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
     x->o[0] = x->o[1] = x->o[2] = x->o[3] = ISA_NONE;
     x->target = ISA_NONE;
     if (vec > 1) {
-        if (c || (d && d->kind != OPD_SINK && !vec_slots(pd, f, d, vec, eb, true, &x->target)) ||
+        if (c || (d && d->kind != ISA_OPD_SINK && !vec_slots(pd, f, d, vec, eb, true, &x->target)) ||
             !vec_slots(pd, f, b, vec, eb, false, &x->o[3]))
             return false;
         x->flags |= AT_VOPS;
     } else {
-        if (d && d->kind != OPD_SINK && (x->o[0] = data_slot(pd, f, d, eb, true)) == ISA_NONE)
+        if (d && d->kind != ISA_OPD_SINK && (x->o[0] = data_slot(pd, f, d, eb, true)) == ISA_NONE)
             return false;
         if ((x->o[1] = data_slot(pd, f, b, eb, false)) == ISA_NONE)
             return false;

@@ -237,11 +237,11 @@ static bool st_conversion(const ex_func_t *f, const isa_operand_t *e, isa_type_t
 {
     *out_cv = ST_CV_NONE;
     unsigned bytes = isa_types[t].bits / 8;
-    if (e->kind != OPD_REG || rw <= bytes)
+    if (e->kind != ISA_OPD_REG || rw <= bytes)
         return true;
     isa_type_t rt = f->ir->regs[e->u.reg].type;
     isa_tclass_t rc = isa_types[rt].cls;
-    if (isa_types[t].cls == TC_BIT && rc == TC_FLOAT) {
+    if (isa_types[t].cls == ISA_TC_BIT && rc == ISA_TC_FLOAT) {
         if (rt == ISA_T_F32)
             *out_cv = ST_CV_F32;
         else if (rt == ISA_T_F64)
@@ -250,10 +250,10 @@ static bool st_conversion(const ex_func_t *f, const isa_operand_t *e, isa_type_t
             *out_cv = ST_CV_F16;
         else if (rt != ISA_T_F16)
             return false;
-    } else if (isa_types[t].cls == TC_BIT && rc == TC_PACKED && vec > 1) {
+    } else if (isa_types[t].cls == ISA_TC_BIT && rc == ISA_TC_PACKED && vec > 1) {
         return false;                   /* not measured */
-    } else if (isa_types[t].cls == TC_FLOAT || isa_types[t].cls == TC_PACKED) {
-        if (t != ISA_T_F32 || rw != 8 || rc != TC_BIT)
+    } else if (isa_types[t].cls == ISA_TC_FLOAT || isa_types[t].cls == ISA_TC_PACKED) {
+        if (t != ISA_T_F32 || rw != 8 || rc != ISA_TC_BIT)
             return false;
         *out_cv = ST_CV_U64_F32;
     }
@@ -535,7 +535,7 @@ static uint64_t window_of(isa_space_t sp)
 
 static unsigned opd_width(ex_func_t *f, const isa_operand_t *o, unsigned dflt)
 {
-    return o->kind == OPD_REG ? ex_reg_width(f, o) : dflt;
+    return o->kind == ISA_OPD_REG ? ex_reg_width(f, o) : dflt;
 }
 
 static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x, bool load)
@@ -557,41 +557,41 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
     isa_space_t sp = spi < 0 ? ISA_SP_NONE : (isa_space_t)spi;
     const isa_operand_t *data = &fn->opds[in->opd + (load ? 0 : 1)];
     const isa_operand_t *addr = &fn->opds[in->opd + (load ? 1 : 0)];
-    if (addr->kind != OPD_ADDR || (addr->flags & OPDF_ADDRLIST))
+    if (addr->kind != ISA_OPD_ADDR || (addr->flags & ISA_OPDF_ADDRLIST))
         return false;
     /* Data operands: one register per element; a whole vector register (.v2/.v4 d) is
      * its components in order. */
     const isa_operand_t *elems = data;
     isa_operand_t comp[4];
     unsigned n = 1;
-    if (data->kind == OPD_VEC) {
+    if (data->kind == ISA_OPD_VEC) {
         elems = &fn->opds[data->u.first];
         n = data->count;
-    } else if (data->kind == OPD_REG && data->sel == SEL_NONE && fn->regs[data->u.reg].vec > 1) {
+    } else if (data->kind == ISA_OPD_REG && data->sel == ISA_SEL_NONE && fn->regs[data->u.reg].vec > 1) {
         n = fn->regs[data->u.reg].vec;
         if (n > 4)
             return false;
         for (unsigned k = 0; k < n; k++) {
             comp[k] = *data;
-            comp[k].sel = (uint8_t)(SEL_X + k);
+            comp[k].sel = (uint8_t)(ISA_SEL_X + k);
         }
         elems = comp;
     }
     if (n != vec)
         return false;
-    uint64_t aux = bytes | (uint64_t)vec << 8 | (uint64_t)(isa_types[t].cls == TC_SINT) << 24;
+    uint64_t aux = bytes | (uint64_t)vec << 8 | (uint64_t)(isa_types[t].cls == ISA_TC_SINT) << 24;
     for (unsigned k = 0; k < vec; k++) {
         const isa_operand_t *e = &elems[k];
-        if (load && e->kind == OPD_SINK) {
+        if (load && e->kind == ISA_OPD_SINK) {
             x->o[k] = ISA_NONE;
             continue;
         }
-        if (load && e->kind != OPD_REG)
+        if (load && e->kind != ISA_OPD_REG)
             return false;
         unsigned rw = opd_width(f, e, bytes);
         if (rw == 0 || rw == 0xfe || rw == 0xff || rw < bytes)
             return false;
-        if (bytes == 16 && (e->kind != OPD_REG || rw != 16))
+        if (bytes == 16 && (e->kind != ISA_OPD_REG || rw != 16))
             return false;                 /* .b128 moves whole 128-bit registers */
         x->o[k] = ex_pd_operand(pd, e, rw);
         if (x->o[k] == ISA_NONE)
@@ -607,15 +607,15 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
     /* Address: register or symbol base, plus an offset. */
     x->imm = addr->imm;
     x->o[4] = ISA_NONE;
-    if (addr->base == OPD_REG) {
+    if (addr->base == ISA_OPD_REG) {
         unsigned bw;
         x->o[4] = ex_reg_operand(f, addr, &bw);
         if (x->o[4] == ISA_NONE || (bw != 4 && bw != 8))
             return false;
         if (bw == 4)
             x->flags |= LS_BASE32;
-    } else if (addr->base == OPD_SYM) {
-        if (!(addr->flags & OPDF_MODSYM)) {
+    } else if (addr->base == ISA_OPD_SYM) {
+        if (!(addr->flags & ISA_OPDF_MODSYM)) {
             const isa_var_t *v = &fn->vars[addr->u.sym];
             if (isa_spaces[v->space].window == ISA_SP_PARAM && f->var_slot[addr->u.sym] != ISA_NONE) {
                 /* A per-lane parameter area of this frame. */
@@ -628,12 +628,12 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
             }
         }
         isa_operand_t s = *addr;
-        s.kind = OPD_SYM;
+        s.kind = ISA_OPD_SYM;
         s.imm = 0;
         x->o[4] = ex_pd_operand(pd, &s, 8);
         if (x->o[4] == ISA_NONE)
             return false;
-        if (load && !(addr->flags & OPDF_MODSYM) && fn->is_entry && addr->u.sym < fn->nparam &&
+        if (load && !(addr->flags & ISA_OPDF_MODSYM) && fn->is_entry && addr->u.sym < fn->nparam &&
             (sp == ISA_SP_PARAM || sp == ISA_SP_PARAM_ENTRY)) {
             x->aux = aux | (uint64_t)ISA_SP_PARAM << 16;
             x->desc = ld_kparam_d;
@@ -641,11 +641,11 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         }
         if (sp == ISA_SP_NONE) {
             /* A generic access to a named variable is an access in the variable's space. */
-            const isa_var_t *v = (addr->flags & OPDF_MODSYM) ? &f->mod->vars[addr->u.sym]
+            const isa_var_t *v = (addr->flags & ISA_OPDF_MODSYM) ? &f->mod->vars[addr->u.sym]
                                                               : &fn->vars[addr->u.sym];
             sp = isa_spaces[v->space].window;
         }
-    } else if (addr->base != OPD_IMM) {
+    } else if (addr->base != ISA_OPD_IMM) {
         return false;
     }
 done:
@@ -695,7 +695,7 @@ bool ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         return select_ldst(pd, f, in, x, false);
     case ISA_OP_CVTA: {
         const isa_operand_t *o = &f->ir->opds[in->opd];
-        if (in->nopd != 2 || o[0].kind != OPD_REG || in->ntypes != 1)
+        if (in->nopd != 2 || o[0].kind != ISA_OPD_REG || in->ntypes != 1)
             return false;
         int sp = isa_instr_space(in, 0);
         if (sp < 0)

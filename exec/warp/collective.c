@@ -347,7 +347,7 @@ static int coll_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 }
 static const isa_xdesc_t coll_d[1] = { { coll_f, { 0 }, 0 } };
 static const isa_xdesc_t coll_dual_sink_d[1] = { { coll_f, { 0 }, ISA_HON_DUAL | ISA_HON_SINK } };
-static const isa_xdesc_t coll_not_d[1] = { { coll_f, { 0 }, OPDF_NEG } };
+static const isa_xdesc_t coll_not_d[1] = { { coll_f, { 0 }, ISA_OPDF_NEG } };
 static const isa_xdesc_t shfl_d[1] = { { coll_f, { 0 }, ISA_HON_DUAL } };
 
 /*{=====================================================================
@@ -514,9 +514,9 @@ static const isa_xdesc_t activemask_d[1] = { { activemask_f, { 0 }, 0 } };
 /* A source operand of w bytes per lane: a register of that width or a constant. */
 static uint32_t src_slot(void *pd, ex_func_t *f, const isa_operand_t *o, unsigned w)
 {
-    if (o->kind == OPD_REG)
+    if (o->kind == ISA_OPD_REG)
         return ex_reg_width(f, o) == w ? ex_pd_operand(pd, o, w) : ISA_NONE;
-    if (o->kind == OPD_IMM || (o->kind == OPD_F32 && w == 4) || (o->kind == OPD_F64 && w == 8))
+    if (o->kind == ISA_OPD_IMM || (o->kind == ISA_OPD_F32 && w == 4) || (o->kind == ISA_OPD_F64 && w == 8))
         return ex_pd_operand(pd, o, w);
     return ISA_NONE;
 }
@@ -525,7 +525,7 @@ static uint32_t src_slot(void *pd, ex_func_t *f, const isa_operand_t *o, unsigne
 static uint32_t dst_slot(ex_func_t *f, const isa_operand_t *o, unsigned w)
 {
     unsigned have;
-    if (o->kind != OPD_REG)
+    if (o->kind != ISA_OPD_REG)
         return ISA_NONE;
     uint32_t s = ex_reg_operand(f, o, &have);
     return s != ISA_NONE && have == w ? s : ISA_NONE;
@@ -539,19 +539,19 @@ static bool dst_dual(ex_func_t *f, const isa_operand_t *o, unsigned dw, bool p_o
     x->o[0] = x->o[4] = ISA_NONE;
     if (o->kind == OPD_DUAL) {
         const isa_operand_t *d = &f->ir->opds[o->u.first], *p = d + 1;
-        if (!p_ok || p->kind != OPD_REG || (d->kind == OPD_SINK && !sink_ok))
+        if (!p_ok || p->kind != ISA_OPD_REG || (d->kind == ISA_OPD_SINK && !sink_ok))
             return false;
         x->o[4] = dst_slot(f, p, 0);
         if (x->o[4] == ISA_NONE)
             return false;
-        if (d->kind == OPD_SINK)
+        if (d->kind == ISA_OPD_SINK)
             return true;
         x->o[0] = dst_slot(f, d, dw);
         return x->o[0] != ISA_NONE;
     }
     if (need_p)
         return false;
-    if (o->kind == OPD_SINK)
+    if (o->kind == ISA_OPD_SINK)
         return sink_ok;
     x->o[0] = dst_slot(f, o, dw);
     return x->o[0] != ISA_NONE;
@@ -588,7 +588,7 @@ static bool select_shfl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
     x->width = 4;
     x->desc = shfl_d;
     /* Constant b, c and a full constant mask: one of the fast patterns, if it is one. */
-    if (o[2].kind == OPD_IMM && o[3].kind == OPD_IMM && in->nopd == 5 && o[4].kind == OPD_IMM &&
+    if (o[2].kind == ISA_OPD_IMM && o[3].kind == ISA_OPD_IMM && in->nopd == 5 && o[4].kind == ISA_OPD_IMM &&
         (uint32_t)o[4].imm == ISA_FULL) {
         unsigned k = 0;
         uint32_t pv = 0;
@@ -615,13 +615,13 @@ static bool select_vote(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
     x->o[0] = dst_slot(f, &o[0], mode == V_BALLOT ? 4 : 0);
     if (x->o[0] == ISA_NONE)
         return false;
-    if (o[1].kind == OPD_REG)
+    if (o[1].kind == ISA_OPD_REG)
         x->o[1] = dst_slot(f, &o[1], 0);
-    else if (o[1].kind == OPD_IMM)
-        x->o[1] = ex_pd_operand(pd, &(isa_operand_t){ .kind = OPD_IMM, .imm = o[1].imm ? -1 : 0 }, 4);
+    else if (o[1].kind == ISA_OPD_IMM)
+        x->o[1] = ex_pd_operand(pd, &(isa_operand_t){ .kind = ISA_OPD_IMM, .imm = o[1].imm ? -1 : 0 }, 4);
     if (x->o[1] == ISA_NONE)
         return false;
-    if (o[1].flags & OPDF_NEG)
+    if (o[1].flags & ISA_OPDF_NEG)
         x->flags |= 1;
     if (!membermask(pd, f, in, 2, x))
         return false;

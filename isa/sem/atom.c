@@ -136,7 +136,7 @@ unsigned isa_sem_atom(unsigned op, isa_type_t t, bool global)
 {
     unsigned bits = isa_types[t].bits;
     isa_tclass_t cls = isa_types[t].cls;
-    bool sgn = cls == TC_SINT;
+    bool sgn = cls == ISA_TC_SINT;
     switch (op) {
     case ISA_M_ADD:
         switch (t) {
@@ -165,11 +165,11 @@ unsigned isa_sem_atom(unsigned op, isa_type_t t, bool global)
     }
     case ISA_M_INC: return t == ISA_T_U32 ? A_INC : A_NONE;
     case ISA_M_DEC: return t == ISA_T_U32 ? A_DEC : A_NONE;
-    case ISA_M_AND: return cls == TC_BIT && (bits == 32 || bits == 64) ? A_AND : A_NONE;
-    case ISA_M_OR: return cls == TC_BIT && (bits == 32 || bits == 64) ? A_OR : A_NONE;
-    case ISA_M_XOR: return cls == TC_BIT && (bits == 32 || bits == 64) ? A_XOR : A_NONE;
-    case ISA_M_EXCH: return cls == TC_BIT && (bits == 32 || bits == 64) ? A_EXCH : A_NONE;
-    case ISA_M_CAS: return cls == TC_BIT && (bits == 16 || bits == 32 || bits == 64) ? A_CAS : A_NONE;
+    case ISA_M_AND: return cls == ISA_TC_BIT && (bits == 32 || bits == 64) ? A_AND : A_NONE;
+    case ISA_M_OR: return cls == ISA_TC_BIT && (bits == 32 || bits == 64) ? A_OR : A_NONE;
+    case ISA_M_XOR: return cls == ISA_TC_BIT && (bits == 32 || bits == 64) ? A_XOR : A_NONE;
+    case ISA_M_EXCH: return cls == ISA_TC_BIT && (bits == 32 || bits == 64) ? A_EXCH : A_NONE;
+    case ISA_M_CAS: return cls == ISA_TC_BIT && (bits == 16 || bits == 32 || bits == 64) ? A_CAS : A_NONE;
     default: return A_NONE;
     }
 }

@@ -87,11 +87,11 @@ static const cmp_trio_t *cmp_select(const isa_instr_t *in)
     }
     if (ftz)
         return NULL;
-    bool sgn = isa_types[t].cls == TC_SINT;
+    bool sgn = isa_types[t].cls == ISA_TC_SINT;
     unsigned bits = isa_types[t].bits;
-    if (isa_types[t].cls == TC_FLOAT || isa_types[t].cls == TC_PACKED || bits < 16 || bits > 64)
+    if (isa_types[t].cls == ISA_TC_FLOAT || isa_types[t].cls == ISA_TC_PACKED || bits < 16 || bits > 64)
         return NULL;
-    if (isa_types[t].cls == TC_BIT && cmp != ISA_M_EQ && cmp != ISA_M_NE)
+    if (isa_types[t].cls == ISA_TC_BIT && cmp != ISA_M_EQ && cmp != ISA_M_NE)
         return NULL;
     for (size_t i = 0; i < sizeof icmp_rows / sizeof *icmp_rows; i++) {
         const icmp_row_t *r = &icmp_rows[i];
@@ -186,7 +186,7 @@ static int hsetp_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     hc_pred(f, in->o[0], hc_combine(f, in, t), mask);
     return ISA_X_NEXT;
 }
-ISA_DESCH(hsetp, OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK, ISA_W_PRED, 2, 2, ISA_W_PRED, ISA_W_PRED)
+ISA_DESCH(hsetp, ISA_OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK, ISA_W_PRED, 2, 2, ISA_W_PRED, ISA_W_PRED)
 
 /* setp.f16x2, setp.bf16x2: p = BoolOp(t_lo, c), q = BoolOp(t_hi, c). */
 static int hsetp2_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
@@ -197,7 +197,7 @@ static int hsetp2_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     hc_pred(f, in->o[0], hc_combine(f, in, lo), mask);
     return ISA_X_NEXT;
 }
-ISA_DESCH(hsetp2, OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK, ISA_W_PRED, 4, 4, ISA_W_PRED, ISA_W_PRED)
+ISA_DESCH(hsetp2, ISA_OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK, ISA_W_PRED, 4, 4, ISA_W_PRED, ISA_W_PRED)
 
 /* set.dtype.f16 (bf16): ONE or 0 into a 16-bit (u16, s16, f16, bf16) or 32-bit (u32,
  * s32) destination. */
@@ -210,7 +210,7 @@ ISA_DESCH(hsetp2, OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK, ISA_W_PRED, 4, 4, ISA_
         ISA_LANE_LOOP(mask, { d[l] = (bits >> l & 1) ? one : 0; });                      \
         return ISA_X_NEXT;                                                               \
     }                                                                                    \
-    ISA_DESCH(NAME, OPDF_NEG, sizeof(TD), 2, 2, ISA_W_PRED)
+    ISA_DESCH(NAME, ISA_OPDF_NEG, sizeof(TD), 2, 2, ISA_W_PRED)
 HSET(hset16, uint16_t)
 HSET(hset32, uint32_t)
 
@@ -223,7 +223,7 @@ static int hset2_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     ISA_LANE_LOOP(mask, { d[l] = ((lo >> l & 1) ? one : 0) | ((hi >> l & 1) ? one << 16 : 0); });
     return ISA_X_NEXT;
 }
-ISA_DESCH(hset2, OPDF_NEG, 4, 4, 4, ISA_W_PRED)
+ISA_DESCH(hset2, ISA_OPDF_NEG, 4, 4, 4, ISA_W_PRED)
 
 static const struct { isa_mod_t cmp; uint8_t set; } hc_rows[] = {
     { ISA_M_EQ, HC_EQ },                { ISA_M_NE, HC_LT | HC_GT },
@@ -287,7 +287,7 @@ static bool hc_select(const isa_instr_t *in, isa_xinsn_t *x, bool set, uint32_t 
         ISA_LANE_LOOP(mask, { d[l] = (c >> l & 1) ? a[l] : b[l]; });                     \
         return ISA_X_NEXT;                                                               \
     }                                                                                    \
-    ISA_DESCH(selp_##W, OPDF_NEG, sizeof(T), sizeof(T), sizeof(T), ISA_W_PRED)
+    ISA_DESCH(selp_##W, ISA_OPDF_NEG, sizeof(T), sizeof(T), sizeof(T), ISA_W_PRED)
 SELP(16, uint16_t)
 SELP(32, uint32_t)
 SELP(64, uint64_t)
@@ -337,13 +337,13 @@ bool isa_sem_cmp(const isa_instr_t *in, isa_xinsn_t *x)
     }
     case ISA_OP_SELP: {
         unsigned bits = isa_types[t].bits;
-        if (in->ntypes != 1 || in->nsfx != 1 || isa_types[t].cls == TC_PACKED)
+        if (in->ntypes != 1 || in->nsfx != 1 || isa_types[t].cls == ISA_TC_PACKED)
             return false;
         x->desc = bits == 16 ? selp_16 : bits == 32 ? selp_32 : bits == 64 ? selp_64 : NULL;
         break;
     }
     case ISA_OP_SLCT: {
-        if (in->ntypes != 2 || in->nsfx != 2u + ftz || isa_types[t].cls == TC_PACKED)
+        if (in->ntypes != 2 || in->nsfx != 2u + ftz || isa_types[t].cls == ISA_TC_PACKED)
             return false;
         unsigned bits = isa_types[t].bits;
         isa_type_t ct = (isa_type_t)in->types[1];

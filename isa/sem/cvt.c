@@ -649,7 +649,7 @@ static bool cvt_narrow_select(const isa_instr_t *in, isa_xinsn_t *x, bool dint, 
     if (mode == ISA_RND_NA && dk != NK_TF32)
         return false;
     unsigned ib = dk == NK_INT ? isa_types[dt].bits : sk == NK_INT ? isa_types[st].bits : 0;
-    bool is = dk == NK_INT ? isa_types[dt].cls == TC_SINT : sk == NK_INT && isa_types[st].cls == TC_SINT;
+    bool is = dk == NK_INT ? isa_types[dt].cls == ISA_TC_SINT : sk == NK_INT && isa_types[st].cls == ISA_TC_SINT;
     uint64_t aux = (uint64_t)sk << 8 | (uint64_t)dk << 16 | (uint64_t)ib << 24 | (uint64_t)is << 32 |
                    (uint64_t)mode << 40 | (irnd ? NV_IRND : 0) |
                    (isa_instr_mod(in, ISA_G_FTZ) == ISA_M_FTZ && dk != NK_F16 ? NV_FTZ : 0) |
@@ -666,7 +666,7 @@ static bool cvt_narrow_select(const isa_instr_t *in, isa_xinsn_t *x, bool dint, 
 static bool is_int(isa_type_t t)
 {
     isa_tclass_t c = isa_types[t].cls;
-    return (c == TC_UINT || c == TC_SINT || c == TC_BIT) && isa_types[t].bits >= 8 && isa_types[t].bits <= 64;
+    return (c == ISA_TC_UINT || c == ISA_TC_SINT || c == ISA_TC_BIT) && isa_types[t].bits >= 8 && isa_types[t].bits <= 64;
 }
 
 /*{=====================================================================
@@ -775,9 +775,9 @@ static bool cvt_pack_select(const isa_instr_t *in, isa_xinsn_t *x)
 {
     isa_type_t t = (isa_type_t)in->types[0];
     unsigned n = isa_types[t].bits;
-    bool sgn = isa_types[t].cls == TC_SINT, wide = n == 16;
+    bool sgn = isa_types[t].cls == ISA_TC_SINT, wide = n == 16;
     if (in->nsfx != 1u + in->ntypes || isa_instr_mod(in, ISA_G_SAT) != ISA_M_SAT ||
-        (isa_types[t].cls != TC_SINT && isa_types[t].cls != TC_UINT) || (n != 2 && n != 4 && n != 8 && n != 16) ||
+        (isa_types[t].cls != ISA_TC_SINT && isa_types[t].cls != ISA_TC_UINT) || (n != 2 && n != 4 && n != 8 && n != 16) ||
         in->ntypes != (wide ? 2u : 3u) || in->types[1] != ISA_T_S32 || (!wide && in->types[2] != ISA_T_B32) ||
         in->nopd != in->ntypes + 1u)
         return false;
@@ -828,8 +828,8 @@ bool isa_sem_cvt(const isa_instr_t *in, isa_xinsn_t *x)
     if (!(dflt || is_int(dt)) || !(sflt || is_int(st)) || relu || sm == ISA_M_SATFINITE ||
         m == ISA_M_RNA || in->nopd != 2)
         return cvt_narrow_select(in, x, is_int(dt), is_int(st));
-    uint64_t aux = (uint64_t)isa_types[st].bits << 8 | (uint64_t)(isa_types[st].cls == TC_SINT) << 16 |
-                   (uint64_t)isa_types[dt].bits << 24 | (uint64_t)(isa_types[dt].cls == TC_SINT) << 32 |
+    uint64_t aux = (uint64_t)isa_types[st].bits << 8 | (uint64_t)(isa_types[st].cls == ISA_TC_SINT) << 16 |
+                   (uint64_t)isa_types[dt].bits << 24 | (uint64_t)(isa_types[dt].cls == ISA_TC_SINT) << 32 |
                    (uint64_t)sat << 33 | (uint64_t)ftz << 56;
     int r;
     if (is_int(dt) && is_int(st)) {

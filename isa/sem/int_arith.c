@@ -7,8 +7,10 @@
 /* High halves of products. */
 static inline uint32_t hi_u32(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
 static inline int32_t hi_s32(int32_t a, int32_t b) { return (int32_t)(((int64_t)a * b) >> 32); }
-static inline uint64_t hi_u64(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a * b) >> 64); }
-static inline int64_t hi_s64(int64_t a, int64_t b) { return (int64_t)(((__int128)a * b) >> 64); }
+__extension__ typedef unsigned __int128 u128_t;   /* a GNU C type (builds with -pedantic) */
+__extension__ typedef __int128 s128_t;
+static inline uint64_t hi_u64(uint64_t a, uint64_t b) { return (uint64_t)(((u128_t)a * b) >> 64); }
+static inline int64_t hi_s64(int64_t a, int64_t b) { return (int64_t)(((s128_t)a * b) >> 64); }
 static inline uint16_t hi_u16(uint16_t a, uint16_t b) { return (uint16_t)(((uint32_t)a * b) >> 16); }
 static inline int16_t hi_s16(int16_t a, int16_t b) { return (int16_t)(((int32_t)a * b) >> 16); }
 
@@ -250,8 +252,8 @@ static const isa_xdesc_t *carry_select(const isa_instr_t *in, isa_type_t t, int 
 {
     unsigned bits = isa_types[t].bits;
     bool cin = in->op == ISA_OP_ADDC || in->op == ISA_OP_SUBC || in->op == ISA_OP_MADC;
-    bool sgn = isa_types[t].cls == TC_SINT;
-    if (isa_types[t].cls != TC_UINT && !sgn)
+    bool sgn = isa_types[t].cls == ISA_TC_SINT;
+    if (isa_types[t].cls != ISA_TC_UINT && !sgn)
         return NULL;
     switch ((isa_op_t)in->op) {
     case ISA_OP_ADD:
@@ -319,7 +321,7 @@ bool isa_sem_int(const isa_instr_t *in, isa_xinsn_t *x)
     if ((in->op == ISA_OP_MIN || in->op == ISA_OP_MAX || in->op == ISA_OP_ADD) &&
         (t == ISA_T_U16X2 || t == ISA_T_S16X2))
         return in->nsfx == 1u + rl && in->nopd == 3 && packed_select(in, t, rl, x);
-    if (isa_types[t].cls == TC_FLOAT || isa_types[t].cls == TC_PACKED)
+    if (isa_types[t].cls == ISA_TC_FLOAT || isa_types[t].cls == ISA_TC_PACKED)
         return isa_sem_fp(in, x);
     int mm = isa_instr_mod(in, ISA_G_MULMODE);
     bool sat = isa_instr_mod(in, ISA_G_SAT) >= 0, cc = isa_instr_mod(in, ISA_G_CC) >= 0;

@@ -73,7 +73,7 @@
     }                                                                                \
     static const isa_xdesc_t NAME[1] = {                                             \
         { NAME##_f, { ISA_W_PRED, sizeof(TA), sizeof(TA), ISA_W_PRED, ISA_W_PRED },      \
-          OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK } };
+          ISA_OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK } };
 
 /* set: the comparison NAME##_bits combined with the optional predicate c, written as
  * ONE or 0 into a 32-bit destination (0xffffffff for u32/s32, 1.0f for f32). */
@@ -87,7 +87,7 @@
         return ISA_X_NEXT;                                                           \
     }                                                                                \
     static const isa_xdesc_t NAME[1] = {                                             \
-        { NAME##_f, { 4, sizeof(TA), sizeof(TA), ISA_W_PRED }, OPDF_NEG } };
+        { NAME##_f, { 4, sizeof(TA), sizeof(TA), ISA_W_PRED }, ISA_OPDF_NEG } };
 
 /* setp/set's BoolOp (aux 1 and, 2 or, 3 xor) with the optional predicate c (o[3],
  * negated when flags bit 0 is set). */

@@ -28,7 +28,7 @@ ISA_H2(shr_s64, int64_t, int64_t, uint32_t, a >> (b >= 64 ? 63 : b))
         *d = (*d & ~mask) | ((EXPR) & mask);                                             \
         return ISA_X_NEXT;                                                               \
     }                                                                                    \
-    ISA_DESCH(NAME, OPDF_NEG, ISA_W_PRED, ISA_W_PRED, ISA_W_PRED)
+    ISA_DESCH(NAME, ISA_OPDF_NEG, ISA_W_PRED, ISA_W_PRED, ISA_W_PRED)
 PRED_OP(and_pred, a & b)
 PRED_OP(or_pred, a | b)
 PRED_OP(xor_pred, a ^ b)
@@ -191,7 +191,7 @@ static int lop3_32p_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask
     *p = (*p & ~mask) | (r & mask);
     return ISA_X_NEXT;
 }
-ISA_DESCH(lop3_32p, OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK, 4, 4, 4, 4, ISA_W_ANY, ISA_W_PRED)
+ISA_DESCH(lop3_32p, ISA_OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK, 4, 4, 4, 4, ISA_W_ANY, ISA_W_PRED)
 
 /* prmt (default mode): each selector nibble picks a byte of {b, a}; bit 3 replicates
  * the picked byte's sign. */

@@ -32,7 +32,7 @@ enum {
 #define V_IMM4 (0x3210 | (int64_t)0x7654 << 16)
 enum { OP2_NONE, OP2_ADD, OP2_MIN, OP2_MAX };
 
-/* The selector of operand i (isa_sel_t), SEL_NONE when none. */
+/* The selector of operand i (isa_sel_t), ISA_SEL_NONE when none. */
 static inline unsigned vsel(uint64_t aux, unsigned i) { return (unsigned)(aux >> ISA_AUX_SEL_SHIFT(i)) & 0xf; }
 
 /* ==== Scalar operations {=====
@@ -41,12 +41,12 @@ static inline unsigned vsel(uint64_t aux, unsigned i) { return (unsigned)(aux >>
 static inline int64_t part(uint32_t x, bool sgn, unsigned sel)
 {
     switch (sel) {
-    case SEL_B0: case SEL_B1: case SEL_B2: case SEL_B3: {
-        uint32_t v = (x >> (8 * (sel - SEL_B0))) & 0xff;
+    case ISA_SEL_B0: case ISA_SEL_B1: case ISA_SEL_B2: case ISA_SEL_B3: {
+        uint32_t v = (x >> (8 * (sel - ISA_SEL_B0))) & 0xff;
         return sgn ? (int64_t)(int8_t)v : (int64_t)v;
     }
-    case SEL_H0: case SEL_H1: {
-        uint32_t v = (x >> (16 * (sel - SEL_H0))) & 0xffff;
+    case ISA_SEL_H0: case ISA_SEL_H1: {
+        uint32_t v = (x >> (16 * (sel - ISA_SEL_H0))) & 0xffff;
         return sgn ? (int64_t)(int16_t)v : (int64_t)v;
     }
     default:
@@ -63,12 +63,12 @@ static inline uint32_t vmerge(unsigned dsel, int64_t t, uint32_t c)
 {
     uint32_t r = (uint32_t)t;
     switch (dsel) {
-    case SEL_B0: case SEL_B1: case SEL_B2: case SEL_B3: {
-        unsigned sh = 8 * (dsel - SEL_B0);
+    case ISA_SEL_B0: case ISA_SEL_B1: case ISA_SEL_B2: case ISA_SEL_B3: {
+        unsigned sh = 8 * (dsel - ISA_SEL_B0);
         return ((r & 0xffu) << sh) | (c & ~(0xffu << sh));
     }
-    case SEL_H0: return (r & 0xffffu) | (c & 0xffff0000u);
-    case SEL_H1: return (r & 0xffff0000u) | (c & 0xffffu);
+    case ISA_SEL_H0: return (r & 0xffffu) | (c & 0xffff0000u);
+    case ISA_SEL_H1: return (r & 0xffff0000u) | (c & 0xffffu);
     default: return r;
     }
 }
@@ -106,8 +106,8 @@ static inline uint32_t varith(unsigned op, uint32_t a, uint32_t b, uint32_t c, u
     default: t = ta > tb ? ta : tb; break;
     }
     if (aux & V_SAT) {
-        if (dsel >= SEL_B0) {
-            uint32_t max = dsel <= SEL_B3 ? (ds ? 0x7fu : 0xffu) : (ds ? 0x7fffu : 0xffffu);
+        if (dsel >= ISA_SEL_B0) {
+            uint32_t max = dsel <= ISA_SEL_B3 ? (ds ? 0x7fu : 0xffu) : (ds ? 0x7fffu : 0xffffu);
             t = (uint64_t)t < max ? t : max;
         } else if (ds) {
             t = clamp64(t, INT32_MIN, INT32_MAX);
@@ -131,13 +131,16 @@ static inline uint32_t varith(unsigned op, uint32_t a, uint32_t b, uint32_t c, u
  * destination selector.  .min/.max compare the shift's low 64 bits as a signed value
  * (exact but for a u32 source shifted by 32: 0x80000000 << 32 is negative), the
  * saturated value as signed 32-bit under .sat. */
+__extension__ typedef __int128 s128_t;            /* GNU C types (builds with -pedantic) */
+__extension__ typedef unsigned __int128 u128_t;
+
 static inline uint32_t vshift(bool left, uint32_t a, uint32_t b, uint32_t c, uint64_t aux)
 {
     bool ds = aux & V_DS;
     int64_t ta = part(a, aux & V_AS, vsel(aux, 1));
     uint64_t n = (uint64_t)part(b, false, vsel(aux, 2));
     n = aux & V_WRAP ? n & 31 : n > 32 ? 32 : n;
-    __int128 full = left ? (__int128)((unsigned __int128)(__int128)ta << n) : (__int128)(ta >> n);
+    s128_t full = left ? (s128_t)((u128_t)(s128_t)ta << n) : (s128_t)(ta >> n);
     int64_t t = (int64_t)((uint64_t)full << 30) >> 30;          /* signed 34-bit */
     if (aux & V_SAT)
         t = ds ? clamp64(t, INT32_MIN, INT32_MAX) : clamp64(t, 0, UINT32_MAX);
@@ -415,17 +418,17 @@ bool isa_sem_video(const isa_instr_t *in, isa_xinsn_t *x)
  * forms' multi-field selectors are isa_sem_video_opd's. */
 bool isa_sem_video_sel(const isa_instr_t *in, unsigned i, unsigned sel)
 {
-    if (sel == SEL_NONE)
+    if (sel == ISA_SEL_NONE)
         return true;
-    if (sel < SEL_B0 || i > 2)
+    if (sel < ISA_SEL_B0 || i > 2)
         return false;
     switch ((isa_op_t)in->op) {
     case ISA_OP_VADD2: case ISA_OP_VSUB2: case ISA_OP_VAVRG2: case ISA_OP_VABSDIFF2:
     case ISA_OP_VMIN2: case ISA_OP_VMAX2: case ISA_OP_VSET2:
-        return i == 0 && sel >= SEL_H0;
+        return i == 0 && sel >= ISA_SEL_H0;
     case ISA_OP_VADD4: case ISA_OP_VSUB4: case ISA_OP_VAVRG4: case ISA_OP_VABSDIFF4:
     case ISA_OP_VMIN4: case ISA_OP_VMAX4: case ISA_OP_VSET4:
-        return i == 0 && sel <= SEL_B3;
+        return i == 0 && sel <= ISA_SEL_B3;
     case ISA_OP_VMAD:
         return i != 0;
     default:
@@ -453,7 +456,7 @@ bool isa_sem_video_opd(const isa_instr_t *in, unsigned i, unsigned sel, unsigned
             return false;
         x->aux ^= i == 3 ? V_NEGC : V_NEGP;
     }
-    if (sel == SEL_NONE)
+    if (sel == ISA_SEL_NONE)
         return true;
     if (!n) {
         if (ISA_SEL_MULTI(sel) || !isa_sem_video_sel(in, i, sel))
@@ -469,9 +472,9 @@ bool isa_sem_video_opd(const isa_instr_t *in, unsigned i, unsigned sel, unsigned
         if (!nd) {
             if (!isa_sem_video_sel(in, 0, sel))
                 return false;
-            mask = 1u << (sel - (n == 2 ? SEL_H0 : SEL_B0));
+            mask = 1u << (sel - (n == 2 ? ISA_SEL_H0 : ISA_SEL_B0));
         } else {
-            if ((sel == SEL_HXY) != (n == 2))
+            if ((sel == ISA_SEL_HXY) != (n == 2))
                 return false;
             for (unsigned k = 0; k < nd; k++) {
                 unsigned dg = (fsel >> (4 * k)) & 0xf;
@@ -483,7 +486,7 @@ bool isa_sem_video_opd(const isa_instr_t *in, unsigned i, unsigned sel, unsigned
         x->aux = (x->aux & ~((uint64_t)0xf << V_MASK_SHIFT)) | (uint64_t)mask << V_MASK_SHIFT;
         return true;
     }
-    if (sel != (n == 2 ? SEL_HXY : SEL_BXYZW))
+    if (sel != (n == 2 ? ISA_SEL_HXY : ISA_SEL_BXYZW))
         return false;
     for (unsigned k = 0; k < n; k++)
         if (((fsel >> (4 * k)) & 0xf) >= 2 * n)

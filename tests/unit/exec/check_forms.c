@@ -32,10 +32,10 @@ static char *slurp(const char *path)
 typedef struct { const char *name; uint8_t flags; uint8_t sel; uint8_t hon; uint8_t sink; } form_t;
 static const form_t forms[] = {
     { "_", 0, 0, ISA_HON_SINK, 1 },
-    { "!a", OPDF_NEG, 0, OPDF_NEG, 0 },
+    { "!a", ISA_OPDF_NEG, 0, ISA_OPDF_NEG, 0 },
     { "-a", OPDF_MINUS, 0, OPDF_MINUS, 0 },
-    { "a.b1", 0, SEL_B1, ISA_HON_VSEL, 0 },
-    { "a.h1", 0, SEL_H1, ISA_HON_VSEL, 0 },
+    { "a.b1", 0, ISA_SEL_B1, ISA_HON_VSEL, 0 },
+    { "a.h1", 0, ISA_SEL_H1, ISA_HON_VSEL, 0 },
     { "a+1", OPDF_REGOFF, 0, 0, 0 },
 };
 
@@ -93,14 +93,14 @@ static void walk_module(isa_module_t *m, const char *file, unsigned *refused, un
                 strcpy(seen[nseen++], key);
             for (unsigned k = 0; k < fn->instrs[i].nopd; k++) {
                 isa_operand_t *o = &fn->opds[fn->instrs[i].opd + k];
-                if (o->kind != OPD_REG || o->flags || o->sel)
+                if (o->kind != ISA_OPD_REG || o->flags || o->sel)
                     continue;
                 for (size_t fx = 0; fx < sizeof forms / sizeof *forms; fx++) {
                     isa_operand_t save = *o;
                     o->flags |= forms[fx].flags;
                     o->sel = forms[fx].sel;
                     if (forms[fx].sink)
-                        o->kind = OPD_SINK;
+                        o->kind = ISA_OPD_SINK;
                     if (forms[fx].flags & OPDF_REGOFF)
                         o->imm = 1;
                     check_one(m, fi, i, &forms[fx], file, refused, ran);

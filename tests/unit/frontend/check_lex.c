@@ -34,17 +34,17 @@ START_TEST(immediates)
         "mov.u32 %r8, 10 - 2 * 3; mov.u32 %r9, ~0 & 0xff; mov.u32 %r10, -7 / 2; mov.u32 %r11, 0;",
         &m);
     ck_assert_int_eq(f->ninstr, 14);
-    ck_assert_int_eq(opd(f, 0, 1)->kind, OPD_IMM);
+    ck_assert_int_eq(opd(f, 0, 1)->kind, ISA_OPD_IMM);
     ck_assert_int_eq(opd(f, 0, 1)->imm, 16);
-    ck_assert(opd(f, 0, 1)->flags & OPDF_UNSIGNED);
+    ck_assert(opd(f, 0, 1)->flags & ISA_OPDF_UNSIGNED);
     ck_assert_int_eq(opd(f, 1, 1)->imm, 15);
     ck_assert_int_eq(opd(f, 2, 1)->imm, 5);
     ck_assert_int_eq(opd(f, 3, 1)->imm, -1);
-    ck_assert_int_eq(opd(f, 4, 1)->kind, OPD_F32);
+    ck_assert_int_eq(opd(f, 4, 1)->kind, ISA_OPD_F32);
     ck_assert_uint_eq((uint64_t)opd(f, 4, 1)->imm, 0x3F800000u);
-    ck_assert_int_eq(opd(f, 5, 1)->kind, OPD_F64);
+    ck_assert_int_eq(opd(f, 5, 1)->kind, ISA_OPD_F64);
     ck_assert_uint_eq((uint64_t)opd(f, 5, 1)->imm, 0x3FF8000000000000ull);
-    ck_assert_int_eq(opd(f, 6, 1)->kind, OPD_F64);
+    ck_assert_int_eq(opd(f, 6, 1)->kind, ISA_OPD_F64);
     ck_assert_uint_eq((uint64_t)opd(f, 6, 1)->imm, 0x3FF8000000000000ull);
     ck_assert_int_eq(opd(f, 7, 1)->imm, 32);
     ck_assert_int_eq(opd(f, 8, 1)->imm, 10);
@@ -93,7 +93,7 @@ START_TEST(bare_names)
                                     " mov.b32 %r1, {low,high};}", &m);
     ck_assert_int_eq(f->ninstr, 3);
     const isa_operand_t *v = opd(f, 2, 1);
-    ck_assert_int_eq(v->kind, OPD_VEC);
+    ck_assert_int_eq(v->kind, ISA_OPD_VEC);
     ck_assert_int_eq(v->count, 2);
     ck_assert_str_eq(f->regs[f->opds[v->u.first].u.reg].name, "low");
     ck_assert_int_eq(f->regs[f->opds[v->u.first].u.reg].type, ISA_T_F16);

@@ -36,13 +36,13 @@ START_TEST(suffixes_split)
     char name[128];
     ck_assert_str_eq(isa_instr_name(m, in, name, sizeof name), "ld.global.nc.v4.f32");
     const isa_operand_t *d = opd(f, 1, 0), *a = opd(f, 1, 1);
-    ck_assert_int_eq(d->kind, OPD_VEC);
+    ck_assert_int_eq(d->kind, ISA_OPD_VEC);
     ck_assert_int_eq(d->count, 4);
-    ck_assert_int_eq(f->opds[d->u.first + 3].kind, OPD_SINK);
-    ck_assert_int_eq(a->kind, OPD_ADDR);
-    ck_assert_int_eq(a->base, OPD_REG);
+    ck_assert_int_eq(f->opds[d->u.first + 3].kind, ISA_OPD_SINK);
+    ck_assert_int_eq(a->kind, ISA_OPD_ADDR);
+    ck_assert_int_eq(a->base, ISA_OPD_REG);
     ck_assert_int_eq(a->imm, 16);
-    ck_assert_int_eq(opd(f, 0, 1)->base, OPD_SYM);
+    ck_assert_int_eq(opd(f, 0, 1)->base, ISA_OPD_SYM);
     isa_module_free(m);
 }
 END_TEST
@@ -78,7 +78,7 @@ START_TEST(labels_forward_and_trailing)
     ck_assert_int_eq(f->labels[0].instr, 2);
     ck_assert_int_eq(f->labels[1].instr, 3);          /* past the end: falling off */
     ck_assert_int_eq(f->instrs[0].guard, 0);
-    ck_assert_int_eq(opd(f, 0, 0)->kind, OPD_LABEL);
+    ck_assert_int_eq(opd(f, 0, 0)->kind, ISA_OPD_LABEL);
     ck_assert_int_eq(opd(f, 0, 0)->u.label, 0);
     ck_assert(isa_instr_has(&f->instrs[1], ISA_M_UNI));
     isa_module_free(m);
@@ -91,7 +91,7 @@ START_TEST(special_registers)
                               "mov.u32 %r1, %tid.y; mov.u32 %r2, %envreg3; mov.u64 %rd1, %clock64;"
                               " mov.u32 %r3, %laneid;\n}\n");
     const isa_func_t *f = &m->funcs[0];
-    ck_assert_int_eq(opd(f, 0, 1)->kind, OPD_SREG);
+    ck_assert_int_eq(opd(f, 0, 1)->kind, ISA_OPD_SREG);
     ck_assert_int_eq(opd(f, 0, 1)->u.sreg.id, ISA_SR_TID);
     ck_assert_int_eq(opd(f, 0, 1)->u.sreg.comp, 1);
     ck_assert_int_eq(opd(f, 1, 1)->u.sreg.id, ISA_SR_ENVREG);
@@ -126,15 +126,15 @@ START_TEST(variables_and_initializers)
     static const int64_t want[6] = { 1, 0, 0, 4, 5, 6 };
     for (int i = 0; i < 6; i++)
         ck_assert_int_eq(v[2].init[i].value, want[i]);
-    ck_assert_int_eq(v[3].init[0].kind, INIT_GENERIC);
+    ck_assert_int_eq(v[3].init[0].kind, ISA_INIT_GENERIC);
     ck_assert_int_eq(v[3].init[0].sym, 0);
-    ck_assert(v[4].flags & VARF_MANAGED);
-    ck_assert(v[5].flags & VARF_UNSIZED);
-    ck_assert_int_eq(v[5].linkage, LINK_EXTERN);
+    ck_assert(v[4].flags & ISA_VARF_MANAGED);
+    ck_assert(v[5].flags & ISA_VARF_UNSIZED);
+    ck_assert_int_eq(v[5].linkage, ISA_LINK_EXTERN);
     ck_assert_int_eq(v[5].space, ISA_SP_SHARED);
     ck_assert_int_eq(v[6].dims[0], 2);
     ck_assert_int_eq(v[6].size, 8);
-    ck_assert_int_eq(v[7].init[1].kind, INIT_SYM);
+    ck_assert_int_eq(v[7].init[1].kind, ISA_INIT_SYM);
     ck_assert_int_eq(v[7].init[1].modsym, 0);
     isa_module_free(m);
 }
@@ -155,8 +155,8 @@ START_TEST(functions_and_calls)
     ck_assert_int_eq(m->nfunc, 3);
     const isa_func_t *f = &m->funcs[0], *k = &m->funcs[2];
     ck_assert(f->has_body);
-    ck_assert_int_eq(m->items[0].kind, ITEM_FUNCDECL);
-    ck_assert_int_eq(m->funcs[1].linkage, LINK_EXTERN);
+    ck_assert_int_eq(m->items[0].kind, ISA_ITEM_FUNCDECL);
+    ck_assert_int_eq(m->funcs[1].linkage, ISA_LINK_EXTERN);
     ck_assert(!m->funcs[1].has_body);
     ck_assert_int_eq(k->nperf, 2);
     ck_assert_int_eq(k->perf[0].id, ISA_D_MAXNTID);
@@ -166,11 +166,11 @@ START_TEST(functions_and_calls)
     ck_assert_int_eq(call->op, ISA_OP_CALL);
     ck_assert_int_eq(call->nopd, 3);
     ck_assert_int_eq(opd(k, 1, 0)->kind, OPD_LIST);
-    ck_assert_int_eq(opd(k, 1, 1)->kind, OPD_FUNC);
+    ck_assert_int_eq(opd(k, 1, 1)->kind, ISA_OPD_FUNC);
     ck_assert_int_eq(opd(k, 1, 1)->u.func, 0);
     const isa_instr_t *icall = &k->instrs[3];
     ck_assert_int_eq(icall->nopd, 4);
-    ck_assert_int_eq(opd(k, 3, 1)->kind, OPD_REG);
+    ck_assert_int_eq(opd(k, 3, 1)->kind, ISA_OPD_REG);
     ck_assert_int_eq(opd(k, 3, 3)->kind, OPD_PROTO);
     ck_assert_int_eq(k->nproto, 1);
     ck_assert_int_eq(k->protos[0].nparam, 1);
@@ -197,12 +197,12 @@ START_TEST(reg_params_and_constant_lists)
     ck_assert_uint_eq(isa_param_reg(f, 0), 0);
     ck_assert_uint_eq(isa_param_reg(f, 1), ISA_NONE);
     ck_assert_uint_eq(isa_param_reg(f, 2), 1);
-    ck_assert_int_eq(opd(f, 0, 1)->kind, OPD_REG);
+    ck_assert_int_eq(opd(f, 0, 1)->kind, ISA_OPD_REG);
     ck_assert_int_eq(opd(f, 0, 1)->u.reg, 1);
-    ck_assert_int_eq(opd(f, 0, 1)->sel, SEL_Y);
+    ck_assert_int_eq(opd(f, 0, 1)->sel, ISA_SEL_Y);
     ck_assert_int_eq(opd(k, 1, 2)->kind, OPD_LIST);
     ck_assert_int_eq(opd(k, 1, 2)->count, 2);
-    ck_assert_int_eq(k->opds[opd(k, 1, 2)->u.first].kind, OPD_IMM);
+    ck_assert_int_eq(k->opds[opd(k, 1, 2)->u.first].kind, ISA_OPD_IMM);
     ck_assert_int_eq(k->opds[opd(k, 1, 2)->u.first].imm, 41);
     isa_module_free(m);
 }
@@ -221,23 +221,23 @@ START_TEST(negation_and_video_selectors)
     const isa_func_t *f = &m->funcs[0];
     ck_assert_int_eq(opd(f, 0, 0)->flags & OPDF_MINUS, 0);
     ck_assert(opd(f, 0, 1)->flags & OPDF_MINUS);
-    ck_assert_int_eq(opd(f, 0, 1)->sel, SEL_B1);
+    ck_assert_int_eq(opd(f, 0, 1)->sel, ISA_SEL_B1);
     ck_assert(opd(f, 0, 2)->flags & OPDF_MINUS);
     ck_assert_int_eq(opd(f, 0, 3)->flags & OPDF_MINUS, 0);
-    ck_assert_int_eq(opd(f, 1, 0)->sel, SEL_BXY);
+    ck_assert_int_eq(opd(f, 1, 0)->sel, ISA_SEL_BXY);
     ck_assert_int_eq(opd(f, 1, 0)->fsel, 0x20);
-    ck_assert_int_eq(opd(f, 1, 1)->sel, SEL_BXYZW);
+    ck_assert_int_eq(opd(f, 1, 1)->sel, ISA_SEL_BXYZW);
     ck_assert_int_eq(opd(f, 1, 1)->fsel, 0x7654);
     ck_assert_int_eq(opd(f, 1, 2)->fsel, 0x0123);
-    ck_assert_int_eq(opd(f, 2, 0)->sel, SEL_HXY);
+    ck_assert_int_eq(opd(f, 2, 0)->sel, ISA_SEL_HXY);
     ck_assert_int_eq(opd(f, 2, 1)->fsel, 0x01);
     char sb[8];
-    ck_assert_str_eq(isa_sel_text(SEL_BXYZW, 0x0123, sb, sizeof sb), "b0123");
-    ck_assert_str_eq(isa_sel_text(SEL_HXY, 0x01, sb, sizeof sb), "h01");
-    ck_assert_str_eq(isa_sel_text(SEL_BXYZ, 0x310, sb, sizeof sb), "b310");
-    ck_assert_str_eq(isa_sel_text(SEL_H1, 0, sb, sizeof sb), "h1");
+    ck_assert_str_eq(isa_sel_text(ISA_SEL_BXYZW, 0x0123, sb, sizeof sb), "b0123");
+    ck_assert_str_eq(isa_sel_text(ISA_SEL_HXY, 0x01, sb, sizeof sb), "h01");
+    ck_assert_str_eq(isa_sel_text(ISA_SEL_BXYZ, 0x310, sb, sizeof sb), "b310");
+    ck_assert_str_eq(isa_sel_text(ISA_SEL_H1, 0, sb, sizeof sb), "h1");
     ck_assert_int_eq(opd(f, 3, 0)->kind, OPD_DUAL);
-    ck_assert(opd(f, 3, 5)->flags & OPDF_NEG);
+    ck_assert(opd(f, 3, 5)->flags & ISA_OPDF_NEG);
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);

@@ -35,7 +35,7 @@ static void *alloc(isa_module_t *m, size_t n)
 static void add_sfx(isa_instr_t *in, isa_sfxkind_t k, unsigned group, unsigned id)
 {
     in->sfx[in->nsfx++] = (isa_sfx_t){ (uint8_t)k, (uint8_t)group, (uint16_t)id };
-    if (k == SFX_TYPE)
+    if (k == ISA_SFX_TYPE)
         in->types[in->ntypes++] = (uint8_t)id;
 }
 
@@ -59,7 +59,7 @@ static isa_module_t *build_module(void)
     tab->space = ISA_SP_GLOBAL;
     tab->type = ISA_T_B32;
     tab->vec = 1;
-    tab->linkage = LINK_VISIBLE;
+    tab->linkage = ISA_LINK_VISIBLE;
     tab->align = 4;
     tab->ndims = 2;
     tab->dims[0] = tab->dims[1] = 2;
@@ -68,7 +68,7 @@ static isa_module_t *build_module(void)
     tab->ninit = 4;
     tab->init = alloc(m, 4 * sizeof *tab->init);
     for (int i = 0; i < 4; i++)
-        tab->init[i] = (isa_init_t){ .kind = INIT_INT, .value = i + 1 };
+        tab->init[i] = (isa_init_t){ .kind = ISA_INIT_INT, .value = i + 1 };
     tab->init_braced = 1;
     tab->scope = ISA_NONE;
     isa_var_t *one = &m->vars[1];
@@ -80,7 +80,7 @@ static isa_module_t *build_module(void)
     one->ptr_space = ISA_SP_NONE;
     one->ninit = 1;
     one->init = alloc(m, sizeof *one->init);
-    one->init[0] = (isa_init_t){ .kind = INIT_F32, .value = 0x3F800000 };
+    one->init[0] = (isa_init_t){ .kind = ISA_INIT_F32, .value = 0x3F800000 };
     one->scope = ISA_NONE;
 
     /* The kernel. */
@@ -89,7 +89,7 @@ static isa_module_t *build_module(void)
     isa_func_t *f = &m->funcs[0];
     f->name = "k";
     f->is_entry = 1;
-    f->linkage = LINK_VISIBLE;
+    f->linkage = ISA_LINK_VISIBLE;
     f->has_body = 1;
     f->nparam = 1;
     f->params = alloc(m, sizeof *f->params);
@@ -125,18 +125,18 @@ static isa_module_t *build_module(void)
 
     f->nopd = 5;
     f->opds = alloc(m, 5 * sizeof *f->opds);
-    f->opds[0] = (isa_operand_t){ .kind = OPD_REG, .u.reg = 3 };                   /* %f1 */
-    f->opds[1] = (isa_operand_t){ .kind = OPD_ADDR, .base = OPD_REG, .u.reg = 6, .imm = 8 };
-    f->opds[2] = (isa_operand_t){ .kind = OPD_REG, .u.reg = 5 };                   /* %rd1 */
-    f->opds[3] = (isa_operand_t){ .kind = OPD_SYM, .flags = OPDF_MODSYM, .u.sym = 0, .imm = 4 };
-    f->opds[4] = (isa_operand_t){ .kind = OPD_LABEL, .u.label = 0 };
+    f->opds[0] = (isa_operand_t){ .kind = ISA_OPD_REG, .u.reg = 3 };                   /* %f1 */
+    f->opds[1] = (isa_operand_t){ .kind = ISA_OPD_ADDR, .base = ISA_OPD_REG, .u.reg = 6, .imm = 8 };
+    f->opds[2] = (isa_operand_t){ .kind = ISA_OPD_REG, .u.reg = 5 };                   /* %rd1 */
+    f->opds[3] = (isa_operand_t){ .kind = ISA_OPD_SYM, .flags = ISA_OPDF_MODSYM, .u.sym = 0, .imm = 4 };
+    f->opds[4] = (isa_operand_t){ .kind = ISA_OPD_LABEL, .u.label = 0 };
 
     f->ninstr = 3;
     f->instrs = alloc(m, 3 * sizeof *f->instrs);
     isa_instr_t *ld = &f->instrs[0];
     ld->op = ISA_OP_LD;
-    add_sfx(ld, SFX_SPACE, ISA_G_SPACE, ISA_SP_GLOBAL);
-    add_sfx(ld, SFX_TYPE, 0, ISA_T_F32);
+    add_sfx(ld, ISA_SFX_SPACE, ISA_G_SPACE, ISA_SP_GLOBAL);
+    add_sfx(ld, ISA_SFX_TYPE, 0, ISA_T_F32);
     ld->guard = 1;
     ld->guard_neg = 1;
     ld->opd = 0;
@@ -144,22 +144,22 @@ static isa_module_t *build_module(void)
     ld->dbg = ISA_NONE;
     isa_instr_t *mov = &f->instrs[1];
     mov->op = ISA_OP_MOV;
-    add_sfx(mov, SFX_TYPE, 0, ISA_T_B64);
+    add_sfx(mov, ISA_SFX_TYPE, 0, ISA_T_B64);
     mov->guard = ISA_NONE;
     mov->opd = 2;
     mov->nopd = 2;
     mov->dbg = ISA_NONE;
     isa_instr_t *bra = &f->instrs[2];
     bra->op = ISA_OP_BRA;
-    add_sfx(bra, SFX_MOD, ISA_G_UNI, ISA_M_UNI);
+    add_sfx(bra, ISA_SFX_MOD, ISA_G_UNI, ISA_M_UNI);
     bra->guard = ISA_NONE;
     bra->opd = 4;
     bra->nopd = 1;
     bra->dbg = ISA_NONE;
 
     static const isa_stmt_t stmts[] = {
-        { ST_REGDECL, 0 }, { ST_REGDECL, 1 }, { ST_REGDECL, 2 }, { ST_LABEL, 0 },
-        { ST_INSTR, 0 }, { ST_INSTR, 1 }, { ST_INSTR, 2 }
+        { ISA_STMT_REGDECL, 0 }, { ISA_STMT_REGDECL, 1 }, { ISA_STMT_REGDECL, 2 }, { ISA_STMT_LABEL, 0 },
+        { ISA_STMT_INSTR, 0 }, { ISA_STMT_INSTR, 1 }, { ISA_STMT_INSTR, 2 }
     };
     f->nstmt = 7;
     f->stmts = alloc(m, sizeof stmts);
@@ -167,9 +167,9 @@ static isa_module_t *build_module(void)
 
     m->nitem = 3;
     m->items = alloc(m, 3 * sizeof *m->items);
-    m->items[0] = (isa_item_t){ ITEM_VAR, 0 };
-    m->items[1] = (isa_item_t){ ITEM_VAR, 1 };
-    m->items[2] = (isa_item_t){ ITEM_FUNC, 0 };
+    m->items[0] = (isa_item_t){ ISA_ITEM_VAR, 0 };
+    m->items[1] = (isa_item_t){ ISA_ITEM_VAR, 1 };
+    m->items[2] = (isa_item_t){ ISA_ITEM_FUNC, 0 };
     return m;
 }
 
@@ -222,9 +222,9 @@ START_TEST(print_operand_forms)
     isa_module_t *m = build_module();
     isa_func_t *f = &m->funcs[0];
     isa_operand_t *o = f->opds;
-    o[1] = (isa_operand_t){ .kind = OPD_ADDR, .base = OPD_SYM, .flags = OPDF_MODSYM, .u.sym = 0, .imm = -4 };
-    o[2] = (isa_operand_t){ .kind = OPD_SREG, .u.sreg = { ISA_SR_TID, 1 } };
-    o[3] = (isa_operand_t){ .kind = OPD_IMM, .flags = OPDF_UNSIGNED, .imm = 7 };
+    o[1] = (isa_operand_t){ .kind = ISA_OPD_ADDR, .base = ISA_OPD_SYM, .flags = ISA_OPDF_MODSYM, .u.sym = 0, .imm = -4 };
+    o[2] = (isa_operand_t){ .kind = ISA_OPD_SREG, .u.sreg = { ISA_SR_TID, 1 } };
+    o[3] = (isa_operand_t){ .kind = ISA_OPD_IMM, .flags = ISA_OPDF_UNSIGNED, .imm = 7 };
     f->instrs[1].opd = 2;                         /* mov.b64 %tid.y, 7U (shape only) */
     f->instrs[0].guard = ISA_NONE;
     char *s = capture(isa_print_module, m);

@@ -7,8 +7,8 @@
 #include "isa/isa.h"
 
 /* Every OF_ bit that ops.def may use. */
-#define OF_ALL (OF_DTYPE | OF_BRANCH | OF_CALL | OF_RET | OF_EXIT | OF_BARRIER | OF_WARPSYNC | OF_LOAD | \
-                OF_STORE | OF_ATOMIC | OF_SIDE | OF_ASYNC | OF_FENCE | OF_SINKD | OF_PREDOUT)
+#define OF_ALL (ISA_OF_DTYPE | ISA_OF_BRANCH | ISA_OF_CALL | ISA_OF_RET | ISA_OF_EXIT | ISA_OF_BARRIER | ISA_OF_WARPSYNC | ISA_OF_LOAD | \
+                ISA_OF_STORE | ISA_OF_ATOMIC | ISA_OF_SIDE | ISA_OF_ASYNC | ISA_OF_FENCE | ISA_OF_SINKD | ISA_OF_PREDOUT)
 /* Type suffixes an instruction may carry at most (mma with a block-scale type). */
 #define MAX_TYPE_SUFFIXES 5
 
@@ -60,7 +60,7 @@ static int resolve(const char *name, char *why, size_t whysize)
             }
             ntypes++;
         } else if (isa_space_lookup(c, n) >= 0) {
-            if (!(o->groups & G_SPACE) || count[ISA_G_SPACE] >= isa_groups[ISA_G_SPACE].maxn) {
+            if (!(o->groups & ISA_GM(SPACE)) || count[ISA_G_SPACE] >= isa_groups[ISA_G_SPACE].maxn) {
                 snprintf(why, whysize, "space .%.*s not accepted", (int)n, c);
                 return -1;
             }
@@ -227,7 +227,7 @@ START_TEST(suffixes_unambiguous)
         ck_assert_msg(isa_space_lookup(t, strlen(t)) < 0, "mod %s is also a space", t);
         ck_assert_msg(isa_mods[i].groups != 0, "mod %s belongs to no group", t);
         ck_assert_msg((isa_mods[i].groups & ~bits_below(ISA_G__COUNT)) == 0, "mod %s: unknown group", t);
-        ck_assert_msg(!(isa_mods[i].groups & G_SPACE), "mod %s: SPACE comes from spaces.def", t);
+        ck_assert_msg(!(isa_mods[i].groups & ISA_GM(SPACE)), "mod %s: SPACE comes from spaces.def", t);
         ck_assert_msg(strlen(t) > 0 && !strchr(t, '.'), "mod %s: empty or dotted", t);
     }
     for (int i = 0; i < ISA_T__COUNT; i++) {
@@ -263,7 +263,7 @@ START_TEST(groups_used)
             mods = ISA_SP__COUNT;
         ck_assert_msg(ops > 0, "group %s is accepted by no opcode", isa_groups[g].name);
         ck_assert_msg(mods > 0, "group %s has no token", isa_groups[g].name);
-        ck_assert_msg(isa_groups[g].maxn == GN_ONE || isa_groups[g].maxn == GN_TWO,
+        ck_assert_msg(isa_groups[g].maxn == ISA_GN_ONE || isa_groups[g].maxn == ISA_GN_TWO,
                       "group %s: bad MAXN", isa_groups[g].name);
     }
 }
@@ -312,7 +312,7 @@ START_TEST(sregs_valid)
         ck_assert(t[0] == '%');
         ck_assert_int_eq(isa_sreg_lookup(t, strlen(t)), i);
         ck_assert(isa_sregs[i].type < ISA_T__COUNT);
-        ck_assert(isa_sregs[i].form <= SR_INDEX8);
+        ck_assert(isa_sregs[i].form <= ISA_SRF_INDEX8);
         ck_assert(isa_sregs[i].sm < ISA_SM__COUNT && isa_sregs[i].ptx < ISA_PTXV__COUNT);
     }
 }
