@@ -680,6 +680,13 @@ bool ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         return true;
     }
     case ISA_OP_NANOSLEEP:
+    /* Cache management runs and changes no result (the statistics will model it): a
+     * prefetch of any address never faults, as on the GPU. */
+    case ISA_OP_PREFETCH:
+    case ISA_OP_PREFETCHU:
+    case ISA_OP_APPLYPRIORITY:
+    case ISA_OP_DISCARD:
+    case ISA_OP_CP_ASYNC_BULK_PREFETCH:
         x->desc = nop_d;
         return true;
     default:
