@@ -533,6 +533,26 @@ static uint64_t window_of(isa_space_t sp)
     }
 }
 
+/* isspacep: whether each lane's generic address lies in a space, as the H100 answers
+ * (golden isspacep_all): .global for every address outside the shared, local and
+ * constant windows (a kernel parameter's address is .global and .param), the others for
+ * their own window.  x->aux: the window, with EX_WIN_MASK for .global. */
+static int isspacep_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)wv;
+    const uint64_t *a = ISA_SLOT(const uint64_t, f, x->o[1]);
+    uint32_t *p = ISA_SLOT(uint32_t, f, x->o[0]), r = *p & ~mask;
+    ISA_LANE_LOOP(mask, {
+        uint64_t w = a[l] & EX_WIN_MASK;
+        bool in = x->aux == EX_WIN_MASK ? (w != EX_WIN_SHARED && w != EX_WIN_LOCAL && w != EX_WIN_CONST)
+                                        : w == x->aux;
+        r |= (uint32_t)in << l;
+    });
+    *p = r;
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t isspacep_d[1] = { { isspacep_f, { 0 }, 0 } };
+
 static unsigned opd_width(ex_func_t *f, const isa_operand_t *o, unsigned dflt)
 {
     return o->kind == ISA_OPD_REG ? ex_reg_width(f, o) : dflt;
@@ -693,6 +713,22 @@ bool ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         return select_ldst(pd, f, in, x, true);
     case ISA_OP_ST:
         return select_ldst(pd, f, in, x, false);
+    case ISA_OP_ISSPACEP: {
+        const isa_operand_t *o = &f->ir->opds[in->opd];
+        int sp = isa_instr_space(in, 0);
+        unsigned pw, aw;
+        if (in->nopd != 2 || sp < 0 || sp == ISA_SP_PARAM_FUNC || o[0].kind != ISA_OPD_REG || o[1].kind != ISA_OPD_REG)
+            return false;
+        x->o[0] = ex_reg_operand(f, &o[0], &pw);
+        x->o[1] = ex_reg_operand(f, &o[1], &aw);
+        if (x->o[0] == ISA_NONE || x->o[1] == ISA_NONE || pw != 0 || aw != 8)
+            return false;
+        x->aux = isa_spaces[sp].window == ISA_SP_GLOBAL ? EX_WIN_MASK : window_of((isa_space_t)sp);
+        if (x->aux == 0)
+            return false;
+        x->desc = isspacep_d;
+        return true;
+    }
     case ISA_OP_CVTA: {
         const isa_operand_t *o = &f->ir->opds[in->opd];
         if (in->nopd != 2 || o[0].kind != ISA_OPD_REG || in->ntypes != 1)
