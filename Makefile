@@ -23,7 +23,8 @@ ALIGN   := $(shell $(CC) -falign-functions=64 -falign-loops=32 -x c -c /dev/null
 # 128-bit atomics (atom.b128) as an inline double-width compare-and-swap on x86-64
 # (cmpxchg16b); AArch64 has one without a flag (exec/mem/atomic.c).
 CX16    := $(shell $(CC) -dumpmachine 2>/dev/null | grep -q '^x86_64' && echo -mcx16)
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -ffp-contract=off $(VECT) $(ALIGN) $(CX16) $(WARN) $(CFLAGS) $(SAN_CFLAGS) -MMD -MP
+# -fPIC: the libraries also go into the driver, a shared library (runtime/driver/).
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -ffp-contract=off $(VECT) $(ALIGN) $(CX16) $(WARN) $(CFLAGS) $(SAN_CFLAGS) -MMD -MP
 CPPFLAGS += -I. -I$(BUILD) -I$(BUILD)/frontend
 FLEX    ?= flex
 BISON   ?= bison

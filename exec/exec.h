@@ -135,6 +135,10 @@ void ex_stats_clear(ex_stats_t *st);   /* frees fault.report */
  * ex_program_check_entry.  NULL when host memory runs out. */
 ex_program_t *ex_program_new(ex_device_t *d, const isa_module_t *m);
 ex_device_t  *ex_program_device(const ex_program_t *p);
+/* Where module variable var (an index into the module's vars) lives in host memory, which
+ * is its device address: .global variables and the constant bank are mapped in the
+ * device's registry.  NULL for variables of other spaces. */
+void         *ex_program_var_host(const ex_program_t *p, uint32_t var);
 void          ex_program_free(ex_program_t *p);
 
 /* Whether every instruction reachable from entry (the entry and the functions it

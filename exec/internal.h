@@ -169,6 +169,7 @@ struct ex_program {
     uint32_t            consts_size;
     uint64_t            shared_static;  /* bytes of the .shared variables of every function and the module */
     uint64_t            globals_size;
+    bool                consts_mapped;  /* the constant bank is in the registry */
     uint8_t            *entry_local;    /* per function: 1 when its call graph uses .local
                                            (an indirect call counts every function) */
 };

@@ -3,3 +3,17 @@ runtime_SRCS := $(wildcard runtime/*.c)
 ifneq ($(runtime_SRCS),)
 $(eval $(call lib_template,runtime))
 endif
+
+# The CUDA driver on the emulator: build/lib/libcuda.so.1 (runtime/driver/), exporting what
+# the real driver exports (exports.def) and nothing else (libcuda.map).  Not in the
+# sanitizer build: an ASan library cannot be loaded into an uninstrumented program.
+driver_SRCS := $(wildcard runtime/driver/*.c)
+driver_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(driver_SRCS))
+DRIVER_LIBS := $(BUILD)/lib/libruntime.a $(BUILD)/lib/libexec.a $(BUILD)/lib/libfrontend.a $(BUILD)/lib/libisa.a
+$(BUILD)/lib/libcuda.so.1: $(driver_OBJS) $(DRIVER_LIBS) runtime/driver/libcuda.map
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=runtime/driver/libcuda.map \
+	  -Wl,-z,defs -o $@ $(driver_OBJS) $(DRIVER_LIBS) $(LDLIBS) -lnettle
+ifneq ($(SANITIZE),1)
+all: $(BUILD)/lib/libcuda.so.1
+endif

@@ -1,12 +1,17 @@
 /* ptxrun.c: the command-line front of ptxemu: list, dump, print or run the kernels of a
  * PTX file, or compare a run on the emulator with one on the GPU.  Exit status: 0 ok,
  * 1 kernel fault, 2 usage or PTX errors or no GPU to compare with, 3 the runs differ. */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "frontend/fe.h"
 #include "isa/isa.h"
@@ -17,6 +22,7 @@ enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_USAGE = 2 };
 static void usage(FILE *out)
 {
     fputs("usage: ptxrun [OPTIONS] FILE.ptx [ARG...]\n"
+          "       ptxrun [OPTIONS] PROGRAM [ARG...]   run a CUDA program on the emulator's driver\n"
           "  -k, --kernel NAME      entry to run (may be omitted when FILE has a single entry)\n"
           "  -g, --grid X[,Y[,Z]]   grid size in CTAs (default 1)\n"
           "  -b, --block X[,Y[,Z]]  CTA size (default 1)\n"
@@ -208,6 +214,209 @@ static int compare_entry(const isa_module_t *m, uint32_t entry, const ex_launch_
 }
 /*}=====================================================================*/
 
+/*{=====================================================================
+ * ptxrun PROGRAM: a CUDA program (a path, or a command on PATH) run with the emulator's
+ * driver, libcuda.so.1, first on the library path; the options reach it through the
+ * environment (PTXEMU_WORKERS, PTXEMU_TIMEOUT, PTXEMU_PRINTF_FIFO, PTXEMU_HEAP).
+ *====================================================================*/
+
+/* Whether path names a program rather than PTX: a .ptx name never does; an existing file
+ * does when it is an ELF file, a script or executable; a missing one when PATH has it. */
+static bool is_program(const char *path)
+{
+    size_t n = strlen(path);
+    if (n >= 4 && strcmp(path + n - 4, ".ptx") == 0)
+        return false;
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+            return false;
+        FILE *f = fopen(path, "rb");
+        unsigned char m[4] = { 0 };
+        size_t k = f ? fread(m, 1, 4, f) : 0;
+        if (f)
+            fclose(f);
+        if (k >= 2 && m[0] == '#' && m[1] == '!')
+            return true;
+        if (k == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F')
+            return true;
+        return access(path, X_OK) == 0 && (st.st_mode & 0111);
+    }
+    if (strchr(path, '/'))
+        return false;
+    const char *env = getenv("PATH");
+    if (!env)
+        return false;
+    char dir[PATH_MAX];
+    for (const char *p = env; *p;) {
+        size_t len = strcspn(p, ":");
+        if (len && len + n + 2 < sizeof dir) {
+            snprintf(dir, sizeof dir, "%.*s/%s", (int)len, p, path);
+            if (access(dir, X_OK) == 0)
+                return true;
+        }
+        p += len + (p[len] == ':');
+    }
+    return false;
+}
+
+/* The folder holding the emulator's libcuda.so.1: $PTXEMU_DRIVER_DIR, or beside this
+ * program's installation (../lib/ptxemu) or build tree (../lib). */
+static bool driver_dir(char *out, size_t size)
+{
+    const char *env = getenv("PTXEMU_DRIVER_DIR");
+    if (env && *env) {
+        snprintf(out, size, "%s", env);
+        return true;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return false;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return false;
+    *slash = 0;
+    static const char *const rel[] = { "../lib/ptxemu", "../lib" };
+    for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+        char lib[PATH_MAX + 64];
+        snprintf(lib, sizeof lib, "%s/%s/libcuda.so.1", exe, rel[i]);
+        if (access(lib, R_OK) == 0) {
+            char *real = realpath(lib, NULL);
+            if (!real)
+                return false;
+            *strrchr(real, '/') = 0;
+            snprintf(out, size, "%s", real);
+            free(real);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Run argv[0] with its arguments: on the emulator's driver (emu) or natively.  Returns the
+ * program's exit status (128 + N for a signal), or -1 after a message when it cannot start.
+ * With capture, its stdout goes to *out (malloc'd, *len bytes). */
+static int spawn(char **argv, bool emu, bool capture, char **out, size_t *len)
+{
+    int pfd[2] = { -1, -1 };
+    if (capture && pipe(pfd) != 0) {
+        fprintf(stderr, "ptxrun: error: pipe: %s\n", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "ptxrun: error: fork: %s\n", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        if (capture) {
+            dup2(pfd[1], 1);
+            close(pfd[0]);
+            close(pfd[1]);
+        }
+        if (emu) {
+            char dir[PATH_MAX];
+            if (!driver_dir(dir, sizeof dir)) {
+                fprintf(stderr, "ptxrun: error: the emulator's driver (libcuda.so.1) is not installed beside ptxrun "
+                                "(set PTXEMU_DRIVER_DIR to its folder)\n");
+                _exit(127);
+            }
+            const char *old = getenv("LD_LIBRARY_PATH");
+            size_t n = strlen(dir) + (old ? strlen(old) : 0) + 2;
+            char *lp = malloc(n);
+            if (!lp)
+                _exit(127);
+            snprintf(lp, n, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
+            setenv("LD_LIBRARY_PATH", lp, 1);
+            free(lp);
+        }
+        execvp(argv[0], argv);
+        fprintf(stderr, "ptxrun: error: cannot run '%s': %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    if (capture) {
+        close(pfd[1]);
+        size_t cap = 1 << 16, n = 0;
+        char *buf = malloc(cap);
+        for (;;) {
+            if (buf && n == cap) {
+                char *nb = realloc(buf, cap *= 2);
+                if (!nb) {
+                    free(buf);
+                    buf = NULL;
+                }
+                buf = nb;
+            }
+            char sink[4096];
+            ssize_t k = buf ? read(pfd[0], buf + n, cap - n) : read(pfd[0], sink, sizeof sink);
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k <= 0)
+                break;
+            n += buf ? (size_t)k : 0;
+        }
+        close(pfd[0]);
+        *out = buf;
+        *len = n;
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* ptxrun --compare PROGRAM: its stdout and exit status natively on the GPU and on the
+ * emulator.  Exit 0 when they agree, 3 when they differ, 2 when a side cannot run. */
+static int compare_program(char **argv)
+{
+    if (rt_cuda_check(stderr) != ISA_ST_OK) {
+        fprintf(stderr, "compare: no GPU to compare with\n");
+        return EXIT_USAGE;
+    }
+    char *gout = NULL, *eout = NULL;
+    size_t glen = 0, elen = 0;
+    int g = spawn(argv, false, true, &gout, &glen);
+    int e = spawn(argv, true, true, &eout, &elen);
+    int rc = 0;
+    if (g < 0 || e < 0) {
+        rc = EXIT_USAGE;
+    } else {
+        bool same_out = glen == elen && (glen == 0 || memcmp(gout, eout, glen) == 0);
+        if (!same_out) {
+            size_t i = 0, line = 1;
+            while (i < glen && i < elen && gout[i] == eout[i])
+                line += gout[i++] == '\n';
+            printf("compare: stdout differs from line %zu (%zu bytes on the GPU, %zu on the emulator)\n", line, glen,
+                   elen);
+            rc = 3;
+        }
+        if (g != e) {
+            printf("compare: exit status %d on the GPU, %d on the emulator\n", g, e);
+            rc = 3;
+        }
+        if (!rc)
+            printf("compare: stdout (%zu bytes) and exit status (%d) identical (cuda vs emu)\n", glen, g);
+    }
+    free(gout);
+    free(eout);
+    return rc;
+}
+
+static void setenv_num(const char *name, double v, bool integer)
+{
+    char buf[64];
+    if (integer)
+        snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+    else
+        snprintf(buf, sizeof buf, "%.17g", v);
+    setenv(name, buf, 1);
+}
+/*}=====================================================================*/
+
 int main(int argc, char **argv)
 {
     enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE, O_TIMEOUT, O_COOP, O_REPEAT, O_FIFO, O_HEAP };
@@ -248,6 +457,7 @@ int main(int argc, char **argv)
      * option starts the kernel arguments (which may be negative numbers, hence no
      * getopt permutation).  "--" ends the options. */
     const char *path = NULL;
+    bool program = false;
     while (optind < argc) {
         const char *w = argv[optind];
         if (strcmp(w, "--") == 0) {
@@ -261,6 +471,10 @@ int main(int argc, char **argv)
             if (path)
                 break;
             path = argv[optind++];
+            if (is_program(path)) {   /* what follows is the program's */
+                program = true;
+                break;
+            }
             continue;
         }
         if ((c = getopt_long(argc, argv, "+k:g:b:s:j:o:h", longopts, NULL)) == -1)
@@ -354,6 +568,26 @@ int main(int argc, char **argv)
     if (!path) {
         usage(stderr);
         return EXIT_USAGE;
+    }
+    if (program) {
+        if (mode || repeat || kernel) {
+            fprintf(stderr, "ptxrun: error: --list, --dump-ir, --print, --repeat and -k apply to a PTX file, not to "
+                            "a program\n");
+            return EXIT_USAGE;
+        }
+        if (launch.workers)
+            setenv_num("PTXEMU_WORKERS", launch.workers, true);
+        if (launch.timeout > 0)
+            setenv_num("PTXEMU_TIMEOUT", launch.timeout, false);
+        if (fifo)
+            setenv_num("PTXEMU_PRINTF_FIFO", (double)fifo, true);
+        if (heap)
+            setenv_num("PTXEMU_HEAP", (double)heap, true);
+        char **pargv = argv + optind - 1;   /* the program's name, then its arguments */
+        if (compare)
+            return compare_program(pargv);
+        int rc = spawn(pargv, !cuda, false, NULL, NULL);
+        return rc < 0 ? EXIT_USAGE : rc;
     }
     if ((fifo || heap) && (cuda || compare)) {
         fprintf(stderr, "ptxrun: error: --printf-fifo and --heap set the emulator's limits (not with --backend cuda "

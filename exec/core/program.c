@@ -98,6 +98,11 @@ static bool layout_module(ex_program_t *p)
             p->global_addr[i] += (uint64_t)(uintptr_t)p->globals;
     if (gsize && ex_device_map(p->dev, p->globals, gsize) != ISA_ST_OK)
         return false;
+    /* The constant bank is global memory too: a __constant__ variable's address (what
+     * cudaGetSymbolAddress gives) can be read and written as global memory. */
+    if (csize && ex_device_map(p->dev, p->consts, csize) != ISA_ST_OK)
+        return false;
+    p->consts_mapped = csize != 0;
     for (uint32_t i = 0; i < m->nvar; i++) {
         const isa_var_t *v = &m->vars[i];
         uint8_t *base = isa_spaces[v->space].window == ISA_SP_GLOBAL ? (uint8_t *)(uintptr_t)p->global_addr[i]
@@ -113,6 +118,17 @@ static bool layout_module(ex_program_t *p)
 }
 
 ex_device_t *ex_program_device(const ex_program_t *p) { return p->dev; }
+
+void *ex_program_var_host(const ex_program_t *p, uint32_t var)
+{
+    if (var >= p->m->nvar)
+        return NULL;
+    switch (isa_spaces[p->m->vars[var].space].window) {
+    case ISA_SP_GLOBAL: return (void *)(uintptr_t)p->global_addr[var];
+    case ISA_SP_CONST:  return p->consts + p->global_addr[var];
+    default:            return NULL;
+    }
+}
 
 ex_program_t *ex_program_new(ex_device_t *d, const isa_module_t *m)
 {
@@ -183,6 +199,8 @@ void ex_program_free(ex_program_t *p)
     pthread_mutex_unlock(&d->launch_lock);
     if (p->globals && p->globals_size)
         ex_device_unmap(d, p->globals);
+    if (p->consts_mapped)
+        ex_device_unmap(d, p->consts);
     free(p->funcs);
     free(p->entry_local);
     free(p->globals);

@@ -1,0 +1,155 @@
+/* drv.h: the inside of the emulator's CUDA driver (libcuda.so.1): one emulated H100 (the
+ * runtime's device), its contexts, the allocations, modules and their functions, streams and
+ * events.  Work submitted to a stream runs when it is submitted, in the calling thread, so
+ * that every stream's order (and the legacy default stream's synchronisation with the
+ * others) holds; what the kernels print reaches stdout at the synchronising calls, as on the
+ * GPU.  A kernel's fault is reported on stderr at once and becomes the context's sticky
+ * error, returned by the calls that follow (docs/driver.md). */
+#ifndef PTXEMU_DRV_H
+#define PTXEMU_DRV_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "runtime/driver/cu.h"
+#include "runtime/rt.h"
+
+#define DRV_API __attribute__((visibility("default")))
+
+/* A function in a table of functions; DRV_SIZE(n): the size word a private table starts with. */
+typedef void (*drv_fn_t)(void);
+#define DRV_SIZE(n) ((drv_fn_t)(uintptr_t)((n) * sizeof(void *)))
+
+/* Driver functions the driver itself calls. */
+CUresult cuModuleLoadData(CUmodule *out, const void *image);
+CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice d);
+CUresult cuDeviceGetUuid(CUuuid *u, CUdevice d);
+CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d);
+CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f);
+
+/* Handle tags: the first word of every object the driver hands out. */
+enum { DRV_CTX = 0x43545831, DRV_MODULE = 0x4d4f4431, DRV_FUNC = 0x46554e31, DRV_STREAM = 0x53545231,
+       DRV_EVENT = 0x45564e31, DRV_LINK = 0x4c4e4b31 };
+
+typedef struct drv_ctx {
+    uint32_t   tag;
+    bool       primary;
+    bool       destroyed;
+    unsigned   flags;
+    unsigned   refs;          /* primary: retains; other contexts: 1 */
+    CUresult   sticky;        /* a kernel's fault: every call in the context returns it */
+    uint64_t   stack_size;    /* CU_LIMIT_STACK_SIZE */
+    int        cache_config;
+    int        shmem_config;
+    struct cls { void *key, *value; void (*dtor)(CUcontext, void *, void *); struct cls *next; } *cls;
+} drv_ctx_t;
+
+typedef struct drv_func drv_func_t;
+typedef struct drv_module {
+    uint32_t      tag;
+    drv_ctx_t    *ctx;
+    isa_module_t *m;
+    ex_program_t *p;
+    char         *name;       /* what diagnostics call it */
+    uint32_t      nfunc;
+    drv_func_t  **funcs;      /* per IR function: its handle (made on first use) */
+} drv_module_t;
+
+struct drv_func {
+    uint32_t      tag;
+    drv_module_t *mod;
+    uint32_t      entry;
+    uint32_t      max_dyn_shared;   /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+    int           carveout;
+    int           cache_config;
+    uint32_t      params_size;
+    uint32_t     *param_offset, *param_size;   /* per parameter */
+    bool          checked, runnable;           /* ex_program_check_entry done, its answer */
+};
+
+typedef struct drv_stream {
+    uint32_t  tag;
+    drv_ctx_t *ctx;
+    unsigned  flags;
+    int       priority;
+    bool      capturing;
+} drv_stream_t;
+
+typedef struct drv_event {
+    uint32_t  tag;
+    drv_ctx_t *ctx;
+    unsigned  flags;
+    bool      recorded;
+    double    time;           /* seconds (CLOCK_MONOTONIC) when it was recorded */
+} drv_event_t;
+
+/* Kinds of memory the driver hands out. */
+typedef enum { DRV_MEM_DEVICE, DRV_MEM_HOST, DRV_MEM_MANAGED, DRV_MEM_REGISTERED, DRV_MEM_MODULE } drv_memkind_t;
+typedef struct {
+    uintptr_t     base;
+    size_t        size;
+    drv_memkind_t kind;
+    drv_ctx_t    *ctx;
+    unsigned      flags;
+    uint64_t      id;         /* CU_POINTER_ATTRIBUTE_BUFFER_ID */
+} drv_alloc_t;
+
+/* The driver's state. */
+typedef struct {
+    pthread_mutex_t lock;          /* guards what follows */
+    bool            inited;
+    ex_device_t    *dev;
+    drv_ctx_t       primary;
+    bool            primary_active;
+    unsigned        primary_flags;
+    drv_alloc_t    *allocs;        /* sorted by base */
+    size_t          nalloc, calloc_;
+    uint64_t        next_id;
+    ex_launch_t     launch;        /* settings every launch starts from (PTXEMU_* environment) */
+    FILE           *diag;          /* where the driver's messages go (stderr) */
+    int             loading_mode;
+} drv_state_t;
+
+extern drv_state_t drv;
+
+/* The current context of the calling thread (NULL: none). */
+drv_ctx_t *drv_current(void);
+void       drv_set_current(drv_ctx_t *c);
+/* The check at the start of every call that works in the current context: the driver is
+ * initialised, a context is current, it has no sticky error.  CUDA_SUCCESS or why not. */
+CUresult   drv_enter(drv_ctx_t **out);
+/* ... and for a call that names its context (NULL: the current one). */
+CUresult   drv_enter_ctx(drv_ctx_t *c);
+bool       drv_ctx_valid(const drv_ctx_t *c);
+
+/* Say once on stderr that a driver function is not implemented; CUDA_ERROR_NOT_SUPPORTED. */
+CUresult   drv_unsupported(const char *fn);
+/* Report an error in words on stderr ("ptxemu: cuFoo: ..."); returns r. */
+CUresult   drv_fail(CUresult r, const char *fn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Allocation registry (mem.c). */
+CUresult   drv_alloc_add(void *base, size_t size, drv_memkind_t kind, unsigned flags, bool map);
+/* The allocation holding [p, p + n) (n may be 0), or NULL. */
+const drv_alloc_t *drv_alloc_find(uintptr_t p, size_t n);
+void       drv_alloc_remove_ctx(drv_ctx_t *c);
+/* Forget the registry entry at base without releasing its memory (module variables). */
+void       drv_alloc_forget(uintptr_t base);
+
+/* Synchronisation points: the kernels' printf text goes to stdout, failed assertions'
+ * messages to stderr (stream.c). */
+void       drv_flush_output(void);
+
+/* Streams: a handle is valid (NULL, the legacy and per-thread handles, or a live stream). */
+CUresult   drv_stream_check(CUstream s);
+
+/* Launch (launch.c). */
+CUresult   drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const unsigned block[3],
+                      unsigned shared, CUstream s, void **params, void **extra, bool cooperative,
+                      const unsigned *cluster);
+CUresult   drv_func_prepare(drv_func_t *f);
+drv_func_t *drv_module_func(drv_module_t *m, uint32_t entry);
+
+double     drv_now(void);
+
+#endif

@@ -1,0 +1,308 @@
+/* launch.c: kernel launches (cuLaunchKernel with kernelParams or extra, cuLaunchKernelEx with
+ * its attributes, cooperative launches) on the emulated device, run when they are submitted;
+ * a kernel's fault becomes the context's sticky error.  Occupancy from the machine table. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/driver/drv.h"
+
+/* The CUresult a launch's refusal names in its message ("... (CUDA_ERROR_X)"). */
+static CUresult named_error(const char *msg, CUresult dflt)
+{
+    const char *p = strstr(msg, "(CUDA_ERROR_");
+    if (!p)
+        return dflt;
+    p++;
+    static const struct { const char *name; CUresult r; } names[] = {
+#define CU_ERR(name, value) { #name, name },
+#include "runtime/driver/errors.def"
+#undef CU_ERR
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        size_t n = strlen(names[i].name);
+        if (strncmp(p, names[i].name, n) == 0 && p[n] == ')')
+            return names[i].r;
+    }
+    return dflt;
+}
+
+/* The driver's error for a fault, and whether it is sticky (the context is then unusable). */
+static CUresult fault_error(ex_fault_kind_t k, bool *sticky)
+{
+    *sticky = true;
+    switch (k) {
+    case EX_FAULT_ADDRESS:     return CUDA_ERROR_ILLEGAL_ADDRESS;
+    case EX_FAULT_MISALIGNED:  return CUDA_ERROR_MISALIGNED_ADDRESS;
+    case EX_FAULT_TRAP:        return CUDA_ERROR_LAUNCH_FAILED;
+    case EX_FAULT_ASSERT:      return CUDA_ERROR_ASSERT;
+    case EX_FAULT_STACK:       return CUDA_ERROR_LAUNCH_FAILED;
+    case EX_FAULT_INVALID_PC:  return CUDA_ERROR_INVALID_PC;
+    case EX_FAULT_ILLEGAL:     return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+    case EX_FAULT_SYNC:        return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+    case EX_FAULT_DEADLOCK:    return CUDA_ERROR_LAUNCH_TIMEOUT;
+    case EX_FAULT_STOPPED:     return CUDA_ERROR_LAUNCH_TIMEOUT;
+    case EX_FAULT_NOMEM:       *sticky = false; return CUDA_ERROR_OUT_OF_MEMORY;
+    case EX_FAULT_UNSUPPORTED: *sticky = false; return CUDA_ERROR_NOT_SUPPORTED;
+    case EX_FAULT_REFUSED:     *sticky = false; return CUDA_ERROR_INVALID_VALUE;
+    case EX_FAULT_NONE:        *sticky = false; return CUDA_SUCCESS;
+    }
+    *sticky = false;
+    return CUDA_ERROR_UNKNOWN;
+}
+
+CUresult drv_func_prepare(drv_func_t *f)
+{
+    if (!f->checked) {
+        unsigned n = ex_program_check_entry(f->mod->p, f->entry, stderr);
+        f->runnable = n == 0;
+        f->checked = true;
+    }
+    if (!f->runnable)
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, "cuLaunchKernel",
+                        "kernel %s uses instructions the emulator does not support yet (listed above)",
+                        f->mod->m->funcs[f->entry].name);
+    return CUDA_SUCCESS;
+}
+
+CUresult drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const unsigned block[3], unsigned shared,
+                    CUstream s, void **params, void **extra, bool cooperative, const unsigned *cluster)
+{
+    drv_ctx_t *c;
+    CUresult r = drv_enter(&c);
+    if (r)
+        return r;
+    if (!f || f->tag != DRV_FUNC)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if ((r = drv_stream_check(s)))
+        return r;
+    if (f->mod->ctx != c && !f->mod->ctx->primary)
+        return CUDA_ERROR_INVALID_HANDLE;
+    const isa_func_t *fn_ir = &f->mod->m->funcs[f->entry];
+    const char *kname = fn_ir->name;
+    if (cluster && (cluster[0] > 1 || cluster[1] > 1 || cluster[2] > 1))
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "kernel %s: thread block clusters are not supported yet", kname);
+    /* The parameter block. */
+    uint8_t stackbuf[512];
+    uint8_t *pb = stackbuf;
+    size_t psize = f->params_size;
+    if (params && extra)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (extra) {
+        void *buf = NULL;
+        size_t *sz = NULL;
+        for (void **e = extra; *e != CU_LAUNCH_PARAM_END; e += 2) {
+            if (e[0] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+                buf = e[1];
+            else if (e[0] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+                sz = e[1];
+            else
+                return CUDA_ERROR_INVALID_VALUE;
+        }
+        if (!buf || !sz)
+            return CUDA_ERROR_INVALID_VALUE;
+        if (*sz < psize)
+            return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "kernel %s: a %zu-byte parameter buffer for %zu bytes of parameters",
+                            kname, *sz, psize);
+        pb = buf;
+    } else {
+        if (psize > sizeof stackbuf && !(pb = calloc(1, psize)))
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        if (psize <= sizeof stackbuf)
+            memset(pb, 0, psize);
+        if (fn_ir->nparam && !params) {
+            if (pb != stackbuf)
+                free(pb);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        for (uint32_t i = 0; i < fn_ir->nparam; i++)
+            memcpy(pb + f->param_offset[i], params[i], f->param_size[i]);
+    }
+    /* Dynamic shared memory beyond what the function was opted in to. */
+    if (shared > f->max_dyn_shared) {
+        r = drv_fail(CUDA_ERROR_INVALID_VALUE, fn,
+                     "kernel %s: %u bytes of dynamic shared memory, more than the %u the function allows "
+                     "(cuFuncSetAttribute CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES raises it)",
+                     kname, shared, f->max_dyn_shared);
+        goto out;
+    }
+    if ((r = drv_func_prepare(f)))
+        goto out;
+    ex_launch_t l = drv.launch;
+    for (int d = 0; d < 3; d++) {
+        l.grid[d] = grid[d];
+        l.block[d] = block[d];
+    }
+    l.shared_bytes = shared;
+    l.cooperative = cooperative;
+    char msg[512];
+    isa_status_t st = ex_launch_check(f->mod->p, f->entry, &l, msg, sizeof msg);
+    if (st != ISA_ST_OK) {
+        r = drv_fail(named_error(msg, CUDA_ERROR_INVALID_VALUE), fn, "kernel %s: %s", kname, msg);
+        goto out;
+    }
+    drv_flush_output();
+    ex_stats_t stats;
+    memset(&stats, 0, sizeof stats);
+    st = ex_launch(f->mod->p, f->entry, &l, pb, psize, &stats);
+    if (st != ISA_ST_OK) {
+        bool sticky;
+        CUresult e = fault_error(stats.fault.kind, &sticky);
+        if (stats.fault.kind == EX_FAULT_REFUSED)
+            e = named_error(stats.fault.what, e);
+        if (stats.fault.report)
+            fputs(stats.fault.report, stderr);
+        else
+            fprintf(stderr, "ptxemu: kernel %s: %s\n", kname, stats.fault.what);
+        if (sticky)
+            c->sticky = e;   /* returned by the calls that follow, as the GPU's asynchronous error */
+        else
+            r = e;
+    }
+    ex_stats_clear(&stats);
+out:
+    if (pb != stackbuf && !extra)
+        free(pb);
+    return r;
+}
+
+DRV_API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                unsigned bz, unsigned shared, CUstream s, void **params, void **extra)
+{
+    unsigned g[3] = { gx, gy, gz }, b[3] = { bx, by, bz };
+    return drv_launch(__func__, f, g, b, shared, s, params, extra, false, NULL);
+}
+DRV_API CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                     unsigned bz, unsigned shared, CUstream s, void **params, void **extra)
+{
+    return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, s, params, extra);
+}
+
+DRV_API CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                           unsigned by, unsigned bz, unsigned shared, CUstream s, void **params)
+{
+    unsigned g[3] = { gx, gy, gz }, b[3] = { bx, by, bz };
+    return drv_launch(__func__, f, g, b, shared, s, params, NULL, true, NULL);
+}
+DRV_API CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                                unsigned by, unsigned bz, unsigned shared, CUstream s, void **params)
+{
+    return cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, shared, s, params);
+}
+
+DRV_API CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
+{
+    if (!cfg)
+        return CUDA_ERROR_INVALID_VALUE;
+    bool coop = false;
+    unsigned cluster[3] = { 1, 1, 1 };
+    for (unsigned i = 0; i < cfg->numAttrs; i++) {
+        const CUlaunchAttribute *a = &cfg->attrs[i];
+        switch (a->id) {
+        case CU_LAUNCH_ATTRIBUTE_IGNORE: break;
+        case CU_LAUNCH_ATTRIBUTE_COOPERATIVE: coop = a->value.cooperative != 0; break;
+        case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+            cluster[0] = a->value.clusterDim.x;
+            cluster[1] = a->value.clusterDim.y;
+            cluster[2] = a->value.clusterDim.z;
+            break;
+        /* scheduling and caching hints: no effect on results */
+        case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+        case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+        case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+        case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+        case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+        case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+            break;
+        default:
+            return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "launch attribute %d is not supported yet", a->id);
+        }
+    }
+    unsigned g[3] = { cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ };
+    unsigned b[3] = { cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ };
+    return drv_launch(__func__, f, g, b, cfg->sharedMemBytes, cfg->hStream, params, extra, coop, cluster);
+}
+DRV_API CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
+{
+    return cuLaunchKernelEx(cfg, f, params, extra);
+}
+
+/*{=====================================================================
+ * Occupancy: resident CTAs per SM from the machine table (ex_resident_ctas over 132 SMs).
+ *====================================================================*/
+
+static int blocks_per_sm(drv_func_t *f, int block, size_t shared)
+{
+    ex_launch_t l = { .grid = { 1, 1, 1 }, .block = { (uint32_t)block, 1, 1 }, .shared_bytes = (uint32_t)shared };
+    return (int)(ex_resident_ctas(f->mod->p, f->entry, &l) / 132);
+}
+
+DRV_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, CUfunction f, int block, size_t shared,
+                                                                      unsigned flags)
+{
+    (void)flags;
+    if (!drv.inited)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (!n || block <= 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!f || f->tag != DRV_FUNC)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *n = block > 1024 ? 0 : blocks_per_sm(f, block, shared);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int block, size_t shared)
+{
+    return cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, f, block, shared, 0);
+}
+
+DRV_API CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *min_grid, int *block, CUfunction f,
+                                                           CUoccupancyB2DSize shared_of, size_t shared, int limit,
+                                                           unsigned flags)
+{
+    (void)flags;
+    if (!drv.inited)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (!min_grid || !block)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!f || f->tag != DRV_FUNC)
+        return CUDA_ERROR_INVALID_HANDLE;
+    int maxt = 1024, best = 0, best_b = 32;
+    if (cuFuncGetAttribute(&maxt, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f))
+        maxt = 1024;
+    if (limit > 0 && limit < maxt)
+        maxt = limit;
+    for (int b = maxt / 32 * 32; b >= 32; b -= 32) {
+        size_t sh = shared_of ? shared_of(b) : shared;
+        int warps = blocks_per_sm(f, b, sh) * b;
+        if (warps > best) {
+            best = warps;
+            best_b = b;
+        }
+    }
+    *block = best_b;
+    size_t sh = shared_of ? shared_of(best_b) : shared;
+    *min_grid = blocks_per_sm(f, best_b, sh) * 132;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuOccupancyMaxPotentialBlockSize(int *min_grid, int *block, CUfunction f, CUoccupancyB2DSize shared_of,
+                                                  size_t shared, int limit)
+{
+    return cuOccupancyMaxPotentialBlockSizeWithFlags(min_grid, block, f, shared_of, shared, limit, 0);
+}
+
+DRV_API CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *out, CUfunction f, int blocks, int block)
+{
+    if (!out || blocks <= 0 || block <= 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!f || f->tag != DRV_FUNC)
+        return CUDA_ERROR_INVALID_HANDLE;
+    uint64_t per_sm = 233472, stat = ex_entry_shared(f->mod->p, f->entry);
+    uint64_t each = per_sm / (uint64_t)blocks;
+    each = each > 1024 ? each - 1024 : 0;   /* the 1 KB the H100 reserves per CTA */
+    each = each > 232448 ? 232448 : each;
+    *out = each > stat ? each - stat : 0;
+    return CUDA_SUCCESS;
+}

@@ -1,0 +1,658 @@
+/* mem.c: memory: device, pinned host, managed and registered host allocations (device
+ * addresses are host addresses, each allocation mapped as the emulated device's global
+ * memory), every cuMemcpy and cuMemset form (array operands excepted), pointer attributes. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "runtime/driver/drv.h"
+
+#define DEV_MEM 85017493504ull   /* the H100's memory (runtime/h100_attrs.def) */
+#define BIG     (1u << 20)       /* allocations this large come from mmap (zero, lazily) */
+
+static uint64_t in_use;
+
+/*{=====================================================================
+ * The registry: allocations sorted by base
+ *====================================================================*/
+
+static size_t find_slot(uintptr_t p)   /* first allocation with base > p */
+{
+    size_t lo = 0, hi = drv.nalloc;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (drv.allocs[mid].base <= p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+CUresult drv_alloc_add(void *base, size_t size, drv_memkind_t kind, unsigned flags, bool map)
+{
+    if (map && ex_device_map(drv.dev, base, size) != ISA_ST_OK)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    pthread_mutex_lock(&drv.lock);
+    if (drv.nalloc == drv.calloc_) {
+        size_t n = drv.calloc_ ? drv.calloc_ * 2 : 64;
+        drv_alloc_t *a = realloc(drv.allocs, n * sizeof *a);
+        if (!a) {
+            pthread_mutex_unlock(&drv.lock);
+            if (map)
+                ex_device_unmap(drv.dev, base);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        drv.allocs = a;
+        drv.calloc_ = n;
+    }
+    size_t i = find_slot((uintptr_t)base);
+    memmove(&drv.allocs[i + 1], &drv.allocs[i], (drv.nalloc - i) * sizeof *drv.allocs);
+    drv.allocs[i] = (drv_alloc_t){ (uintptr_t)base, size, kind, drv_current(), flags, ++drv.next_id };
+    drv.nalloc++;
+    if (kind == DRV_MEM_DEVICE || kind == DRV_MEM_MANAGED)
+        in_use += size;
+    pthread_mutex_unlock(&drv.lock);
+    return CUDA_SUCCESS;
+}
+
+const drv_alloc_t *drv_alloc_find(uintptr_t p, size_t n)
+{
+    pthread_mutex_lock(&drv.lock);
+    size_t i = find_slot(p);
+    const drv_alloc_t *a = NULL;
+    if (i > 0) {
+        const drv_alloc_t *c = &drv.allocs[i - 1];
+        if (p - c->base < c->size && n <= c->size - (p - c->base))
+            a = c;
+        else if (p == c->base + c->size && n == 0)
+            a = c;
+    }
+    pthread_mutex_unlock(&drv.lock);
+    return a;
+}
+
+static void release(const drv_alloc_t *a)
+{
+    switch (a->kind) {
+    case DRV_MEM_DEVICE:
+    case DRV_MEM_MANAGED:
+    case DRV_MEM_HOST:
+        ex_device_unmap(drv.dev, (void *)a->base);
+        if (a->flags & 0x80000000u)
+            munmap((void *)a->base, a->size);
+        else
+            free((void *)a->base);
+        break;
+    case DRV_MEM_REGISTERED:
+        ex_device_unmap(drv.dev, (void *)a->base);
+        break;
+    case DRV_MEM_MODULE:
+        break;
+    }
+}
+
+/* Remove the allocation at base of one of the kinds in mask; false if none. */
+static bool remove_at(uintptr_t base, unsigned mask, drv_alloc_t *out)
+{
+    pthread_mutex_lock(&drv.lock);
+    size_t i = find_slot(base);
+    bool ok = i > 0 && drv.allocs[i - 1].base == base && (mask >> drv.allocs[i - 1].kind & 1);
+    if (ok) {
+        *out = drv.allocs[i - 1];
+        memmove(&drv.allocs[i - 1], &drv.allocs[i], (drv.nalloc - i) * sizeof *drv.allocs);
+        drv.nalloc--;
+        if (out->kind == DRV_MEM_DEVICE || out->kind == DRV_MEM_MANAGED)
+            in_use -= out->size;
+    }
+    pthread_mutex_unlock(&drv.lock);
+    return ok;
+}
+
+void drv_alloc_remove_ctx(drv_ctx_t *c)
+{
+    for (;;) {
+        drv_alloc_t a;
+        bool found = false;
+        pthread_mutex_lock(&drv.lock);
+        for (size_t i = 0; i < drv.nalloc; i++)
+            if (drv.allocs[i].ctx == c && drv.allocs[i].kind != DRV_MEM_MODULE) {
+                a = drv.allocs[i];
+                found = true;
+                break;
+            }
+        pthread_mutex_unlock(&drv.lock);
+        if (!found || !remove_at(a.base, ~0u, &a))
+            return;
+        release(&a);
+    }
+}
+
+/*{=====================================================================
+ * Allocation
+ *====================================================================*/
+
+static CUresult alloc(void **out, size_t n, drv_memkind_t kind, unsigned flags)
+{
+    if (n > DEV_MEM || (kind != DRV_MEM_HOST && in_use + n > DEV_MEM))
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    size_t sz = (n + 255) & ~(size_t)255;
+    void *p;
+    if (sz >= BIG) {
+        p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        flags |= 0x80000000u;
+    } else {
+        p = aligned_alloc(256, sz);
+        if (!p)
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        memset(p, 0, sz);
+    }
+    CUresult r = drv_alloc_add(p, sz, kind, flags, true);
+    if (r) {
+        if (sz >= BIG)
+            munmap(p, sz);
+        else
+            free(p);
+        return r;
+    }
+    *out = p;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemAlloc_v2(CUdeviceptr *dp, size_t n)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!dp || n == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    void *p;
+    if ((r = alloc(&p, n, DRV_MEM_DEVICE, 0)) == CUDA_SUCCESS)
+        *dp = (CUdeviceptr)(uintptr_t)p;
+    return r;
+}
+
+DRV_API CUresult cuMemAllocPitch_v2(CUdeviceptr *dp, size_t *pitch, size_t width, size_t height, unsigned elem)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!dp || !pitch || width == 0 || height == 0 || (elem != 4 && elem != 8 && elem != 16))
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t pt = (width + 511) & ~(size_t)511;   /* CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT: 32; pitch as the H100 gives it */
+    void *p;
+    if ((r = alloc(&p, pt * height, DRV_MEM_DEVICE, 0)) == CUDA_SUCCESS) {
+        *dp = (CUdeviceptr)(uintptr_t)p;
+        *pitch = pt;
+    }
+    return r;
+}
+
+DRV_API CUresult cuMemAllocManaged(CUdeviceptr *dp, size_t n, unsigned int flags)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!dp || n == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
+        return CUDA_ERROR_INVALID_VALUE;
+    void *p;
+    if ((r = alloc(&p, n, DRV_MEM_MANAGED, flags)) == CUDA_SUCCESS)
+        *dp = (CUdeviceptr)(uintptr_t)p;
+    return r;
+}
+
+DRV_API CUresult cuMemFree_v2(CUdeviceptr dp)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!dp)
+        return CUDA_SUCCESS;
+    drv_alloc_t a;
+    if (!remove_at((uintptr_t)dp, 1u << DRV_MEM_DEVICE | 1u << DRV_MEM_MANAGED, &a))
+        return CUDA_ERROR_INVALID_VALUE;
+    release(&a);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemHostAlloc(void **pp, size_t n, unsigned int flags)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!pp || (flags & ~7u))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (n == 0) {
+        *pp = NULL;
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return alloc(pp, n, DRV_MEM_HOST, flags);
+}
+
+DRV_API CUresult cuMemAllocHost_v2(void **pp, size_t n) { return cuMemHostAlloc(pp, n, 0); }
+
+DRV_API CUresult cuMemFreeHost(void *p)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    drv_alloc_t a;
+    if (!p || !remove_at((uintptr_t)p, 1u << DRV_MEM_HOST, &a))
+        return CUDA_ERROR_INVALID_VALUE;
+    release(&a);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *dp, void *p, unsigned int flags)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!dp || flags)
+        return CUDA_ERROR_INVALID_VALUE;
+    const drv_alloc_t *a = drv_alloc_find((uintptr_t)p, 0);
+    if (!a || (a->kind != DRV_MEM_HOST && a->kind != DRV_MEM_REGISTERED))
+        return CUDA_ERROR_INVALID_VALUE;
+    *dp = (CUdeviceptr)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemHostGetFlags(unsigned int *flags, void *p)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    const drv_alloc_t *a = drv_alloc_find((uintptr_t)p, 0);
+    if (!flags || !a || (a->kind != DRV_MEM_HOST && a->kind != DRV_MEM_REGISTERED))
+        return CUDA_ERROR_INVALID_VALUE;
+    *flags = (a->flags & 0xffu) | CU_MEMHOSTALLOC_DEVICEMAP;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned int flags)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!p || n == 0 || (flags & ~0xfu))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (drv_alloc_find((uintptr_t)p, 0) || drv_alloc_find((uintptr_t)p + n - 1, 0))
+        return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    return drv_alloc_add(p, n, DRV_MEM_REGISTERED, flags, true);
+}
+
+DRV_API CUresult cuMemHostUnregister(void *p)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    drv_alloc_t a;
+    if (!p || !remove_at((uintptr_t)p, 1u << DRV_MEM_REGISTERED, &a))
+        return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+    release(&a);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemGetInfo_v2(size_t *free_b, size_t *total)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!free_b || !total)
+        return CUDA_ERROR_INVALID_VALUE;
+    *total = DEV_MEM;
+    pthread_mutex_lock(&drv.lock);
+    *free_b = DEV_MEM - 541065216ull - in_use;   /* what a fresh context leaves on the H100 */
+    pthread_mutex_unlock(&drv.lock);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr dp)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    const drv_alloc_t *a = drv_alloc_find((uintptr_t)dp, 1);
+    if (!a || a->kind == DRV_MEM_HOST || a->kind == DRV_MEM_REGISTERED)
+        return CUDA_ERROR_NOT_FOUND;
+    if (base)
+        *base = a->base;
+    if (size)
+        *size = a->size;
+    return CUDA_SUCCESS;
+}
+
+/* Stream-ordered allocation: in stream order is at once here. */
+DRV_API CUresult cuMemAllocAsync(CUdeviceptr *dp, size_t n, CUstream s)
+{
+    CUresult r = drv_stream_check(s);
+    return r ? r : cuMemAlloc_v2(dp, n);
+}
+DRV_API CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dp, size_t n, CUstream s) { return cuMemAllocAsync(dp, n, s); }
+DRV_API CUresult cuMemFreeAsync(CUdeviceptr dp, CUstream s)
+{
+    CUresult r = drv_stream_check(s);
+    return r ? r : cuMemFree_v2(dp);
+}
+DRV_API CUresult cuMemFreeAsync_ptsz(CUdeviceptr dp, CUstream s) { return cuMemFreeAsync(dp, s); }
+
+/*{=====================================================================
+ * Copies and sets
+ *====================================================================*/
+
+/* Device memory [p, p + n): an allocation (of any kind) holds it. */
+static bool dev_ok(CUdeviceptr p, size_t n) { return n == 0 || drv_alloc_find((uintptr_t)p, n) != NULL; }
+
+static CUresult copy(const char *fn, void *dst, const void *src, size_t n, bool dst_dev, bool src_dev, CUstream s,
+                     bool sync)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (s && (r = drv_stream_check(s)))
+        return r;
+    if ((dst_dev && !dev_ok((uintptr_t)dst, n)) || (src_dev && !dev_ok((uintptr_t)src, n)))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (n && (!dst || !src))
+        return CUDA_ERROR_INVALID_VALUE;
+    (void)fn;
+    if (n)
+        memmove(dst, src, n);
+    if (sync)
+        drv_flush_output();
+    return CUDA_SUCCESS;
+}
+
+#define PTR(x) ((void *)(uintptr_t)(x))
+DRV_API CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *h, size_t n) { return copy(__func__, PTR(d), h, n, true, false, NULL, true); }
+DRV_API CUresult cuMemcpyDtoH_v2(void *h, CUdeviceptr d, size_t n) { return copy(__func__, h, PTR(d), n, false, true, NULL, true); }
+DRV_API CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { return copy(__func__, PTR(d), PTR(s), n, true, true, NULL, false); }
+DRV_API CUresult cuMemcpy(CUdeviceptr d, CUdeviceptr s, size_t n) { return copy(__func__, PTR(d), PTR(s), n, false, false, NULL, true); }
+DRV_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, CUstream s) { return copy(__func__, PTR(d), h, n, true, false, s, false); }
+DRV_API CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, CUstream s) { return copy(__func__, h, PTR(d), n, false, true, s, false); }
+DRV_API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s) { return copy(__func__, PTR(d), PTR(src), n, true, true, s, false); }
+DRV_API CUresult cuMemcpyAsync(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s) { return copy(__func__, PTR(d), PTR(src), n, false, false, s, false); }
+DRV_API CUresult cuMemcpyPeer(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n)
+{
+    if (!drv_ctx_valid(dc) || !drv_ctx_valid(sc))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    return copy(__func__, PTR(d), PTR(s), n, true, true, NULL, true);
+}
+DRV_API CUresult cuMemcpyPeerAsync(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st)
+{
+    if (!drv_ctx_valid(dc) || !drv_ctx_valid(sc))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    return copy(__func__, PTR(d), PTR(s), n, true, true, st, false);
+}
+/* The per-thread default stream forms behave alike here. */
+DRV_API CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr d, const void *h, size_t n) { return cuMemcpyHtoD_v2(d, h, n); }
+DRV_API CUresult cuMemcpyDtoH_v2_ptds(void *h, CUdeviceptr d, size_t n) { return cuMemcpyDtoH_v2(h, d, n); }
+DRV_API CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr d, CUdeviceptr s, size_t n) { return cuMemcpyDtoD_v2(d, s, n); }
+DRV_API CUresult cuMemcpy_ptds(CUdeviceptr d, CUdeviceptr s, size_t n) { return cuMemcpy(d, s, n); }
+DRV_API CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr d, const void *h, size_t n, CUstream s) { return cuMemcpyHtoDAsync_v2(d, h, n, s); }
+DRV_API CUresult cuMemcpyDtoHAsync_v2_ptsz(void *h, CUdeviceptr d, size_t n, CUstream s) { return cuMemcpyDtoHAsync_v2(h, d, n, s); }
+DRV_API CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s) { return cuMemcpyDtoDAsync_v2(d, src, n, s); }
+DRV_API CUresult cuMemcpyAsync_ptsz(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) { return cuMemcpyAsync(d, s, n, st); }
+DRV_API CUresult cuMemcpyPeer_ptds(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n) { return cuMemcpyPeer(d, dc, s, sc, n); }
+DRV_API CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st) { return cuMemcpyPeerAsync(d, dc, s, sc, n, st); }
+
+/* One side of a 2D/3D copy: its base address and whether it is device memory. */
+static CUresult side(int type, const void *host, CUdeviceptr dev, void *array, void **out, bool *is_dev)
+{
+    switch (type) {
+    case CU_MEMORYTYPE_HOST:    *out = (void *)host; *is_dev = false; return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_DEVICE:  *out = PTR(dev); *is_dev = true; return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_UNIFIED: *out = PTR(dev); *is_dev = drv_alloc_find((uintptr_t)dev, 0) != NULL; return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_ARRAY:   (void)array; return drv_unsupported("cuMemcpy2D/3D with a CUDA array");
+    default:                    return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+static CUresult copy3d(const CUDA_MEMCPY3D *c, CUstream s, bool sync)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!c)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (s && (r = drv_stream_check(s)))
+        return r;
+    void *src = NULL, *dst = NULL;
+    bool sdev = false, ddev = false;
+    if ((r = side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, &src, &sdev)) ||
+        (r = side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, &dst, &ddev)))
+        return r;
+    size_t w = c->WidthInBytes, h = c->Height ? c->Height : 1, d = c->Depth ? c->Depth : 1;
+    size_t sp = c->srcPitch ? c->srcPitch : w, dpt = c->dstPitch ? c->dstPitch : w;
+    size_t sh = c->srcHeight ? c->srcHeight : h, dh = c->dstHeight ? c->dstHeight : h;
+    if ((c->srcPitch && c->srcPitch < w + c->srcXInBytes) || (c->dstPitch && c->dstPitch < w + c->dstXInBytes))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (w == 0 || c->Height == 0 || c->Depth == 0)
+        return CUDA_SUCCESS;
+    /* the whole extent each side touches */
+    size_t soff = ((c->srcZ * sh) + c->srcY) * sp + c->srcXInBytes, doff = ((c->dstZ * dh) + c->dstY) * dpt + c->dstXInBytes;
+    size_t sext = ((d - 1) * sh + (h - 1)) * sp + w, dext = ((d - 1) * dh + (h - 1)) * dpt + w;
+    if ((sdev && !dev_ok((uintptr_t)src + soff, sext)) || (ddev && !dev_ok((uintptr_t)dst + doff, dext)))
+        return CUDA_ERROR_INVALID_VALUE;
+    for (size_t z = 0; z < d; z++)
+        for (size_t y = 0; y < h; y++)
+            memmove((char *)dst + doff + (z * dh + y) * dpt, (const char *)src + soff + (z * sh + y) * sp, w);
+    if (sync)
+        drv_flush_output();
+    return CUDA_SUCCESS;
+}
+
+static void to3d(const CUDA_MEMCPY2D *c, CUDA_MEMCPY3D *o)
+{
+    memset(o, 0, sizeof *o);
+    o->srcXInBytes = c->srcXInBytes; o->srcY = c->srcY; o->srcMemoryType = c->srcMemoryType;
+    o->srcHost = c->srcHost; o->srcDevice = c->srcDevice; o->srcArray = c->srcArray; o->srcPitch = c->srcPitch;
+    o->dstXInBytes = c->dstXInBytes; o->dstY = c->dstY; o->dstMemoryType = c->dstMemoryType;
+    o->dstHost = c->dstHost; o->dstDevice = c->dstDevice; o->dstArray = c->dstArray; o->dstPitch = c->dstPitch;
+    o->WidthInBytes = c->WidthInBytes; o->Height = c->Height; o->Depth = 1;
+}
+
+static CUresult copy2d(const CUDA_MEMCPY2D *c, CUstream s, bool sync)
+{
+    if (!c)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUDA_MEMCPY3D t;
+    to3d(c, &t);
+    return copy3d(&t, s, sync);
+}
+
+DRV_API CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *c) { return copy2d(c, NULL, true); }
+DRV_API CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *c) { return copy2d(c, NULL, true); }
+DRV_API CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *c, CUstream s) { return copy2d(c, s, false); }
+DRV_API CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *c) { return copy3d(c, NULL, true); }
+DRV_API CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *c, CUstream s) { return copy3d(c, s, false); }
+DRV_API CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *c) { return copy2d(c, NULL, true); }
+DRV_API CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *c) { return copy2d(c, NULL, true); }
+DRV_API CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *c, CUstream s) { return copy2d(c, s, false); }
+DRV_API CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *c) { return copy3d(c, NULL, true); }
+DRV_API CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *c, CUstream s) { return copy3d(c, s, false); }
+
+/* Set n elements of size es (1, 2, 4) at d, rows of width elements `pitch` bytes apart. */
+static CUresult set2d(CUdeviceptr d, size_t pitch, uint32_t v, unsigned es, size_t width, size_t height, CUstream s)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (s && (r = drv_stream_check(s)))
+        return r;
+    if (width == 0 || height == 0)
+        return CUDA_SUCCESS;
+    if (height > 1 && pitch < width * es)
+        return CUDA_ERROR_INVALID_VALUE;
+    if ((uintptr_t)d % es || (height > 1 && pitch % es))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!dev_ok(d, (height - 1) * pitch + width * es))
+        return CUDA_ERROR_INVALID_VALUE;
+    for (size_t y = 0; y < height; y++) {
+        uint8_t *row = (uint8_t *)PTR(d) + y * pitch;
+        if (es == 1)
+            memset(row, (int)(v & 0xff), width);
+        else if (es == 2)
+            for (size_t i = 0; i < width; i++) { uint16_t x = (uint16_t)v; memcpy(row + 2 * i, &x, 2); }
+        else
+            for (size_t i = 0; i < width; i++) memcpy(row + 4 * i, &v, 4);
+    }
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) { return set2d(d, n, v, 1, n, 1, NULL); }
+DRV_API CUresult cuMemsetD16_v2(CUdeviceptr d, unsigned short v, size_t n) { return set2d(d, 2 * n, v, 2, n, 1, NULL); }
+DRV_API CUresult cuMemsetD32_v2(CUdeviceptr d, unsigned int v, size_t n) { return set2d(d, 4 * n, v, 4, n, 1, NULL); }
+DRV_API CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { return set2d(d, n, v, 1, n, 1, s); }
+DRV_API CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s) { return set2d(d, 2 * n, v, 2, n, 1, s); }
+DRV_API CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) { return set2d(d, 4 * n, v, 4, n, 1, s); }
+DRV_API CUresult cuMemsetD2D8_v2(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h) { return set2d(d, p, v, 1, w, h, NULL); }
+DRV_API CUresult cuMemsetD2D16_v2(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h) { return set2d(d, p, v, 2, w, h, NULL); }
+DRV_API CUresult cuMemsetD2D32_v2(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h) { return set2d(d, p, v, 4, w, h, NULL); }
+DRV_API CUresult cuMemsetD2D8Async(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream s) { return set2d(d, p, v, 1, w, h, s); }
+DRV_API CUresult cuMemsetD2D16Async(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream s) { return set2d(d, p, v, 2, w, h, s); }
+DRV_API CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream s) { return set2d(d, p, v, 4, w, h, s); }
+DRV_API CUresult cuMemsetD8_v2_ptds(CUdeviceptr d, unsigned char v, size_t n) { return cuMemsetD8_v2(d, v, n); }
+DRV_API CUresult cuMemsetD16_v2_ptds(CUdeviceptr d, unsigned short v, size_t n) { return cuMemsetD16_v2(d, v, n); }
+DRV_API CUresult cuMemsetD32_v2_ptds(CUdeviceptr d, unsigned int v, size_t n) { return cuMemsetD32_v2(d, v, n); }
+DRV_API CUresult cuMemsetD8Async_ptsz(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { return cuMemsetD8Async(d, v, n, s); }
+DRV_API CUresult cuMemsetD16Async_ptsz(CUdeviceptr d, unsigned short v, size_t n, CUstream s) { return cuMemsetD16Async(d, v, n, s); }
+DRV_API CUresult cuMemsetD32Async_ptsz(CUdeviceptr d, unsigned int v, size_t n, CUstream s) { return cuMemsetD32Async(d, v, n, s); }
+DRV_API CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h) { return cuMemsetD2D8_v2(d, p, v, w, h); }
+DRV_API CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h) { return cuMemsetD2D16_v2(d, p, v, w, h); }
+DRV_API CUresult cuMemsetD2D32_v2_ptds(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h) { return cuMemsetD2D32_v2(d, p, v, w, h); }
+DRV_API CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream s) { return cuMemsetD2D8Async(d, p, v, w, h, s); }
+DRV_API CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream s) { return cuMemsetD2D16Async(d, p, v, w, h, s); }
+DRV_API CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream s) { return cuMemsetD2D32Async(d, p, v, w, h, s); }
+
+/* Managed memory hints: the emulator's memory is one, so they only check their operands. */
+DRV_API CUresult cuMemPrefetchAsync(CUdeviceptr d, size_t n, CUdevice dev, CUstream s)
+{
+    (void)dev;
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    const drv_alloc_t *a = drv_alloc_find((uintptr_t)d, n);
+    return a && a->kind == DRV_MEM_MANAGED ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+DRV_API CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr d, size_t n, CUdevice dev, CUstream s) { return cuMemPrefetchAsync(d, n, dev, s); }
+DRV_API CUresult cuMemAdvise(CUdeviceptr d, size_t n, int advice, CUdevice dev)
+{
+    (void)advice, (void)dev;
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    const drv_alloc_t *a = drv_alloc_find((uintptr_t)d, n);
+    return a && a->kind == DRV_MEM_MANAGED ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/*{=====================================================================
+ * Pointer attributes
+ *====================================================================*/
+
+static CUresult attr(void *data, int which, CUdeviceptr p, bool lenient)
+{
+    const drv_alloc_t *a = drv_alloc_find((uintptr_t)p, 0);
+    if (a && (uintptr_t)p == a->base + a->size)
+        a = NULL;
+    bool managed = a && a->kind == DRV_MEM_MANAGED;
+    bool hostmem = a && (a->kind == DRV_MEM_HOST || a->kind == DRV_MEM_REGISTERED);
+    if (!a && !lenient)
+        return CUDA_ERROR_INVALID_VALUE;
+    switch (which) {
+    case CU_POINTER_ATTRIBUTE_CONTEXT:
+        *(CUcontext *)data = a ? a->ctx : NULL; break;
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+        *(unsigned *)data = !a ? 0 : hostmem ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE; break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+        if (!a)
+            return CUDA_ERROR_INVALID_VALUE;
+        *(CUdeviceptr *)data = p; break;
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+        if (!a || (!hostmem && !managed))
+            return CUDA_ERROR_INVALID_VALUE;
+        *(void **)data = PTR(p); break;
+    case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
+        *(int *)data = 1; break;
+    case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+        *(unsigned long long *)data = a ? a->id : 0; break;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+        *(int *)data = managed; break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+        *(int *)data = a ? 0 : -2; break;
+    case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
+        *(int *)data = a && a->kind == DRV_MEM_DEVICE; break;
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+        *(CUdeviceptr *)data = a ? a->base : 0; break;
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+        *(size_t *)data = a ? a->size : 0; break;
+    case CU_POINTER_ATTRIBUTE_MAPPED:
+        *(int *)data = a != NULL; break;
+    case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+        *(unsigned long long *)data = 0; break;
+    case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
+        *(int *)data = 0; break;
+    case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS:
+        *(unsigned *)data = a ? 3 : 0; break;
+    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+        *(void **)data = NULL; break;
+    case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
+        *(size_t *)data = a ? a->size : 0; break;
+    case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR:
+        *(void **)data = a ? (void *)a->base : NULL; break;
+    case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
+        *(unsigned long long *)data = a ? a->id : 0; break;
+    case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
+        *(int *)data = 0; break;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuPointerGetAttribute(void *data, int which, CUdeviceptr p)
+{
+    if (!drv.inited)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (!data)
+        return CUDA_ERROR_INVALID_VALUE;
+    return attr(data, which, p, false);
+}
+
+DRV_API CUresult cuPointerGetAttributes(unsigned int n, int *which, void **data, CUdeviceptr p)
+{
+    if (!drv.inited)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (!which || !data)
+        return CUDA_ERROR_INVALID_VALUE;
+    for (unsigned i = 0; i < n; i++) {
+        if (!data[i])
+            continue;
+        CUresult r = attr(data[i], which[i], p, true);
+        if (r == CUDA_ERROR_INVALID_VALUE && which[i] >= CU_POINTER_ATTRIBUTE_CONTEXT &&
+            which[i] <= CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE) {
+            memset(data[i], 0, 8);   /* an attribute that does not apply to p reads as zero */
+            continue;
+        }
+        if (r)
+            return r;
+    }
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuPointerSetAttribute(const void *value, int which, CUdeviceptr p)
+{
+    (void)value;
+    if (which != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS)
+        return CUDA_ERROR_INVALID_VALUE;
+    return drv_alloc_find((uintptr_t)p, 0) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* Forget the registry entry at base without releasing its memory (module variables). */
+void drv_alloc_forget(uintptr_t base)
+{
+    drv_alloc_t a;
+    remove_at(base, 1u << DRV_MEM_MODULE, &a);
+}

@@ -1,0 +1,584 @@
+/* module.c: modules and libraries (PTX text, a fatbin, or the fatbin wrapper a CUDA program
+ * registers: its newest PTX for sm_90 or below is parsed and loaded on the device), their
+ * functions, kernels and globals, function attributes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/fe.h"
+#include "runtime/driver/drv.h"
+#include "runtime/fatbin.h"
+
+static uint32_t rd32(const void *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+
+/* The kernels of a fatbin without usable PTX, for the message. */
+static void list_kernels(rt_fatbin_t *fb, char *buf, size_t size)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < fb->nentry && k + 4 < size; i++) {
+        char *payload = NULL;
+        size_t n = 0;
+        char **names = NULL;
+        uint32_t nn = 0;
+        if (rt_fatbin_payload(fb, i, &payload, &n) != ISA_ST_OK)
+            continue;
+        if (rt_fatbin_kernels(&fb->entries[i], payload, n, &names, &nn) == ISA_ST_OK) {
+            for (uint32_t j = 0; j < nn; j++) {
+                if (!strstr(buf, names[j]) && k + strlen(names[j]) + 3 < size)
+                    k += (size_t)snprintf(buf + k, size - k, "%s%s", k ? ", " : "", names[j]);
+                free(names[j]);
+            }
+            free(names);
+        }
+        free(payload);
+    }
+}
+
+/* The PTX text of a fatbin: its newest PTX entry the H100 can run. */
+static CUresult fatbin_ptx(rt_fatbin_t *fb, isa_status_t st, const char *fn, char **text, size_t *len)
+{
+    if (st != ISA_ST_OK)
+        return drv_fail(CUDA_ERROR_INVALID_IMAGE, fn, "%s", fb->msg);
+    int i = rt_fatbin_pick_ptx(fb, 90);
+    if (i < 0) {
+        char kernels[512];
+        list_kernels(fb, kernels, sizeof kernels);
+        return drv_fail(CUDA_ERROR_NO_BINARY_FOR_GPU, fn,
+                        "the program has no PTX for sm_90 or below (kernels: %s); the emulator runs PTX only: "
+                        "rebuild with -gencode arch=compute_90,code=compute_90 (or another compute_XX up to 90)",
+                        kernels[0] ? kernels : "none");
+    }
+    if (rt_fatbin_payload(fb, (uint32_t)i, text, len) != ISA_ST_OK)
+        return drv_fail(CUDA_ERROR_INVALID_IMAGE, fn, "%s", fb->msg);
+    return CUDA_SUCCESS;
+}
+
+static void module_free(drv_module_t *mod)
+{
+    if (!mod)
+        return;
+    for (uint32_t i = 0; mod->funcs && i < mod->nfunc; i++)
+        if (mod->funcs[i]) {
+            free(mod->funcs[i]->param_offset);
+            free(mod->funcs[i]->param_size);
+            mod->funcs[i]->tag = 0;
+            free(mod->funcs[i]);
+        }
+    free(mod->funcs);
+    if (mod->p) {
+        for (uint32_t v = 0; v < mod->m->nvar; v++) {
+            void *h = ex_program_var_host(mod->p, v);
+            const drv_alloc_t *a = h ? drv_alloc_find((uintptr_t)h, 0) : NULL;
+            if (a && a->base == (uintptr_t)h && a->kind == DRV_MEM_MODULE) {
+                drv_alloc_forget((uintptr_t)h);   /* module memory is the program's */
+            }
+        }
+        ex_program_free(mod->p);
+    }
+    if (mod->m)
+        isa_module_free(mod->m);
+    free(mod->name);
+    mod->tag = 0;
+    free(mod);
+}
+
+/* Load image: a fatbin wrapper, a fatbin, PTX text, or (refused) a cubin. */
+static CUresult load(const char *fn, const void *image, drv_module_t **out)
+{
+    drv_ctx_t *c;
+    CUresult r = drv_enter(&c);
+    if (r)
+        return r;
+    if (!image || !out)
+        return CUDA_ERROR_INVALID_VALUE;
+    drv_flush_output();
+    char *text = NULL;
+    size_t len = 0;
+    const uint8_t *b = image;
+    if (rd32(b) == RT_FATBINC_MAGIC) {
+        rt_fatbin_t fb;
+        isa_status_t st = rt_fatbin_open_wrapper(image, &fb);
+        r = fatbin_ptx(&fb, st, fn, &text, &len);
+        rt_fatbin_free(&fb);
+    } else if (rd32(b) == RT_FATBIN_MAGIC) {
+        uint64_t body;
+        memcpy(&body, b + 8, 8);
+        rt_fatbin_t fb;
+        isa_status_t st = rt_fatbin_open_bytes(image, (size_t)(16 + body), &fb);
+        r = fatbin_ptx(&fb, st, fn, &text, &len);
+        rt_fatbin_free(&fb);
+    } else if (b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F') {
+        r = drv_fail(CUDA_ERROR_NO_BINARY_FOR_GPU, fn,
+                     "a cubin (SASS) cannot run on the emulator, which runs PTX: load the PTX, or build with "
+                     "-gencode arch=compute_90,code=compute_90");
+    } else {
+        len = strlen(image);
+        text = malloc(len + 1);
+        if (!text)
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        memcpy(text, image, len + 1);
+    }
+    if (r)
+        return r;
+    drv_module_t *mod = calloc(1, sizeof *mod);
+    if (!mod) {
+        free(text);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    mod->tag = DRV_MODULE;
+    mod->ctx = c;
+    static unsigned nloaded;
+    char name[64];
+    snprintf(name, sizeof name, "module%u.ptx", __atomic_add_fetch(&nloaded, 1, __ATOMIC_RELAXED));
+    mod->name = strdup(name);
+    fe_options_t fo = { .diag = stderr };
+    isa_status_t st = fe_load_text(mod->name ? mod->name : "module.ptx", text, len, &fo, &mod->m);
+    free(text);
+    if (st != ISA_ST_OK) {
+        module_free(mod);
+        return st == ISA_ST_NOMEM ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_PTX;
+    }
+    mod->p = ex_program_new(drv.dev, mod->m);
+    mod->nfunc = mod->m->nfunc;
+    mod->funcs = calloc(mod->nfunc + 1, sizeof *mod->funcs);
+    if (!mod->p || !mod->funcs) {
+        module_free(mod);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    for (uint32_t v = 0; v < mod->m->nvar; v++) {
+        void *h = ex_program_var_host(mod->p, v);
+        if (h && mod->m->vars[v].size)
+            drv_alloc_add(h, mod->m->vars[v].size, DRV_MEM_MODULE, 0, false);
+    }
+    *out = mod;
+    return CUDA_SUCCESS;
+}
+
+static bool module_ok(const drv_module_t *m) { return m && m->tag == DRV_MODULE; }
+
+DRV_API CUresult cuModuleLoadData(CUmodule *out, const void *image) { return load(__func__, image, out); }
+DRV_API CUresult cuModuleLoadFatBinary(CUmodule *out, const void *image) { return load(__func__, image, out); }
+DRV_API CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n, int *opts, void **vals)
+{
+    (void)n, (void)opts, (void)vals;   /* JIT options steer a compiler the emulator does not have */
+    return load(__func__, image, out);
+}
+
+DRV_API CUresult cuModuleLoad(CUmodule *out, const char *path)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!out || !path)
+        return CUDA_ERROR_INVALID_VALUE;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return CUDA_ERROR_FILE_NOT_FOUND;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 1 >= cap) {
+            cap = cap ? 2 * cap : 1 << 16;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return CUDA_ERROR_OUT_OF_MEMORY;
+            }
+            buf = nb;
+        }
+        size_t k = fread(buf + n, 1, cap - n - 1, f);
+        if (!k)
+            break;
+        n += k;
+    }
+    fclose(f);
+    buf[n] = 0;
+    r = load(__func__, buf, out);
+    free(buf);
+    return r;
+}
+
+DRV_API CUresult cuModuleUnload(CUmodule m)
+{
+    if (!drv.inited)
+        return CUDA_ERROR_DEINITIALIZED;
+    if (!module_ok(m))
+        return CUDA_ERROR_INVALID_HANDLE;
+    drv_flush_output();
+    module_free(m);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuModuleGetLoadingMode(int *mode)
+{
+    if (!mode)
+        return CUDA_ERROR_INVALID_VALUE;
+    *mode = drv.loading_mode ? drv.loading_mode : CU_MODULE_LAZY_LOADING;
+    return CUDA_SUCCESS;
+}
+
+/* Parameter layout of entry f: each parameter at the next offset aligned to its alignment. */
+static bool layout(drv_func_t *f)
+{
+    const isa_func_t *fn = &f->mod->m->funcs[f->entry];
+    f->param_offset = calloc(fn->nparam + 1, sizeof *f->param_offset);
+    f->param_size = calloc(fn->nparam + 1, sizeof *f->param_size);
+    if (!f->param_offset || !f->param_size)
+        return false;
+    uint64_t off = 0;
+    for (uint32_t i = 0; i < fn->nparam; i++) {
+        uint32_t al = isa_var_align(&fn->params[i]);
+        off = al ? (off + al - 1) / al * al : off;
+        f->param_offset[i] = (uint32_t)off;
+        f->param_size[i] = (uint32_t)isa_var_size(&fn->params[i]);
+        off += f->param_size[i];
+    }
+    f->params_size = (uint32_t)off;
+    return true;
+}
+
+drv_func_t *drv_module_func(drv_module_t *m, uint32_t entry)
+{
+    pthread_mutex_lock(&drv.lock);
+    drv_func_t *f = m->funcs[entry];
+    if (!f && (f = calloc(1, sizeof *f)) != NULL) {
+        f->tag = DRV_FUNC;
+        f->mod = m;
+        f->entry = entry;
+        f->max_dyn_shared = 48 * 1024 - (uint32_t)ex_entry_shared(m->p, entry);
+        f->carveout = -1;
+        if (!layout(f)) {
+            free(f->param_offset);
+            free(f->param_size);
+            free(f);
+            f = NULL;
+        } else {
+            m->funcs[entry] = f;
+        }
+    }
+    pthread_mutex_unlock(&drv.lock);
+    return f;
+}
+
+static CUresult get_function(CUfunction *out, drv_module_t *m, const char *name)
+{
+    if (!drv.inited)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (!out || !name)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!module_ok(m))
+        return CUDA_ERROR_INVALID_HANDLE;
+    for (uint32_t i = 0; i < m->m->nfunc; i++) {
+        const isa_func_t *fn = &m->m->funcs[i];
+        if (fn->is_entry && fn->has_body && strcmp(fn->name, name) == 0) {
+            drv_func_t *f = drv_module_func(m, i);
+            if (!f)
+                return CUDA_ERROR_OUT_OF_MEMORY;
+            *out = f;
+            return CUDA_SUCCESS;
+        }
+    }
+    return CUDA_ERROR_NOT_FOUND;
+}
+
+DRV_API CUresult cuModuleGetFunction(CUfunction *out, CUmodule m, const char *name) { return get_function(out, m, name); }
+
+DRV_API CUresult cuModuleGetFunctionCount(unsigned int *n, CUmodule m)
+{
+    if (!n)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!module_ok(m))
+        return CUDA_ERROR_INVALID_HANDLE;
+    unsigned k = 0;
+    for (uint32_t i = 0; i < m->m->nfunc; i++)
+        k += m->m->funcs[i].is_entry && m->m->funcs[i].has_body;
+    *n = k;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuModuleEnumerateFunctions(CUfunction *fs, unsigned int n, CUmodule m)
+{
+    if (!fs)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!module_ok(m))
+        return CUDA_ERROR_INVALID_HANDLE;
+    unsigned k = 0;
+    for (uint32_t i = 0; i < m->m->nfunc && k < n; i++)
+        if (m->m->funcs[i].is_entry && m->m->funcs[i].has_body)
+            if (!(fs[k++] = drv_module_func(m, i)))
+                return CUDA_ERROR_OUT_OF_MEMORY;
+    return CUDA_SUCCESS;
+}
+
+static CUresult get_global(CUdeviceptr *dp, size_t *bytes, drv_module_t *m, const char *name)
+{
+    if (!drv.inited)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (!name)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!module_ok(m))
+        return CUDA_ERROR_INVALID_HANDLE;
+    for (uint32_t v = 0; v < m->m->nvar; v++) {
+        if (strcmp(m->m->vars[v].name, name) != 0)
+            continue;
+        void *h = ex_program_var_host(m->p, v);
+        if (!h)
+            break;
+        if (dp)
+            *dp = (CUdeviceptr)(uintptr_t)h;
+        if (bytes)
+            *bytes = m->m->vars[v].size;
+        return CUDA_SUCCESS;
+    }
+    return CUDA_ERROR_NOT_FOUND;
+}
+
+DRV_API CUresult cuModuleGetGlobal_v2(CUdeviceptr *dp, size_t *bytes, CUmodule m, const char *name)
+{
+    return get_global(dp, bytes, m, name);
+}
+
+/*{=====================================================================
+ * Libraries: a library is a module loaded in every context; a kernel is its function.
+ *====================================================================*/
+
+DRV_API CUresult cuLibraryLoadData(CUlibrary *out, const void *code, void *jit_opts, void **jit_vals, unsigned njit,
+                                   void *lib_opts, void **lib_vals, unsigned nlib)
+{
+    (void)jit_opts, (void)jit_vals, (void)njit, (void)lib_opts, (void)lib_vals, (void)nlib;
+    return load(__func__, code, out);
+}
+
+DRV_API CUresult cuLibraryLoadFromFile(CUlibrary *out, const char *path, void *jit_opts, void **jit_vals,
+                                       unsigned njit, void *lib_opts, void **lib_vals, unsigned nlib)
+{
+    (void)jit_opts, (void)jit_vals, (void)njit, (void)lib_opts, (void)lib_vals, (void)nlib;
+    return cuModuleLoad(out, path);
+}
+
+DRV_API CUresult cuLibraryUnload(CUlibrary l) { return cuModuleUnload(l); }
+
+DRV_API CUresult cuLibraryGetKernel(CUkernel *out, CUlibrary l, const char *name) { return get_function(out, l, name); }
+
+DRV_API CUresult cuLibraryGetModule(CUmodule *out, CUlibrary l)
+{
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!module_ok(l))
+        return CUDA_ERROR_INVALID_HANDLE;
+    *out = l;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuKernelGetFunction(CUfunction *out, CUkernel k)
+{
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!k || k->tag != DRV_FUNC)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *out = k;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuKernelGetLibrary(CUlibrary *out, CUkernel k)
+{
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!k || k->tag != DRV_FUNC)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *out = k->mod;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuLibraryGetGlobal(CUdeviceptr *dp, size_t *bytes, CUlibrary l, const char *name)
+{
+    return get_global(dp, bytes, l, name);
+}
+
+DRV_API CUresult cuLibraryGetManaged(CUdeviceptr *dp, size_t *bytes, CUlibrary l, const char *name)
+{
+    return get_global(dp, bytes, l, name);
+}
+
+DRV_API CUresult cuLibraryGetKernelCount(unsigned int *n, CUlibrary l) { return cuModuleGetFunctionCount(n, l); }
+DRV_API CUresult cuLibraryEnumerateKernels(CUkernel *ks, unsigned int n, CUlibrary l)
+{
+    return cuModuleEnumerateFunctions(ks, n, l);
+}
+
+DRV_API CUresult cuLibraryGetUnifiedFunction(void **fptr, CUlibrary l, const char *name)
+{
+    (void)fptr, (void)l, (void)name;
+    return CUDA_ERROR_NOT_FOUND;
+}
+
+/*{=====================================================================
+ * Function attributes
+ *====================================================================*/
+
+static bool func_ok(const drv_func_t *f) { return f && f->tag == DRV_FUNC; }
+
+DRV_API CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f)
+{
+    if (!drv.inited)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (!v)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!func_ok(f))
+        return CUDA_ERROR_INVALID_HANDLE;
+    const isa_func_t *fn = &f->mod->m->funcs[f->entry];
+    switch (attr) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: {
+        int n = 1024;
+        for (uint32_t i = 0; i < fn->nperf; i++)
+            if (fn->perf[i].id == ISA_D_MAXNTID || fn->perf[i].id == ISA_D_REQNTID) {
+                int t = 1;
+                for (uint32_t k = 0; k < fn->perf[i].n; k++)
+                    t *= (int)fn->perf[i].v[k];
+                n = t < n ? t : n;
+            }
+        *v = n;
+        break;
+    }
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *v = (int)ex_entry_shared(f->mod->p, f->entry); break;
+    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: {
+        uint64_t n = 0;
+        for (uint32_t i = 0; i < f->mod->m->nvar; i++)
+            if (isa_spaces[f->mod->m->vars[i].space].window == ISA_SP_CONST)
+                n += f->mod->m->vars[i].size;
+        *v = (int)n;
+        break;
+    }
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *v = 0; break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = 32; break;
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *v = (int)(f->mod->m->ver_major * 10 + f->mod->m->ver_minor); break;
+    case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *v = 90; break;
+    case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *v = 0; break;
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *v = (int)f->max_dyn_shared; break;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *v = f->carveout; break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *v = 0; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuFuncSetAttribute(CUfunction f, int attr, int v)
+{
+    if (!drv.inited)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (!func_ok(f))
+        return CUDA_ERROR_INVALID_HANDLE;
+    switch (attr) {
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+        if (v < 0 || (uint64_t)v + ex_entry_shared(f->mod->p, f->entry) > 232448)
+            return CUDA_ERROR_INVALID_VALUE;
+        f->max_dyn_shared = (uint32_t)v;
+        return CUDA_SUCCESS;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+        if (v < -1 || v > 100)
+            return CUDA_ERROR_INVALID_VALUE;
+        f->carveout = v;
+        return CUDA_SUCCESS;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+        return CUDA_SUCCESS;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+DRV_API CUresult cuFuncSetCacheConfig(CUfunction f, int cfg)
+{
+    if (!func_ok(f))
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (cfg < 0 || cfg > 3)
+        return CUDA_ERROR_INVALID_VALUE;
+    f->cache_config = cfg;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuFuncSetSharedMemConfig(CUfunction f, int cfg)
+{
+    if (!func_ok(f))
+        return CUDA_ERROR_INVALID_HANDLE;
+    return cfg >= 0 && cfg <= 2 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+DRV_API CUresult cuFuncGetModule(CUmodule *out, CUfunction f)
+{
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!func_ok(f))
+        return CUDA_ERROR_INVALID_HANDLE;
+    *out = f->mod;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuFuncGetName(const char **name, CUfunction f)
+{
+    if (!name)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!func_ok(f))
+        return CUDA_ERROR_INVALID_HANDLE;
+    *name = f->mod->m->funcs[f->entry].name;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuFuncGetParamInfo(CUfunction f, size_t index, size_t *offset, size_t *size)
+{
+    if (!func_ok(f))
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (index >= f->mod->m->funcs[f->entry].nparam)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (offset)
+        *offset = f->param_offset[index];
+    if (size)
+        *size = f->param_size[index];
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuFuncIsLoaded(int *state, CUfunction f)
+{
+    if (!state)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!func_ok(f))
+        return CUDA_ERROR_INVALID_HANDLE;
+    *state = 1;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuFuncLoad(CUfunction f) { return func_ok(f) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
+
+/* Kernels carry the same attributes, per device. */
+DRV_API CUresult cuKernelGetAttribute(int *v, int attr, CUkernel k, CUdevice d)
+{
+    if (d != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    return cuFuncGetAttribute(v, attr, k);
+}
+DRV_API CUresult cuKernelSetAttribute(int attr, int v, CUkernel k, CUdevice d)
+{
+    if (d != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    return cuFuncSetAttribute(k, attr, v);
+}
+DRV_API CUresult cuKernelSetCacheConfig(CUkernel k, int cfg, CUdevice d)
+{
+    if (d != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    return cuFuncSetCacheConfig(k, cfg);
+}
+DRV_API CUresult cuKernelGetName(const char **name, CUkernel k) { return cuFuncGetName(name, k); }
+DRV_API CUresult cuKernelGetParamInfo(CUkernel k, size_t index, size_t *offset, size_t *size)
+{
+    return cuFuncGetParamInfo(k, index, offset, size);
+}

@@ -1,0 +1,345 @@
+/* stream.c: streams, events, host functions and callbacks.  Work runs when it is submitted,
+ * so every stream is always idle: queries say so, waits return at once, an event's time is
+ * when it was recorded.  The synchronising calls pass the kernels' output on. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/driver/drv.h"
+
+void drv_flush_output(void)
+{
+    if (drv.dev)
+        rt_flush_device_output(drv.dev, stdout, stderr);
+}
+
+static bool stream_ok(const drv_stream_t *s) { return s && s->tag == DRV_STREAM; }
+
+CUresult drv_stream_check(CUstream s)
+{
+    if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD)
+        return CUDA_SUCCESS;
+    return stream_ok(s) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+/*{=====================================================================
+ * Streams
+ *====================================================================*/
+
+DRV_API CUresult cuStreamCreateWithPriority(CUstream *out, unsigned int flags, int priority)
+{
+    drv_ctx_t *c;
+    CUresult r = drv_enter(&c);
+    if (r)
+        return r;
+    if (!out || (flags & ~1u))
+        return CUDA_ERROR_INVALID_VALUE;
+    drv_stream_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    s->tag = DRV_STREAM;
+    s->ctx = c;
+    s->flags = flags;
+    s->priority = priority > 0 ? 0 : priority < -5 ? -5 : priority;   /* clamped to [greatest, least] */
+    *out = s;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuStreamCreate(CUstream *out, unsigned int flags) { return cuStreamCreateWithPriority(out, flags, 0); }
+
+DRV_API CUresult cuStreamDestroy_v2(CUstream s)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!stream_ok(s))
+        return CUDA_ERROR_INVALID_HANDLE;
+    s->tag = 0;
+    free(s);
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuStreamDestroy(CUstream s) { return cuStreamDestroy_v2(s); }
+
+DRV_API CUresult cuStreamSynchronize(CUstream s)
+{
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    r = drv_enter(NULL);
+    drv_flush_output();
+    return r;
+}
+DRV_API CUresult cuStreamSynchronize_ptsz(CUstream s) { return cuStreamSynchronize(s); }
+
+DRV_API CUresult cuStreamQuery(CUstream s)
+{
+    CUresult r = drv_stream_check(s);
+    return r ? r : drv_enter(NULL);
+}
+DRV_API CUresult cuStreamQuery_ptsz(CUstream s) { return cuStreamQuery(s); }
+
+DRV_API CUresult cuStreamGetPriority(CUstream s, int *p)
+{
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    *p = stream_ok(s) ? s->priority : 0;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuStreamGetPriority_ptsz(CUstream s, int *p) { return cuStreamGetPriority(s, p); }
+
+DRV_API CUresult cuStreamGetFlags(CUstream s, unsigned int *flags)
+{
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    if (!flags)
+        return CUDA_ERROR_INVALID_VALUE;
+    *flags = stream_ok(s) ? s->flags : 0;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuStreamGetFlags_ptsz(CUstream s, unsigned int *flags) { return cuStreamGetFlags(s, flags); }
+
+DRV_API CUresult cuStreamGetId(CUstream s, unsigned long long *id)
+{
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    if (!id)
+        return CUDA_ERROR_INVALID_VALUE;
+    *id = stream_ok(s) ? (unsigned long long)(uintptr_t)s : (unsigned long long)(uintptr_t)s;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuStreamGetId_ptsz(CUstream s, unsigned long long *id) { return cuStreamGetId(s, id); }
+
+DRV_API CUresult cuStreamGetCtx(CUstream s, CUcontext *c)
+{
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    if (!c)
+        return CUDA_ERROR_INVALID_VALUE;
+    *c = stream_ok(s) ? s->ctx : drv_current();
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuStreamGetCtx_ptsz(CUstream s, CUcontext *c) { return cuStreamGetCtx(s, c); }
+
+DRV_API CUresult cuStreamGetDevice(CUstream s, CUdevice *d)
+{
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    if (!d)
+        return CUDA_ERROR_INVALID_VALUE;
+    *d = 0;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuStreamGetDevice_ptsz(CUstream s, CUdevice *d) { return cuStreamGetDevice(s, d); }
+
+static bool event_ok(const drv_event_t *e) { return e && e->tag == DRV_EVENT; }
+
+DRV_API CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags)
+{
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    if (!event_ok(e))
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (flags & ~1u)
+        return CUDA_ERROR_INVALID_VALUE;
+    return drv_enter(NULL);
+}
+DRV_API CUresult cuStreamWaitEvent_ptsz(CUstream s, CUevent e, unsigned int flags) { return cuStreamWaitEvent(s, e, flags); }
+
+DRV_API CUresult cuStreamAddCallback(CUstream s, CUstreamCallback cb, void *user, unsigned int flags)
+{
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    if (!cb || flags)
+        return CUDA_ERROR_INVALID_VALUE;
+    drv_ctx_t *c;
+    r = drv_enter(&c);
+    drv_flush_output();
+    if (c || r == CUDA_SUCCESS)
+        cb(s, r, user);
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuStreamAddCallback_ptsz(CUstream s, CUstreamCallback cb, void *user, unsigned int flags)
+{
+    return cuStreamAddCallback(s, cb, user, flags);
+}
+
+DRV_API CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *user)
+{
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    if (!fn)
+        return CUDA_ERROR_INVALID_VALUE;
+    if ((r = drv_enter(NULL)))
+        return r;
+    drv_flush_output();
+    fn(user);
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuLaunchHostFunc_ptsz(CUstream s, CUhostFn fn, void *user) { return cuLaunchHostFunc(s, fn, user); }
+
+DRV_API CUresult cuStreamAttachMemAsync(CUstream s, CUdeviceptr p, size_t n, unsigned int flags)
+{
+    (void)n;
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST && flags != CU_MEM_ATTACH_SINGLE)
+        return CUDA_ERROR_INVALID_VALUE;
+    const drv_alloc_t *a = drv_alloc_find((uintptr_t)p, 0);
+    return a ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+DRV_API CUresult cuStreamAttachMemAsync_ptsz(CUstream s, CUdeviceptr p, size_t n, unsigned int flags)
+{
+    return cuStreamAttachMemAsync(s, p, n, flags);
+}
+
+/* Stream capture is not supported yet; a stream is never capturing. */
+DRV_API CUresult cuStreamIsCapturing(CUstream s, int *status)
+{
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    if (!status)
+        return CUDA_ERROR_INVALID_VALUE;
+    *status = CU_STREAM_CAPTURE_STATUS_NONE;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuStreamIsCapturing_ptsz(CUstream s, int *status) { return cuStreamIsCapturing(s, status); }
+
+DRV_API CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, unsigned long long *id, void **graph,
+                                           const void **deps, const void **edges, size_t *ndeps)
+{
+    (void)id, (void)graph, (void)deps, (void)edges;
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    if (!status)
+        return CUDA_ERROR_INVALID_VALUE;
+    *status = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (ndeps)
+        *ndeps = 0;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuStreamGetCaptureInfo_v3_ptsz(CUstream s, int *status, unsigned long long *id, void **graph,
+                                                const void **deps, const void **edges, size_t *ndeps)
+{
+    return cuStreamGetCaptureInfo_v3(s, status, id, graph, deps, edges, ndeps);
+}
+DRV_API CUresult cuStreamGetCaptureInfo_v2(CUstream s, int *status, unsigned long long *id, void **graph,
+                                           const void **deps, size_t *ndeps)
+{
+    return cuStreamGetCaptureInfo_v3(s, status, id, graph, deps, NULL, ndeps);
+}
+DRV_API CUresult cuStreamGetCaptureInfo_v2_ptsz(CUstream s, int *status, unsigned long long *id, void **graph,
+                                                const void **deps, size_t *ndeps)
+{
+    return cuStreamGetCaptureInfo_v3(s, status, id, graph, deps, NULL, ndeps);
+}
+
+DRV_API CUresult cuThreadExchangeStreamCaptureMode(int *mode)
+{
+    if (!mode)
+        return CUDA_ERROR_INVALID_VALUE;
+    static __thread int current;
+    int old = current;
+    current = *mode;
+    *mode = old;
+    return CUDA_SUCCESS;
+}
+
+/*{=====================================================================
+ * Events
+ *====================================================================*/
+
+DRV_API CUresult cuEventCreate(CUevent *out, unsigned int flags)
+{
+    drv_ctx_t *c;
+    CUresult r = drv_enter(&c);
+    if (r)
+        return r;
+    if (!out || (flags & ~7u) || ((flags & CU_EVENT_INTERPROCESS) && !(flags & CU_EVENT_DISABLE_TIMING)))
+        return CUDA_ERROR_INVALID_VALUE;
+    drv_event_t *e = calloc(1, sizeof *e);
+    if (!e)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    e->tag = DRV_EVENT;
+    e->ctx = c;
+    e->flags = flags;
+    *out = e;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuEventDestroy_v2(CUevent e)
+{
+    if (!event_ok(e))
+        return CUDA_ERROR_INVALID_HANDLE;
+    e->tag = 0;
+    free(e);
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuEventDestroy(CUevent e) { return cuEventDestroy_v2(e); }
+
+DRV_API CUresult cuEventRecord(CUevent e, CUstream s)
+{
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    if (!event_ok(e))
+        return CUDA_ERROR_INVALID_HANDLE;
+    if ((r = drv_enter(NULL)))
+        return r;
+    e->recorded = true;
+    e->time = drv_now();
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuEventRecord_ptsz(CUevent e, CUstream s) { return cuEventRecord(e, s); }
+DRV_API CUresult cuEventRecordWithFlags(CUevent e, CUstream s, unsigned int flags)
+{
+    if (flags & ~1u)
+        return CUDA_ERROR_INVALID_VALUE;
+    return cuEventRecord(e, s);
+}
+DRV_API CUresult cuEventRecordWithFlags_ptsz(CUevent e, CUstream s, unsigned int flags)
+{
+    return cuEventRecordWithFlags(e, s, flags);
+}
+
+DRV_API CUresult cuEventQuery(CUevent e)
+{
+    if (!event_ok(e))
+        return CUDA_ERROR_INVALID_HANDLE;
+    return drv_enter(NULL);
+}
+
+DRV_API CUresult cuEventSynchronize(CUevent e)
+{
+    if (!event_ok(e))
+        return CUDA_ERROR_INVALID_HANDLE;
+    CUresult r = drv_enter(NULL);
+    drv_flush_output();
+    return r;
+}
+
+DRV_API CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b)
+{
+    if (!ms)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!event_ok(a) || !event_ok(b))
+        return CUDA_ERROR_INVALID_HANDLE;
+    if ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!a->recorded || !b->recorded)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *ms = (float)((b->time - a->time) * 1e3);
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) { return cuEventElapsedTime_v2(ms, a, b); }
