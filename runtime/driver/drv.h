@@ -68,12 +68,16 @@ struct drv_func {
     bool          checked, runnable;           /* ex_program_check_entry done, its answer */
 };
 
+typedef struct drv_capture drv_capture_t;   /* a stream capture in progress (graph.c) */
+
 typedef struct drv_stream {
     uint32_t  tag;
     drv_ctx_t *ctx;
     unsigned  flags;
     int       priority;
-    bool      capturing;
+    drv_capture_t *cap;       /* the capture the stream takes part in, or NULL */
+    void    **cdeps;          /* while capturing: the graph nodes its next work depends on */
+    size_t    ncdeps;
 } drv_stream_t;
 
 typedef struct drv_event {
@@ -82,6 +86,9 @@ typedef struct drv_event {
     unsigned  flags;
     bool      recorded;
     double    time;           /* seconds (CLOCK_MONOTONIC) when it was recorded */
+    drv_capture_t *cap;       /* recorded in a capturing stream: that capture ... */
+    void    **cdeps;          /* ... and the stream's dependencies then */
+    size_t    ncdeps;
 } drv_event_t;
 
 /* Kinds of memory the driver hands out. */
@@ -149,6 +156,23 @@ CUresult   drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], con
                       const unsigned *cluster);
 CUresult   drv_func_prepare(drv_func_t *f);
 drv_func_t *drv_module_func(drv_module_t *m, uint32_t entry);
+
+/* Copies and sets in stream s, as the cuMemcpy3D and cuMemsetD2D forms do them (mem.c). */
+CUresult   drv_copy3d(const CUDA_MEMCPY3D *c, CUstream s, bool sync);
+CUresult   drv_set2d(CUdeviceptr d, size_t pitch, uint32_t v, unsigned es, size_t width, size_t height, CUstream s);
+
+/* Stream capture (graph.c): the capture stream s takes part in (NULL: none), and its work
+ * recorded as graph nodes instead of running. */
+drv_capture_t *drv_capture_of(CUstream s);
+CUresult   drv_capture_kernel(CUstream s, drv_func_t *f, const unsigned grid[3], const unsigned block[3],
+                              unsigned shared, void **params, void **extra);
+CUresult   drv_capture_copy(CUstream s, const CUDA_MEMCPY3D *c);
+CUresult   drv_capture_set(CUstream s, CUdeviceptr d, size_t pitch, unsigned v, unsigned es, size_t w, size_t h);
+CUresult   drv_capture_host(CUstream s, CUhostFn fn, void *user);
+CUresult   drv_capture_record(CUstream s, drv_event_t *e);
+CUresult   drv_capture_wait(CUstream s, drv_event_t *e);
+CUresult   drv_capture_info(CUstream s, int *status, unsigned long long *id, void **graph, const void **deps,
+                            size_t *ndeps);
 
 double     drv_now(void);
 

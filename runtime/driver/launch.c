@@ -81,6 +81,12 @@ CUresult drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const
     const char *kname = fn_ir->name;
     if (cluster && (cluster[0] > 1 || cluster[1] > 1 || cluster[2] > 1))
         return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "kernel %s: thread block clusters are not supported yet", kname);
+    if (drv_capture_of(s)) {
+        if (cooperative)
+            return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "kernel %s: a cooperative launch in a stream capture is not "
+                            "supported yet", kname);
+        return drv_capture_kernel(s, f, grid, block, shared, params, extra);
+    }
     /* The parameter block. */
     uint8_t stackbuf[512];
     uint8_t *pb = stackbuf;

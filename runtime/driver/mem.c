@@ -355,6 +355,25 @@ static CUresult copy(const char *fn, void *dst, const void *src, size_t n, bool 
         return r;
     if ((dst_dev && !dev_ok((uintptr_t)dst, n)) || (src_dev && !dev_ok((uintptr_t)src, n)))
         return CUDA_ERROR_INVALID_VALUE;
+    if (drv_capture_of(s)) {
+        CUDA_MEMCPY3D c;
+        memset(&c, 0, sizeof c);
+        bool unified = !dst_dev && !src_dev;
+        c.dstMemoryType = dst_dev ? CU_MEMORYTYPE_DEVICE : unified ? CU_MEMORYTYPE_UNIFIED : CU_MEMORYTYPE_HOST;
+        c.srcMemoryType = src_dev ? CU_MEMORYTYPE_DEVICE : unified ? CU_MEMORYTYPE_UNIFIED : CU_MEMORYTYPE_HOST;
+        c.dstDevice = c.srcDevice = 0;
+        if (c.dstMemoryType == CU_MEMORYTYPE_HOST)
+            c.dstHost = dst;
+        else
+            c.dstDevice = (CUdeviceptr)(uintptr_t)dst;
+        if (c.srcMemoryType == CU_MEMORYTYPE_HOST)
+            c.srcHost = src;
+        else
+            c.srcDevice = (CUdeviceptr)(uintptr_t)src;
+        c.WidthInBytes = n;
+        c.Height = c.Depth = 1;
+        return drv_capture_copy(s, &c);
+    }
     if (n && (!dst || !src))
         return CUDA_ERROR_INVALID_VALUE;
     (void)fn;
@@ -410,7 +429,7 @@ static CUresult side(int type, const void *host, CUdeviceptr dev, void *array, v
     }
 }
 
-static CUresult copy3d(const CUDA_MEMCPY3D *c, CUstream s, bool sync)
+CUresult drv_copy3d(const CUDA_MEMCPY3D *c, CUstream s, bool sync)
 {
     CUresult r = drv_enter(NULL);
     if (r)
@@ -419,6 +438,8 @@ static CUresult copy3d(const CUDA_MEMCPY3D *c, CUstream s, bool sync)
         return CUDA_ERROR_INVALID_VALUE;
     if (s && (r = drv_stream_check(s)))
         return r;
+    if (drv_capture_of(s))
+        return drv_capture_copy(s, c);
     void *src = NULL, *dst = NULL;
     bool sdev = false, ddev = false;
     if ((r = side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, &src, &sdev)) ||
@@ -460,28 +481,30 @@ static CUresult copy2d(const CUDA_MEMCPY2D *c, CUstream s, bool sync)
         return CUDA_ERROR_INVALID_VALUE;
     CUDA_MEMCPY3D t;
     to3d(c, &t);
-    return copy3d(&t, s, sync);
+    return drv_copy3d(&t, s, sync);
 }
 
 DRV_API CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *c) { return copy2d(c, NULL, true); }
 DRV_API CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *c) { return copy2d(c, NULL, true); }
 DRV_API CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *c, CUstream s) { return copy2d(c, s, false); }
-DRV_API CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *c) { return copy3d(c, NULL, true); }
-DRV_API CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *c, CUstream s) { return copy3d(c, s, false); }
+DRV_API CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *c) { return drv_copy3d(c, NULL, true); }
+DRV_API CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *c, CUstream s) { return drv_copy3d(c, s, false); }
 DRV_API CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *c) { return copy2d(c, NULL, true); }
 DRV_API CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *c) { return copy2d(c, NULL, true); }
 DRV_API CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *c, CUstream s) { return copy2d(c, s, false); }
-DRV_API CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *c) { return copy3d(c, NULL, true); }
-DRV_API CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *c, CUstream s) { return copy3d(c, s, false); }
+DRV_API CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *c) { return drv_copy3d(c, NULL, true); }
+DRV_API CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *c, CUstream s) { return drv_copy3d(c, s, false); }
 
 /* Set n elements of size es (1, 2, 4) at d, rows of width elements `pitch` bytes apart. */
-static CUresult set2d(CUdeviceptr d, size_t pitch, uint32_t v, unsigned es, size_t width, size_t height, CUstream s)
+CUresult drv_set2d(CUdeviceptr d, size_t pitch, uint32_t v, unsigned es, size_t width, size_t height, CUstream s)
 {
     CUresult r = drv_enter(NULL);
     if (r)
         return r;
     if (s && (r = drv_stream_check(s)))
         return r;
+    if (drv_capture_of(s))
+        return drv_capture_set(s, d, pitch, v, es, width, height);
     if (width == 0 || height == 0)
         return CUDA_SUCCESS;
     if (height > 1 && pitch < width * es)
@@ -502,18 +525,18 @@ static CUresult set2d(CUdeviceptr d, size_t pitch, uint32_t v, unsigned es, size
     return CUDA_SUCCESS;
 }
 
-DRV_API CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) { return set2d(d, n, v, 1, n, 1, NULL); }
-DRV_API CUresult cuMemsetD16_v2(CUdeviceptr d, unsigned short v, size_t n) { return set2d(d, 2 * n, v, 2, n, 1, NULL); }
-DRV_API CUresult cuMemsetD32_v2(CUdeviceptr d, unsigned int v, size_t n) { return set2d(d, 4 * n, v, 4, n, 1, NULL); }
-DRV_API CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { return set2d(d, n, v, 1, n, 1, s); }
-DRV_API CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s) { return set2d(d, 2 * n, v, 2, n, 1, s); }
-DRV_API CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) { return set2d(d, 4 * n, v, 4, n, 1, s); }
-DRV_API CUresult cuMemsetD2D8_v2(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h) { return set2d(d, p, v, 1, w, h, NULL); }
-DRV_API CUresult cuMemsetD2D16_v2(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h) { return set2d(d, p, v, 2, w, h, NULL); }
-DRV_API CUresult cuMemsetD2D32_v2(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h) { return set2d(d, p, v, 4, w, h, NULL); }
-DRV_API CUresult cuMemsetD2D8Async(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream s) { return set2d(d, p, v, 1, w, h, s); }
-DRV_API CUresult cuMemsetD2D16Async(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream s) { return set2d(d, p, v, 2, w, h, s); }
-DRV_API CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream s) { return set2d(d, p, v, 4, w, h, s); }
+DRV_API CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) { return drv_set2d(d, n, v, 1, n, 1, NULL); }
+DRV_API CUresult cuMemsetD16_v2(CUdeviceptr d, unsigned short v, size_t n) { return drv_set2d(d, 2 * n, v, 2, n, 1, NULL); }
+DRV_API CUresult cuMemsetD32_v2(CUdeviceptr d, unsigned int v, size_t n) { return drv_set2d(d, 4 * n, v, 4, n, 1, NULL); }
+DRV_API CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { return drv_set2d(d, n, v, 1, n, 1, s); }
+DRV_API CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s) { return drv_set2d(d, 2 * n, v, 2, n, 1, s); }
+DRV_API CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) { return drv_set2d(d, 4 * n, v, 4, n, 1, s); }
+DRV_API CUresult cuMemsetD2D8_v2(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h) { return drv_set2d(d, p, v, 1, w, h, NULL); }
+DRV_API CUresult cuMemsetD2D16_v2(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h) { return drv_set2d(d, p, v, 2, w, h, NULL); }
+DRV_API CUresult cuMemsetD2D32_v2(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h) { return drv_set2d(d, p, v, 4, w, h, NULL); }
+DRV_API CUresult cuMemsetD2D8Async(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream s) { return drv_set2d(d, p, v, 1, w, h, s); }
+DRV_API CUresult cuMemsetD2D16Async(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream s) { return drv_set2d(d, p, v, 2, w, h, s); }
+DRV_API CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream s) { return drv_set2d(d, p, v, 4, w, h, s); }
 DRV_API CUresult cuMemsetD8_v2_ptds(CUdeviceptr d, unsigned char v, size_t n) { return cuMemsetD8_v2(d, v, n); }
 DRV_API CUresult cuMemsetD16_v2_ptds(CUdeviceptr d, unsigned short v, size_t n) { return cuMemsetD16_v2(d, v, n); }
 DRV_API CUresult cuMemsetD32_v2_ptds(CUdeviceptr d, unsigned int v, size_t n) { return cuMemsetD32_v2(d, v, n); }

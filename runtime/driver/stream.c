@@ -53,7 +53,10 @@ DRV_API CUresult cuStreamDestroy_v2(CUstream s)
         return r;
     if (!stream_ok(s))
         return CUDA_ERROR_INVALID_HANDLE;
+    if (s->cap)
+        return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
     s->tag = 0;
+    free(s->cdeps);
     free(s);
     return CUDA_SUCCESS;
 }
@@ -148,7 +151,11 @@ DRV_API CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags)
         return CUDA_ERROR_INVALID_HANDLE;
     if (flags & ~1u)
         return CUDA_ERROR_INVALID_VALUE;
-    return drv_enter(NULL);
+    if ((r = drv_enter(NULL)))
+        return r;
+    if (e->cap && stream_ok(s))
+        return drv_capture_wait(s, e);
+    return CUDA_SUCCESS;
 }
 DRV_API CUresult cuStreamWaitEvent_ptsz(CUstream s, CUevent e, unsigned int flags) { return cuStreamWaitEvent(s, e, flags); }
 
@@ -180,6 +187,8 @@ DRV_API CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *user)
         return CUDA_ERROR_INVALID_VALUE;
     if ((r = drv_enter(NULL)))
         return r;
+    if (drv_capture_of(s))
+        return drv_capture_host(s, fn, user);
     drv_flush_output();
     fn(user);
     return CUDA_SUCCESS;
@@ -202,7 +211,7 @@ DRV_API CUresult cuStreamAttachMemAsync_ptsz(CUstream s, CUdeviceptr p, size_t n
     return cuStreamAttachMemAsync(s, p, n, flags);
 }
 
-/* Stream capture is not supported yet; a stream is never capturing. */
+/* Capture state (graph.c). */
 DRV_API CUresult cuStreamIsCapturing(CUstream s, int *status)
 {
     CUresult r = drv_stream_check(s);
@@ -210,24 +219,21 @@ DRV_API CUresult cuStreamIsCapturing(CUstream s, int *status)
         return r;
     if (!status)
         return CUDA_ERROR_INVALID_VALUE;
-    *status = CU_STREAM_CAPTURE_STATUS_NONE;
-    return CUDA_SUCCESS;
+    return drv_capture_info(s, status, NULL, NULL, NULL, NULL);
 }
 DRV_API CUresult cuStreamIsCapturing_ptsz(CUstream s, int *status) { return cuStreamIsCapturing(s, status); }
 
 DRV_API CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, unsigned long long *id, void **graph,
                                            const void **deps, const void **edges, size_t *ndeps)
 {
-    (void)id, (void)graph, (void)deps, (void)edges;
     CUresult r = drv_stream_check(s);
     if (r)
         return r;
     if (!status)
         return CUDA_ERROR_INVALID_VALUE;
-    *status = CU_STREAM_CAPTURE_STATUS_NONE;
-    if (ndeps)
-        *ndeps = 0;
-    return CUDA_SUCCESS;
+    if (edges)
+        *edges = NULL;   /* no edge data: every dependency is a plain one */
+    return drv_capture_info(s, status, id, graph, deps, ndeps);
 }
 DRV_API CUresult cuStreamGetCaptureInfo_v3_ptsz(CUstream s, int *status, unsigned long long *id, void **graph,
                                                 const void **deps, const void **edges, size_t *ndeps)
@@ -283,6 +289,7 @@ DRV_API CUresult cuEventDestroy_v2(CUevent e)
     if (!event_ok(e))
         return CUDA_ERROR_INVALID_HANDLE;
     e->tag = 0;
+    free(e->cdeps);
     free(e);
     return CUDA_SUCCESS;
 }
@@ -297,6 +304,9 @@ DRV_API CUresult cuEventRecord(CUevent e, CUstream s)
         return CUDA_ERROR_INVALID_HANDLE;
     if ((r = drv_enter(NULL)))
         return r;
+    if (drv_capture_of(s))
+        return drv_capture_record(s, e);
+    e->cap = NULL;
     e->recorded = true;
     e->time = drv_now();
     return CUDA_SUCCESS;
