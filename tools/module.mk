@@ -19,3 +19,9 @@ $(BUILD)/bin/ptxfuzz: $(BUILD)/obj/tools/ptxfuzz.o $(BUILD)/obj/tools/fuzzvec.o 
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS) -ldl
 all: $(BUILD)/bin/ptxfuzz
 check-fuzz check-tools: $(BUILD)/bin/ptxfuzz
+
+# drvbench: the driver's overhead per launch (make bench), through build/lib/libcuda.so.1.
+$(BUILD)/bin/drvbench: $(BUILD)/obj/tools/bench/drvbench.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -ldl
+all: $(BUILD)/bin/drvbench
