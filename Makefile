@@ -67,8 +67,12 @@ include tests/module.mk
 include tests/fuzz-harness/module.mk
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/ptxemu $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/doc/ptxemu
 	install -m 755 $(BUILD)/bin/ptxrun $(DESTDIR)$(PREFIX)/bin/ptxrun
+	install -m 755 $(BUILD)/lib/libcuda.so.1 $(DESTDIR)$(PREFIX)/lib/ptxemu/libcuda.so.1
+	install -m 644 docs/ptxrun.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptxrun.1
+	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/ptxemu/
 
 clean:
 	rm -rf $(BUILD)
