@@ -17,3 +17,7 @@ $(BUILD)/lib/libcuda.so.1: $(driver_OBJS) $(DRIVER_LIBS) runtime/driver/libcuda.
 ifneq ($(SANITIZE),1)
 all: $(BUILD)/lib/libcuda.so.1
 endif
+# The driver's unit tests (tests/unit/driver) link its objects in, so that they also run in
+# the sanitizer build.
+$(BUILD)/tests/check_driver: $(patsubst %.c,$(BUILD)/tobj/%.o,$(driver_SRCS))
+$(BUILD)/tests/check_driver: LDLIBS := $(BUILD)/tlib/libruntime.a $(BUILD)/tlib/libexec.a $(BUILD)/tlib/libfrontend.a $(BUILD)/tlib/libisa.a $(LDLIBS) -lnettle

@@ -1,0 +1,332 @@
+/* check_driver.c: the emulator's CUDA driver (runtime/driver/) called directly, linked in
+ * (so that the sanitizer build checks it too): cuGetProcAddress's answers, the private
+ * tables, the device, memory and its errors, modules from PTX text, launches with both
+ * parameter forms, sticky faults, stream capture and graphs, unsupported functions.  What
+ * NVIDIA's runtime does on top of it is tested by the programs of tests/apps. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/driver/drv.h"
+
+/* The driver functions called here (the driver declares few of them itself). */
+CUresult cuInit(unsigned);
+CUresult cuGetProcAddress_v2(const char *, void **, int, unsigned long long, int *);
+CUresult cuGetExportTable(const void **, const CUuuid *);
+CUresult cuDeviceGetName(char *, int, CUdevice);
+CUresult cuCtxSetCurrent(CUcontext);
+CUresult cuCtxSynchronize(void);
+CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
+CUresult cuMemAlloc(CUdeviceptr *, size_t);
+CUresult cuMemFree_v2(CUdeviceptr);
+CUresult cuMemcpyHtoD_v2(CUdeviceptr, const void *, size_t);
+CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr, const void *, size_t);
+CUresult cuMemcpyDtoH_v2(void *, CUdeviceptr, size_t);
+CUresult cuMemsetD32_v2(CUdeviceptr, unsigned, size_t);
+CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *);
+CUresult cuMemGetAddressRange_v2(CUdeviceptr *, size_t *, CUdeviceptr);
+CUresult cuPointerGetAttribute(void *, int, CUdeviceptr);
+CUresult cuModuleGetFunction(CUfunction *, CUmodule, const char *);
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *, size_t *, CUmodule, const char *);
+CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+                        void **, void **);
+CUresult cuStreamCreate(CUstream *, unsigned);
+CUresult cuStreamSynchronize(CUstream);
+CUresult cuStreamBeginCapture_v2(CUstream, int);
+CUresult cuStreamEndCapture(CUstream, void **);
+CUresult cuGraphInstantiateWithFlags(void **, void *, unsigned long long);
+CUresult cuGraphLaunch(void *, CUstream);
+CUresult cuGraphGetNodes(void *, void **, size_t *);
+CUresult cuArrayCreate_v2(void *, const void *);
+
+static const char kernels[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .global .align 4 .u32 counter = 5;\n"
+    ".visible .entry add(.param .u64 p, .param .u32 v, .param .u32 n)\n{\n"
+    "  .reg .pred %p; .reg .u32 %r<5>; .reg .u64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n  ld.param.u32 %r1, [v];\n  ld.param.u32 %r4, [n];\n"
+    "  mov.u32 %r2, %tid.x;\n  setp.ge.u32 %p, %r2, %r4;\n  @%p ret;\n"
+    "  mul.wide.u32 %rd2, %r2, 4;\n  add.u64 %rd3, %rd1, %rd2;\n"
+    "  ld.global.u32 %r3, [%rd3];\n  add.u32 %r3, %r3, %r1;\n  st.global.u32 [%rd3], %r3;\n  ret;\n}\n"
+    ".visible .entry bad()\n{\n  .reg .u64 %rd1;\n  mov.u64 %rd1, 16;\n  st.global.u32 [%rd1], 1;\n  ret;\n}\n";
+
+static CUcontext setup(void)
+{
+    CUcontext c;
+    ck_assert_int_eq(cuInit(0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRetain(&c, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuCtxSetCurrent(c), CUDA_SUCCESS);
+    return c;
+}
+
+static void *fn_addr(CUresult (*f)(void))
+{
+    void *p;
+    memcpy(&p, &f, sizeof p);
+    return p;
+}
+#define ADDR(f) fn_addr((CUresult(*)(void))(f))
+
+START_TEST(getproc_answers_as_recorded)
+{
+    void *fn = NULL;
+    int st = -1;
+    ck_assert_int_eq(cuGetProcAddress_v2("cuMemAlloc", &fn, 3020, 0, &st), CUDA_SUCCESS);
+    ck_assert_ptr_eq(fn, ADDR(cuMemAlloc_v2));
+    ck_assert_int_eq(st, CU_GET_PROC_ADDRESS_SUCCESS);
+    ck_assert_int_eq(cuGetProcAddress_v2("cuMemAlloc", &fn, 12000, 0, &st), CUDA_SUCCESS);
+    ck_assert_ptr_eq(fn, ADDR(cuMemAlloc_v2));
+    ck_assert_int_eq(cuGetProcAddress_v2("cuMemcpyHtoD", &fn, 7000, 0, &st), CUDA_SUCCESS);
+    ck_assert_ptr_eq(fn, ADDR(cuMemcpyHtoD_v2_ptds));
+    ck_assert_int_eq(cuGetProcAddress_v2("cuNoSuchFunction", &fn, 13000, 0, &st), CUDA_ERROR_NOT_FOUND);
+    ck_assert_int_eq(st, CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
+    ck_assert_int_eq(cuGetProcAddress_v2("cuMemAlloc", &fn, 1000, 0, &st), CUDA_ERROR_NOT_FOUND);
+    ck_assert_int_eq(st, CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT);
+    ck_assert_int_eq(cuGetProcAddress_v2("", &fn, 0, 0, &st), CUDA_SUCCESS);
+    ck_assert_ptr_null(fn);
+}
+END_TEST
+
+START_TEST(private_tables)
+{
+    static const uint8_t ids[7][4] = { { 0x6b, 0xd5, 0xfb, 0x6c }, { 0xa0, 0x94, 0x79, 0x8c }, { 0x42, 0xd8, 0x5a, 0x81 },
+                                       { 0xf8, 0xcf, 0xf9, 0x51 }, { 0xc6, 0x93, 0x33, 0x6e }, { 0x26, 0x3e, 0x88, 0x60 },
+                                       { 0xd4, 0x08, 0x20, 0x55 } };
+    static const uint8_t full[7][16] = {
+        { 0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9 },
+        { 0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66 },
+        { 0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc },
+        { 0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9 },
+        { 0xc6, 0x93, 0x33, 0x6e, 0x11, 0x21, 0xdf, 0x11, 0xa8, 0xc3, 0x68, 0xf3, 0x55, 0xd8, 0x95, 0x93 },
+        { 0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43, 0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d, 0xfa, 0x7e },
+        { 0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2 } };
+    /* the sizes the real driver's tables start with (docs/driver-abi.md) */
+    static const uintptr_t sizes[7] = { 104, 56, 24, 24, 0, 120, 24 };
+    (void)ids;
+    for (int i = 0; i < 7; i++) {
+        CUuuid u;
+        const void *t = NULL;
+        memcpy(u.bytes, full[i], 16);
+        ck_assert_int_eq(cuGetExportTable(&t, &u), CUDA_SUCCESS);
+        ck_assert_ptr_nonnull(t);
+        if (sizes[i])
+            ck_assert_uint_eq(*(const uintptr_t *)t, sizes[i]);
+    }
+    CUuuid other = { { 1, 2, 3 } };
+    const void *t;
+    ck_assert_int_eq(cuGetExportTable(&t, &other), CUDA_ERROR_INVALID_VALUE);
+    /* the integrity answer: constants for versions ending in 0 and 1, else a keyed hash
+     * that depends on the time passed */
+    CUuuid u;
+    memcpy(u.bytes, full[6], 16);
+    ck_assert_int_eq(cuGetExportTable(&t, &u), CUDA_SUCCESS);
+    CUresult (*integrity)(uint32_t, uint64_t, uint64_t *);
+    memcpy(&integrity, (const char *)t + sizeof(void *), sizeof integrity);
+    uint64_t a[2], b[2], c[2];
+    ck_assert_int_eq(integrity(13000, 1234, a), CUDA_SUCCESS);
+    ck_assert_uint_eq(a[0], 0x3341181C03CB675Cull);
+    ck_assert_uint_eq(a[1], 0x8ED383AA1F4CD1E8ull);
+    ck_assert_int_eq(integrity(13001, 1234, a), CUDA_SUCCESS);
+    ck_assert_uint_eq(a[0], 0x1841181C03CB675Cull);
+    ck_assert_int_eq(integrity(13002, 1234, a), CUDA_SUCCESS);
+    ck_assert_int_eq(integrity(13002, 1234, b), CUDA_SUCCESS);
+    ck_assert_int_eq(integrity(13002, 1235, c), CUDA_SUCCESS);
+    ck_assert(a[0] == b[0] && a[1] == b[1]);
+    ck_assert(a[0] != c[0] || a[1] != c[1]);
+}
+END_TEST
+
+START_TEST(device_is_an_h100)
+{
+    setup();
+    char name[64];
+    int v;
+    ck_assert_int_eq(cuDeviceGetName(name, sizeof name, 0), CUDA_SUCCESS);
+    ck_assert_str_eq(name, "NVIDIA H100 80GB HBM3");
+    ck_assert_int_eq(cuDeviceGetAttribute(&v, 75, 0), CUDA_SUCCESS);   /* compute capability major */
+    ck_assert_int_eq(v, 9);
+    ck_assert_int_eq(cuDeviceGetAttribute(&v, 16, 0), CUDA_SUCCESS);   /* multiprocessors */
+    ck_assert_int_eq(v, 132);
+    ck_assert_int_eq(cuDeviceGetAttribute(&v, 16, 1), CUDA_ERROR_INVALID_DEVICE);
+    ck_assert_int_eq(cuDeviceGetAttribute(&v, 100000, 0), CUDA_ERROR_INVALID_VALUE);
+}
+END_TEST
+
+START_TEST(memory_and_its_errors)
+{
+    setup();
+    CUdeviceptr d, base;
+    size_t size;
+    uint32_t h[64], back[64];
+    for (int i = 0; i < 64; i++)
+        h[i] = (uint32_t)i * 3;
+    ck_assert_int_eq(cuMemAlloc_v2(&d, 256), CUDA_SUCCESS);
+    ck_assert_uint_eq(d % 256, 0);
+    ck_assert_int_eq(cuMemAlloc_v2(&d, 0), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuMemAlloc_v2(&d, 256), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyHtoD_v2(d, h, sizeof h), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(back, d, sizeof back), CUDA_SUCCESS);
+    ck_assert_mem_eq(back, h, sizeof h);
+    ck_assert_int_eq(cuMemcpyHtoD_v2(d + 200, h, 100), CUDA_ERROR_INVALID_VALUE);   /* past the end */
+    ck_assert_int_eq(cuMemsetD32_v2(d + 4, 0xdeadbeef, 2), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(back, d, 16), CUDA_SUCCESS);
+    ck_assert_uint_eq(back[0], 0);
+    ck_assert_uint_eq(back[1], 0xdeadbeef);
+    ck_assert_uint_eq(back[2], 0xdeadbeef);
+    ck_assert_uint_eq(back[3], 9);
+    ck_assert_int_eq(cuMemsetD32_v2(d + 2, 0, 1), CUDA_ERROR_INVALID_VALUE);   /* misaligned */
+    ck_assert_int_eq(cuMemGetAddressRange_v2(&base, &size, d + 17), CUDA_SUCCESS);
+    ck_assert_uint_eq(base, d);
+    ck_assert_uint_eq(size, 256);
+    unsigned type = 0;
+    ck_assert_int_eq(cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, d), CUDA_SUCCESS);
+    ck_assert_uint_eq(type, CU_MEMORYTYPE_DEVICE);
+    /* a 2D copy: a 4x3 block out of a 16-byte pitched host array */
+    uint8_t src[48], dst[12];
+    for (int i = 0; i < 48; i++)
+        src[i] = (uint8_t)i;
+    CUDA_MEMCPY2D c;
+    memset(&c, 0, sizeof c);
+    c.srcMemoryType = CU_MEMORYTYPE_HOST;
+    c.srcHost = src;
+    c.srcPitch = 16;
+    c.srcXInBytes = 2;
+    c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.dstDevice = d;
+    c.dstPitch = 4;
+    c.WidthInBytes = 4;
+    c.Height = 3;
+    ck_assert_int_eq(cuMemcpy2D_v2(&c), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(dst, d, 12), CUDA_SUCCESS);
+    ck_assert_uint_eq(dst[0], 2);
+    ck_assert_uint_eq(dst[4], 18);
+    ck_assert_uint_eq(dst[11], 37);
+    ck_assert_int_eq(cuMemFree_v2(d), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemFree_v2(d), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuMemFree_v2(d + 1), CUDA_ERROR_INVALID_VALUE);
+}
+END_TEST
+
+START_TEST(launch_both_parameter_forms)
+{
+    setup();
+    CUmodule m;
+    CUfunction f;
+    CUdeviceptr d, g;
+    size_t gsize;
+    uint32_t h[40];
+    ck_assert_int_eq(cuModuleLoadData(&m, kernels), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleGetFunction(&f, m, "add"), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleGetFunction(&f, m, "nothing"), CUDA_ERROR_NOT_FOUND);
+    ck_assert_int_eq(cuModuleGetFunction(&f, m, "add"), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&d, sizeof h), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemsetD32_v2(d, 10, 40), CUDA_SUCCESS);
+    uint32_t v = 7, n = 33;
+    void *params[] = { &d, &v, &n };
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, NULL, params, NULL), CUDA_SUCCESS);
+    struct { CUdeviceptr p; uint32_t v, n; } block = { d, 100, 2 };
+    size_t bs = sizeof block;
+    void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &block, CU_LAUNCH_PARAM_BUFFER_SIZE, &bs, CU_LAUNCH_PARAM_END };
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, extra), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, d, sizeof h), CUDA_SUCCESS);
+    ck_assert_uint_eq(h[0], 117);
+    ck_assert_uint_eq(h[1], 117);
+    ck_assert_uint_eq(h[2], 17);
+    ck_assert_uint_eq(h[32], 17);
+    ck_assert_uint_eq(h[33], 10);
+    /* limits the launch refuses */
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 2048, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 64 * 1024, NULL, params, NULL), CUDA_ERROR_INVALID_VALUE);
+    /* a module variable with its initial value */
+    ck_assert_int_eq(cuModuleGetGlobal_v2(&g, &gsize, m, "counter"), CUDA_SUCCESS);
+    ck_assert_uint_eq(gsize, 4);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, g, 4), CUDA_SUCCESS);
+    ck_assert_uint_eq(h[0], 5);
+}
+END_TEST
+
+START_TEST(fault_is_sticky)
+{
+    setup();
+    CUmodule m;
+    CUfunction f;
+    CUdeviceptr d;
+    ck_assert_int_eq(cuModuleLoadData(&m, kernels), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleGetFunction(&f, m, "bad"), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&d, 16), CUDA_ERROR_ILLEGAL_ADDRESS);
+    ck_assert_int_eq(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
+}
+END_TEST
+
+START_TEST(capture_and_graph)
+{
+    setup();
+    CUmodule m;
+    CUfunction f;
+    CUdeviceptr d;
+    CUstream s;
+    void *graph, *exec;
+    uint32_t h[8];
+    ck_assert_int_eq(cuModuleLoadData(&m, kernels), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleGetFunction(&f, m, "add"), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&d, sizeof h), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemsetD32_v2(d, 1, 8), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamCreate(&s, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamBeginCapture_v2(s, 0), CUDA_SUCCESS);
+    uint32_t v = 2, n = 8;
+    void *params[] = { &d, &v, &n };
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 8, 1, 1, 0, s, params, NULL), CUDA_SUCCESS);
+    v = 1000;   /* the captured launch keeps the value it was given */
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, d, sizeof h), CUDA_SUCCESS);
+    ck_assert_uint_eq(h[0], 1);   /* nothing ran yet */
+    ck_assert_int_eq(cuStreamEndCapture(s, &graph), CUDA_SUCCESS);
+    size_t nn = 0;
+    ck_assert_int_eq(cuGraphGetNodes(graph, NULL, &nn), CUDA_SUCCESS);
+    ck_assert_uint_eq(nn, 1);
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&exec, graph, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphLaunch(exec, s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphLaunch(exec, s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamSynchronize(s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, d, sizeof h), CUDA_SUCCESS);
+    ck_assert_uint_eq(h[0], 5);
+    ck_assert_uint_eq(h[7], 5);
+}
+END_TEST
+
+START_TEST(unsupported_functions_say_so)
+{
+    setup();
+    char desc[64] = { 0 };
+    void *arr = NULL;
+    ck_assert_int_eq(cuArrayCreate_v2(&arr, desc), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuMemAlloc(NULL, 0), CUDA_ERROR_NOT_SUPPORTED);   /* the 32-bit form of CUDA 2.0 */
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("driver");
+    TCase *t = tcase_create("driver");
+    tcase_set_timeout(t, 30);
+    tcase_add_test(t, getproc_answers_as_recorded);
+    tcase_add_test(t, private_tables);
+    tcase_add_test(t, device_is_an_h100);
+    tcase_add_test(t, memory_and_its_errors);
+    tcase_add_test(t, launch_both_parameter_forms);
+    tcase_add_test(t, fault_is_sticky);
+    tcase_add_test(t, capture_and_graph);
+    tcase_add_test(t, unsupported_functions_say_so);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
