@@ -44,6 +44,60 @@ static int ptxrun(const char *args, char **out)
     return ptxrun_build(false, args, out);
 }
 
+/* Whether the driver is built beside ptxrun (not in the sanitizer build). */
+static bool have_driver(void)
+{
+    const char *bin = getenv("PTXRUN");
+    char path[4096];
+    const char *slash = bin ? strrchr(bin, '/') : NULL;
+    snprintf(path, sizeof path, "%.*s../lib/libcuda.so.1", slash ? (int)(slash - bin + 1) : 0, bin ? bin : "");
+    return access(path, R_OK) == 0;
+}
+
+START_TEST(program_options_reach_it)
+{
+    if (!have_driver()) {
+        puts("program_options_reach_it: skipped (no driver in this build)");
+        return;
+    }
+    char *out;
+    /* -j and --timeout reach the program's driver through the environment; everything after
+     * the program's name is the program's; its exit status is ptxrun's */
+    int rc = ptxrun("-j 3 --timeout 5 sh -c 'echo \"$PTXEMU_WORKERS $PTXEMU_TIMEOUT: $*\"; exit 7' x -k 3", &out);
+    ck_assert_int_eq(rc, 7);
+    ck_assert_str_eq(out, "3 5: -k 3\n");
+    free(out);
+    /* the driver's folder comes first on the library path */
+    rc = ptxrun("sh -c 'ls \"${LD_LIBRARY_PATH%%%%:*}/libcuda.so.1\"'", &out);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_ptr_nonnull(strstr(out, "libcuda.so.1"));
+    free(out);
+    rc = ptxrun("./no/such/program", &out);
+    ck_assert_int_eq(rc, 2);
+    free(out);
+}
+END_TEST
+
+/* The README's CUDA program (committed x86-64 build) on the driver. */
+START_TEST(program_runs_on_driver)
+{
+#if defined(__x86_64__)
+    if (!have_driver()) {
+        puts("program_runs_on_driver: skipped (no driver in this build)");
+        return;
+    }
+    char *out;
+    int rc = ptxrun("examples/hello", &out);
+    ck_assert_msg(rc == 0, "%s", out);
+    ck_assert_ptr_nonnull(strstr(out, "hello from thread 255 of block 255\n"));
+    ck_assert_ptr_nonnull(strstr(out, "NVIDIA H100 80GB HBM3 (sm_90): saxpy of 65536 floats: no error, 0 wrong\n"));
+    free(out);
+#else
+    puts("program_runs_on_driver: skipped (the committed build is x86-64)");
+#endif
+}
+END_TEST
+
 START_TEST(list_entry)
 {
     char *out;
@@ -504,6 +558,8 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, sigint_reports_live_warps);
     tcase_add_test(tc, fatbin_list);
     tcase_add_test(tc, fatbin_extract);
+    tcase_add_test(tc, program_options_reach_it);
+    tcase_add_test(tc, program_runs_on_driver);
     suite_add_tcase(s, tc);
     return s;
 }
