@@ -38,6 +38,11 @@ CUresult cuGraphInstantiateWithFlags(void **, void *, unsigned long long);
 CUresult cuGraphLaunch(void *, CUstream);
 CUresult cuGraphGetNodes(void *, void **, size_t *);
 CUresult cuArrayCreate_v2(void *, const void *);
+CUresult cuModuleUnload(CUmodule);
+CUresult cuStreamDestroy_v2(CUstream);
+CUresult cuGraphDestroy(void *);
+CUresult cuGraphExecDestroy(void *);
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice);
 
 static const char kernels[] =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -204,6 +209,7 @@ START_TEST(memory_and_its_errors)
     ck_assert_int_eq(cuMemFree_v2(d), CUDA_SUCCESS);
     ck_assert_int_eq(cuMemFree_v2(d), CUDA_ERROR_INVALID_VALUE);
     ck_assert_int_eq(cuMemFree_v2(d + 1), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);   /* frees the other allocation */
 }
 END_TEST
 
@@ -242,6 +248,8 @@ START_TEST(launch_both_parameter_forms)
     ck_assert_uint_eq(gsize, 4);
     ck_assert_int_eq(cuMemcpyDtoH_v2(h, g, 4), CUDA_SUCCESS);
     ck_assert_uint_eq(h[0], 5);
+    ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
 }
 END_TEST
 
@@ -257,6 +265,12 @@ START_TEST(fault_is_sticky)
     ck_assert_int_eq(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
     ck_assert_int_eq(cuMemAlloc_v2(&d, 16), CUDA_ERROR_ILLEGAL_ADDRESS);
     ck_assert_int_eq(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
+    ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);   /* the last release resets it */
+    CUcontext c;
+    ck_assert_int_eq(cuDevicePrimaryCtxRetain(&c, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&d, 16), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
 }
 END_TEST
 
@@ -292,6 +306,11 @@ START_TEST(capture_and_graph)
     ck_assert_int_eq(cuMemcpyDtoH_v2(h, d, sizeof h), CUDA_SUCCESS);
     ck_assert_uint_eq(h[0], 5);
     ck_assert_uint_eq(h[7], 5);
+    ck_assert_int_eq(cuGraphExecDestroy(exec), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphDestroy(graph), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamDestroy_v2(s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
 }
 END_TEST
 
