@@ -277,7 +277,10 @@ struct ex_cta {
     uint32_t          worker;        /* the host worker running the CTA (%smid) */
     uint64_t          clock_base;    /* %clock64 at the CTA's start: the worker's clock */
     uint64_t          gridid;        /* %gridid of the launch */
+    uint64_t          grid_ws;       /* the cooperative launch's grid workspace, or 0 */
 };
+/* Bytes of a cooperative launch's grid workspace. */
+#define EX_GRID_WS 64
 
 /* Memory (mem.c): translate a lane's address in a space to host memory, checking
  * bounds and alignment; NULL after recording the fault in the warp. */

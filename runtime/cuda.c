@@ -35,6 +35,8 @@ enum {
     X(cuMemcpyDtoH_v2, (void *, cu_ptr_t, size_t)) \
     X(cuLaunchKernel, (cu_function_t, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, \
                        unsigned, void *, void **, void **)) \
+    X(cuLaunchCooperativeKernel, (cu_function_t, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, \
+                                  unsigned, void *, void **)) \
     X(cuCtxSynchronize, (void)) \
     X(cuGetErrorString, (cu_result_t, const char **)) \
     X(cuGetErrorName, (cu_result_t, const char **))
@@ -154,8 +156,12 @@ isa_status_t rt_run_cuda(const isa_module_t *m, uint32_t entry, const ex_launch_
             memcpy(params + a->param_offset[k], &dptr[a->param_buffer[k]], 8);
         kparams[k] = params + a->param_offset[k];
     }
-    CU_TRY(cuLaunchKernel, fn, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
-                              l->shared_bytes, NULL, kparams, NULL);
+    if (l->cooperative)
+        CU_TRY(cuLaunchCooperativeKernel, fn, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+               l->block[2], l->shared_bytes, NULL, kparams);
+    else
+        CU_TRY(cuLaunchKernel, fn, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
+               l->shared_bytes, NULL, kparams, NULL);
     if ((r = api.cuCtxSynchronize()) != 0) {
         /* A fault in the kernel (illegal address, trap, ...): the context is lost. */
         cu_report(&api, diag, "kernel fault", r);

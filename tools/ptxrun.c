@@ -606,10 +606,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "ptxrun: error: --repeat runs on the emulator only (not with --backend cuda or --compare)\n");
         return EXIT_USAGE;
     }
-    if (launch.cooperative && (cuda || compare)) {
-        fprintf(stderr, "ptxrun: error: --cooperative is not supported with --backend cuda or --compare yet\n");
-        return EXIT_USAGE;
-    }
     /* Tests shorten the time slice of resident CTAs (warp instructions) to check that
      * results do not depend on it. */
     const char *slice = getenv("PTXEMU_TIME_SLICE");

@@ -504,6 +504,7 @@ typedef struct {
     atomic_uint_fast64_t warp_instrs;
     _Alignas(64) pthread_mutex_t diag_lock;
     uint64_t           gridid;
+    uint64_t           grid_ws;        /* a cooperative launch's grid workspace (%envreg1:%envreg2), or 0 */
     uint64_t           slice;          /* warp instructions of a CTA's time slice */
     uint64_t           capacity;       /* CTAs that can be resident at once */
     bool               local;          /* the entry's call graph uses .local: warps get local memory */
@@ -599,6 +600,7 @@ static bool cta_start(launch_t *L, ex_cta_t *c, uint64_t id, uint64_t clock)
     memset(c->bar, 0, sizeof c->bar);
     c->exited = 0;
     c->gridid = L->gridid;
+    c->grid_ws = L->grid_ws;
     c->clock_base = clock;
     memset(c->shared, 0, c->shared_size);
     ex_func_t *ef = &L->p->funcs[L->entry];
@@ -1085,6 +1087,20 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
     L->total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     pthread_mutex_init(&L->diag_lock, NULL);
     L->gridid = atomic_fetch_add(&d->nlaunch, 1) + 1;
+    /* A cooperative launch's grid workspace: zeroed global memory whose address the driver
+     * passes in %envreg1 (high half) and %envreg2 (low half); grid_group::sync counts its
+     * arrivals in it.  Other launches see 0 there, and grid_group::sync traps. */
+    uint8_t *ws = NULL;
+    if (l->cooperative) {
+        ws = aligned_alloc(64, EX_GRID_WS);
+        if (!ws || (memset(ws, 0, EX_GRID_WS), ex_device_map(d, ws, EX_GRID_WS)) != ISA_ST_OK) {
+            free(ws);
+            free(L);
+            pthread_mutex_unlock(&d->launch_lock);
+            return launch_error(out, EX_FAULT_NOMEM, kernel, ISA_ST_NOMEM, "out of host memory");
+        }
+        L->grid_ws = (uint64_t)(uintptr_t)ws;
+    }
     ex_device_launch_begin(d);
     isa_status_t st = ISA_ST_OK;
     if (l->timeout > 0 || l->stop) {
@@ -1138,6 +1154,10 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
     free(L->fault_buf);
     out->thread_instrs = atomic_load(&L->thread_instrs);
     out->warp_instrs = atomic_load(&L->warp_instrs);
+    if (ws) {
+        ex_device_unmap(d, ws);
+        free(ws);
+    }
     ex_device_launch_end(d);
     pthread_mutex_destroy(&L->diag_lock);
     free(L);

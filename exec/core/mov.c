@@ -144,9 +144,13 @@ static int sreg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         v = id == ISA_SR_GLOBALTIMER_LO ? (uint32_t)ns : id == ISA_SR_GLOBALTIMER_HI ? ns >> 32 : ns;
         break;
     }
-    /* No driver environment and no profiler counters: they read 0, as the performance
-     * counters do on a GPU where no profiler configured them. */
-    case ISA_SR_ENVREG: case ISA_SR_PM:
+    /* The driver's environment: a cooperative launch's grid workspace in %envreg1 (high
+     * half of its address) and %envreg2 (low half); every other one reads 0. */
+    case ISA_SR_ENVREG:
+        v = comp == 1 ? c->grid_ws >> 32 : comp == 2 ? (uint32_t)c->grid_ws : 0;
+        break;
+    /* No profiler counters: they read 0, as on a GPU where no profiler configured them. */
+    case ISA_SR_PM:
     case ISA_SR_PM0_64: case ISA_SR_PM1_64: case ISA_SR_PM2_64: case ISA_SR_PM3_64:
     case ISA_SR_PM4_64: case ISA_SR_PM5_64: case ISA_SR_PM6_64: case ISA_SR_PM7_64:
         v = 0;
