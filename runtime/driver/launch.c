@@ -75,7 +75,7 @@ CUresult drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const
         return CUDA_ERROR_INVALID_HANDLE;
     if ((r = drv_stream_check(s)))
         return r;
-    if (f->mod->ctx != c && !f->mod->ctx->primary)
+    if (f->mod->ctx && f->mod->ctx != c && !f->mod->ctx->primary)
         return CUDA_ERROR_INVALID_HANDLE;
     const isa_func_t *fn_ir = &f->mod->m->funcs[f->entry];
     const char *kname = fn_ir->name;

@@ -82,11 +82,14 @@ static void module_free(drv_module_t *mod)
     free(mod);
 }
 
-/* Load image: a fatbin wrapper, a fatbin, PTX text, or (refused) a cubin. */
-static CUresult load(const char *fn, const void *image, drv_module_t **out)
+/* Load image: a fatbin wrapper, a fatbin, PTX text, or (refused) a cubin.  A module
+ * belongs to the current context; a library (library true) to none: it is usable in every
+ * context and needs no current one (the runtime loads its library before it makes a context
+ * when the host first touches a __managed__ variable). */
+static CUresult load(const char *fn, const void *image, bool library, drv_module_t **out)
 {
-    drv_ctx_t *c;
-    CUresult r = drv_enter(&c);
+    drv_ctx_t *c = NULL;
+    CUresult r = library ? (drv.inited ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED) : drv_enter(&c);
     if (r)
         return r;
     if (!image || !out)
@@ -126,7 +129,7 @@ static CUresult load(const char *fn, const void *image, drv_module_t **out)
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     mod->tag = DRV_MODULE;
-    mod->ctx = c;
+    mod->ctx = c;   /* NULL: a library, in every context */
     static unsigned nloaded;
     char name[64];
     snprintf(name, sizeof name, "module%u.ptx", __atomic_add_fetch(&nloaded, 1, __ATOMIC_RELAXED));
@@ -156,17 +159,20 @@ static CUresult load(const char *fn, const void *image, drv_module_t **out)
 
 static bool module_ok(const drv_module_t *m) { return m && m->tag == DRV_MODULE; }
 
-DRV_API CUresult cuModuleLoadData(CUmodule *out, const void *image) { return load(__func__, image, out); }
-DRV_API CUresult cuModuleLoadFatBinary(CUmodule *out, const void *image) { return load(__func__, image, out); }
+DRV_API CUresult cuModuleLoadData(CUmodule *out, const void *image) { return load(__func__, image, false, out); }
+DRV_API CUresult cuModuleLoadFatBinary(CUmodule *out, const void *image)
+{
+    return load(__func__, image, false, out);
+}
 DRV_API CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n, int *opts, void **vals)
 {
     (void)n, (void)opts, (void)vals;   /* JIT options steer a compiler the emulator does not have */
-    return load(__func__, image, out);
+    return load(__func__, image, false, out);
 }
 
-DRV_API CUresult cuModuleLoad(CUmodule *out, const char *path)
+static CUresult load_file(const char *fn, const char *path, bool library, drv_module_t **out)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = library ? (drv.inited ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED) : drv_enter(NULL);
     if (r)
         return r;
     if (!out || !path)
@@ -194,10 +200,12 @@ DRV_API CUresult cuModuleLoad(CUmodule *out, const char *path)
     }
     fclose(f);
     buf[n] = 0;
-    r = load(__func__, buf, out);
+    r = load(fn, buf, library, out);
     free(buf);
     return r;
 }
+
+DRV_API CUresult cuModuleLoad(CUmodule *out, const char *path) { return load_file(__func__, path, false, out); }
 
 DRV_API CUresult cuModuleUnload(CUmodule m)
 {
@@ -347,14 +355,14 @@ DRV_API CUresult cuLibraryLoadData(CUlibrary *out, const void *code, void *jit_o
                                    void *lib_opts, void **lib_vals, unsigned nlib)
 {
     (void)jit_opts, (void)jit_vals, (void)njit, (void)lib_opts, (void)lib_vals, (void)nlib;
-    return load(__func__, code, out);
+    return load(__func__, code, true, out);
 }
 
 DRV_API CUresult cuLibraryLoadFromFile(CUlibrary *out, const char *path, void *jit_opts, void **jit_vals,
                                        unsigned njit, void *lib_opts, void **lib_vals, unsigned nlib)
 {
     (void)jit_opts, (void)jit_vals, (void)njit, (void)lib_opts, (void)lib_vals, (void)nlib;
-    return cuModuleLoad(out, path);
+    return load_file(__func__, path, true, out);
 }
 
 DRV_API CUresult cuLibraryUnload(CUlibrary l) { return cuModuleUnload(l); }

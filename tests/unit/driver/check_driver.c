@@ -43,6 +43,12 @@ CUresult cuStreamDestroy_v2(CUstream);
 CUresult cuGraphDestroy(void *);
 CUresult cuGraphExecDestroy(void *);
 CUresult cuDevicePrimaryCtxRelease_v2(CUdevice);
+CUresult cuModuleLoadData(CUmodule *, const void *);
+CUresult cuLibraryLoadData(CUlibrary *, const void *, void *, void **, unsigned, void *, void **, unsigned);
+CUresult cuLibraryGetKernel(CUkernel *, CUlibrary, const char *);
+CUresult cuLibraryGetGlobal(CUdeviceptr *, size_t *, CUlibrary, const char *);
+CUresult cuLibraryUnload(CUlibrary);
+CUresult cuKernelGetFunction(CUfunction *, CUkernel);
 
 static const char kernels[] =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -64,13 +70,13 @@ static CUcontext setup(void)
     return c;
 }
 
-static void *fn_addr(CUresult (*f)(void))
+static void *fn_addr(void (*f)(void))
 {
     void *p;
     memcpy(&p, &f, sizeof p);
     return p;
 }
-#define ADDR(f) fn_addr((CUresult(*)(void))(f))
+#define ADDR(f) fn_addr((void (*)(void))(f))
 
 START_TEST(getproc_answers_as_recorded)
 {
@@ -253,6 +259,44 @@ START_TEST(launch_both_parameter_forms)
 }
 END_TEST
 
+/* A library needs no current context (the runtime loads one before it makes a context when
+ * the host first touches a __managed__ variable) and is usable in every context; a module
+ * needs the current one. */
+START_TEST(library_needs_no_context)
+{
+    CUmodule m;
+    CUlibrary l;
+    CUkernel k;
+    CUfunction f;
+    CUdeviceptr g, d;
+    size_t gsize;
+    uint32_t h[4];
+    ck_assert_int_eq(cuInit(0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuCtxSetCurrent(NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleLoadData(&m, kernels), CUDA_ERROR_INVALID_CONTEXT);
+    ck_assert_int_eq(cuLibraryLoadData(&l, kernels, NULL, NULL, 0, NULL, NULL, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLibraryGetKernel(&k, l, "add"), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLibraryGetGlobal(&g, &gsize, l, "counter"), CUDA_SUCCESS);
+    ck_assert_uint_eq(gsize, 4);
+    setup();
+    ck_assert_int_eq(cuKernelGetFunction(&f, k), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&d, sizeof h), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemsetD32_v2(d, 1, 4), CUDA_SUCCESS);
+    uint32_t v = 2, n = 3;
+    void *params[] = { &d, &v, &n };
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, d, sizeof h), CUDA_SUCCESS);
+    ck_assert_uint_eq(h[0], 3);
+    ck_assert_uint_eq(h[2], 3);
+    ck_assert_uint_eq(h[3], 1);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, g, 4), CUDA_SUCCESS);
+    ck_assert_uint_eq(h[0], 5);
+    ck_assert_int_eq(cuMemFree_v2(d), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLibraryUnload(l), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+END_TEST
+
 START_TEST(fault_is_sticky)
 {
     setup();
@@ -334,6 +378,7 @@ static Suite *suite(void)
     tcase_add_test(t, device_is_an_h100);
     tcase_add_test(t, memory_and_its_errors);
     tcase_add_test(t, launch_both_parameter_forms);
+    tcase_add_test(t, library_needs_no_context);
     tcase_add_test(t, fault_is_sticky);
     tcase_add_test(t, capture_and_graph);
     tcase_add_test(t, unsupported_functions_say_so);
