@@ -25,6 +25,7 @@ enum {
     X(cuDeviceGet, (cu_device_t *, int)) \
     X(cuDevicePrimaryCtxRetain, (cu_context_t *, cu_device_t)) \
     X(cuCtxSetCurrent, (cu_context_t)) \
+    X(cuCtxSetLimit, (int, size_t)) \
     X(cuModuleLoadDataEx, (cu_module_t *, const void *, unsigned, int *, void **)) \
     X(cuModuleUnload, (cu_module_t)) \
     X(cuModuleGetFunction, (cu_function_t *, cu_module_t, const char *)) \
@@ -122,6 +123,12 @@ isa_status_t rt_run_cuda(const isa_module_t *m, uint32_t entry, const ex_launch_
     CU_TRY(cuDeviceGet, &dev, 0);
     CU_TRY(cuDevicePrimaryCtxRetain, &ctx, dev);
     CU_TRY(cuCtxSetCurrent, ctx);
+    /* ptxrun's --printf-fifo and --heap (through the environment, as for programs) */
+    const char *lim;
+    if ((lim = getenv("PTXEMU_PRINTF_FIFO")) && *lim)
+        CU_TRY(cuCtxSetLimit, 1 /* CU_LIMIT_PRINTF_FIFO_SIZE */, (size_t)strtoull(lim, NULL, 10));
+    if ((lim = getenv("PTXEMU_HEAP")) && *lim)
+        CU_TRY(cuCtxSetLimit, 2 /* CU_LIMIT_MALLOC_HEAP_SIZE */, (size_t)strtoull(lim, NULL, 10));
 
     /* The PTX is given to the driver's JIT as written; its log explains a rejection. */
     int opts[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,

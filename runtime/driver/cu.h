@@ -25,6 +25,7 @@ typedef struct drv_stream      *CUstream;
 typedef struct drv_event       *CUevent;
 typedef struct drv_link        *CUlinkState;
 typedef struct { char bytes[16]; } CUuuid;
+typedef struct { int type; int id; } CUmemLocation;   /* CUmemLocation: CUmemLocationType and its id */
 
 /* Memory types (CUmemorytype). */
 enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYPE_ARRAY = 3, CU_MEMORYTYPE_UNIFIED = 4 };

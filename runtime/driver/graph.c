@@ -4,6 +4,7 @@
  * the nodes in that order (work runs when submitted, as everywhere in this driver).  While
  * a stream captures, the work submitted to it (and to the streams that join the capture
  * through events) becomes nodes of the capture's graph instead of running. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,8 @@ typedef struct drv_node {
     struct { CUhostFn fn; void *user; } host;
     drv_graph_t      *child;
     drv_event_t      *event;
+    struct drv_node  *origin;   /* in an executable graph: the node it was made from */
+    bool              disabled; /* in an executable graph: cuGraphNodeSetEnabled */
 } drv_node_t;
 
 struct drv_graph {
@@ -42,6 +45,7 @@ struct drv_graph {
 typedef struct {
     uint32_t     tag;
     drv_graph_t *g;        /* a private copy, nodes in execution order */
+    unsigned long long flags;
 } drv_gexec_t;
 
 /* A capture in progress: its graph and the streams that take part. */
@@ -53,7 +57,52 @@ struct drv_capture {
     drv_stream_t *streams[64];
     unsigned      nstreams;
     bool          invalid;
+    pthread_t     thread;     /* the thread that began it */
+    struct drv_capture *next_active;
 };
+
+/* The captures in progress in the process. */
+static drv_capture_t *active_captures;
+
+/* A call that is not safe during a capture (an allocation, say): refused, and the captures
+ * that forbid it invalidated, where this thread's mode says so: a global-mode thread may
+ * not make it while it captures itself (unless relaxed) or another thread captures in
+ * global mode; a thread-local one only while it captures itself; a relaxed one always may. */
+CUresult drv_capture_unsafe(const char *fn)
+{
+    int mode = drv_thread_capture_mode();
+    if (mode == 2 || !active_captures)
+        return CUDA_SUCCESS;
+    CUresult r = CUDA_SUCCESS;
+    pthread_mutex_lock(&drv.lock);
+    for (drv_capture_t *c = active_captures; c; c = c->next_active) {
+        bool own = pthread_equal(c->thread, pthread_self());
+        if ((own && c->mode != 2) || (mode == 0 && !own && c->mode == 0)) {
+            c->invalid = true;
+            r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+        }
+    }
+    pthread_mutex_unlock(&drv.lock);
+    if (r)
+        drv_log(0, "%s is not permitted while a stream is being captured", fn);
+    return r;
+}
+
+static void capture_activate(drv_capture_t *c, bool on)
+{
+    pthread_mutex_lock(&drv.lock);
+    if (on) {
+        c->next_active = active_captures;
+        active_captures = c;
+    } else {
+        for (drv_capture_t **p = &active_captures; *p; p = &(*p)->next_active)
+            if (*p == c) {
+                *p = c->next_active;
+                break;
+            }
+    }
+    pthread_mutex_unlock(&drv.lock);
+}
 
 typedef struct {
     CUfunction   func;
@@ -234,9 +283,10 @@ DRV_API CUresult cuGraphAddKernelNode_v2(drv_node_t **out, drv_graph_t *g, drv_n
 DRV_API CUresult cuGraphAddKernelNode(drv_node_t **out, drv_graph_t *g, drv_node_t *const *deps, size_t ndeps,
                                       const kernel_params_t *p)
 {
-    kernel_params_t q = *p;   /* the first form has no kern and ctx */
-    q.kern = NULL;
-    q.ctx = NULL;
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    kernel_params_t q = { 0 };   /* the first form has no kern and ctx */
+    memcpy(&q, p, offsetof(kernel_params_t, kern));
     return cuGraphAddKernelNode_v2(out, g, deps, ndeps, &q);
 }
 
@@ -498,6 +548,161 @@ DRV_API CUresult cuGraphAddDependencies(drv_graph_t *g, drv_node_t *const *from,
     return CUDA_SUCCESS;
 }
 
+/* Edge data (CUgraphEdgeData): ports and a type; the emulator's edges are all the default
+ * kind, so the data reads as zero and only zero is accepted. */
+typedef struct { unsigned char from_port, to_port, type, reserved[5]; } edge_data_t;
+
+static bool edges_default(const edge_data_t *e, size_t n)
+{
+    for (size_t i = 0; e && i < n; i++)
+        if (e[i].from_port || e[i].to_port || e[i].type)
+            return false;
+    return true;
+}
+
+DRV_API CUresult cuGraphAddDependencies_v2(drv_graph_t *g, drv_node_t *const *from, drv_node_t *const *to,
+                                           const edge_data_t *e, size_t n)
+{
+    if (!edges_default(e, n))
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "edge data with ports or a type other than the default");
+    return cuGraphAddDependencies(g, from, to, n);
+}
+
+DRV_API CUresult cuGraphRemoveDependencies(drv_graph_t *g, drv_node_t *const *from, drv_node_t *const *to, size_t n)
+{
+    if (!graph_ok(g) || (n && (!from || !to)))
+        return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < n; i++) {
+        if (!node_ok(from[i]) || !node_ok(to[i]) || from[i]->g != g || to[i]->g != g)
+            return CUDA_ERROR_INVALID_VALUE;
+        size_t j = 0;
+        while (j < to[i]->ndeps && to[i]->deps[j] != from[i])
+            j++;
+        if (j == to[i]->ndeps)
+            return CUDA_ERROR_INVALID_VALUE;   /* no such edge */
+        memmove(&to[i]->deps[j], &to[i]->deps[j + 1], (to[i]->ndeps - j - 1) * sizeof *to[i]->deps);
+        to[i]->ndeps--;
+    }
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuGraphRemoveDependencies_v2(drv_graph_t *g, drv_node_t *const *from, drv_node_t *const *to,
+                                              const edge_data_t *e, size_t n)
+{
+    if (!edges_default(e, n))
+        return CUDA_ERROR_INVALID_VALUE;
+    return cuGraphRemoveDependencies(g, from, to, n);
+}
+
+DRV_API CUresult cuGraphGetEdges_v2(drv_graph_t *g, drv_node_t **from, drv_node_t **to, edge_data_t *e, size_t *n)
+{
+    if (!graph_ok(g) || !n || (!from != !to))
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t k = 0;
+    for (size_t i = 0; i < g->n; i++)
+        for (size_t j = 0; j < g->nodes[i]->ndeps; j++, k++)
+            if (from && k < *n) {
+                from[k] = g->nodes[i]->deps[j];
+                to[k] = g->nodes[i];
+                if (e)
+                    memset(&e[k], 0, sizeof *e);
+            }
+    if (from) {
+        for (size_t i = k; i < *n; i++) {
+            from[i] = to[i] = NULL;
+            if (e)
+                memset(&e[i], 0, sizeof *e);
+        }
+        if (k > *n)
+            return CUDA_ERROR_LOSSY_QUERY;   /* more edges than room: the first *n given */
+    }
+    *n = k;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuGraphGetEdges(drv_graph_t *g, drv_node_t **from, drv_node_t **to, size_t *n)
+{
+    return cuGraphGetEdges_v2(g, from, to, NULL, n);
+}
+
+DRV_API CUresult cuGraphNodeGetDependencies_v2(drv_node_t *nd, drv_node_t **deps, edge_data_t *e, size_t *n)
+{
+    if (!node_ok(nd) || !n)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (deps && e)
+        memset(e, 0, *n * sizeof *e);
+    if (deps && *n < nd->ndeps) {
+        memcpy(deps, nd->deps, *n * sizeof *deps);
+        return CUDA_ERROR_LOSSY_QUERY;
+    }
+    return cuGraphNodeGetDependencies(nd, deps, n);
+}
+
+DRV_API CUresult cuGraphNodeGetDependentNodes_v2(drv_node_t *nd, drv_node_t **out, edge_data_t *e, size_t *n)
+{
+    if (!node_ok(nd) || !n)
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t k = 0;
+    for (size_t i = 0; i < nd->g->n; i++)
+        for (size_t j = 0; j < nd->g->nodes[i]->ndeps; j++)
+            if (nd->g->nodes[i]->deps[j] == nd) {
+                if (out && k < *n) {
+                    out[k] = nd->g->nodes[i];
+                    if (e)
+                        memset(&e[k], 0, sizeof *e);
+                }
+                k++;
+            }
+    if (out) {
+        for (size_t i = k; i < *n; i++)
+            out[i] = NULL;
+        if (k > *n)
+            return CUDA_ERROR_LOSSY_QUERY;
+    }
+    *n = k;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuGraphNodeGetDependentNodes(drv_node_t *nd, drv_node_t **out, size_t *n)
+{
+    return cuGraphNodeGetDependentNodes_v2(nd, out, NULL, n);
+}
+
+static CUresult event_of(drv_node_t *n, int type, drv_event_t **out)
+{
+    if (!node_ok(n) || n->type != type || !out)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = n->event;
+    return CUDA_SUCCESS;
+}
+static CUresult set_event_of(drv_node_t *n, int type, drv_event_t *e)
+{
+    if (!node_ok(n) || n->type != type || !e || e->tag != DRV_EVENT)
+        return CUDA_ERROR_INVALID_VALUE;
+    n->event = e;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuGraphEventRecordNodeGetEvent(drv_node_t *n, drv_event_t **e) { return event_of(n, NODE_EVENT_RECORD, e); }
+DRV_API CUresult cuGraphEventWaitNodeGetEvent(drv_node_t *n, drv_event_t **e) { return event_of(n, NODE_WAIT_EVENT, e); }
+DRV_API CUresult cuGraphEventRecordNodeSetEvent(drv_node_t *n, drv_event_t *e) { return set_event_of(n, NODE_EVENT_RECORD, e); }
+DRV_API CUresult cuGraphEventWaitNodeSetEvent(drv_node_t *n, drv_event_t *e) { return set_event_of(n, NODE_WAIT_EVENT, e); }
+
+DRV_API CUresult cuGraphKernelNodeSetParams(drv_node_t *n, const kernel_params_t *p)
+{
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    kernel_params_t q = { 0 };
+    memcpy(&q, p, offsetof(kernel_params_t, kern));
+    return cuGraphKernelNodeSetParams_v2(n, &q);
+}
+DRV_API CUresult cuGraphKernelNodeGetParams(drv_node_t *n, kernel_params_t *p)
+{
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    kernel_params_t q;
+    CUresult r = cuGraphKernelNodeGetParams_v2(n, &q);
+    if (!r)
+        memcpy(p, &q, offsetof(kernel_params_t, kern));
+    return r;
+}
+
 DRV_API CUresult cuGraphDestroyNode(drv_node_t *n)
 {
     if (!node_ok(n))
@@ -563,6 +768,7 @@ static drv_graph_t *graph_clone(const drv_graph_t *g)
             break;
         }
         *m = *o;
+        m->origin = o;
         m->g = c;
         m->deps = NULL;
         m->ndeps = 0;
@@ -607,6 +813,18 @@ static drv_graph_t *graph_clone(const drv_graph_t *g)
     return c;
 }
 
+DRV_API CUresult cuGraphNodeFindInClone(drv_node_t **out, drv_node_t *orig, drv_graph_t *clone)
+{
+    if (!out || !node_ok(orig) || !graph_ok(clone))
+        return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < clone->n; i++)
+        if (clone->nodes[i]->origin == orig) {
+            *out = clone->nodes[i];
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
 DRV_API CUresult cuGraphClone(drv_graph_t **out, drv_graph_t *g)
 {
     if (!out || !graph_ok(g))
@@ -634,6 +852,7 @@ DRV_API CUresult cuGraphInstantiateWithFlags(drv_gexec_t **out, drv_graph_t *g, 
         return CUDA_ERROR_INVALID_VALUE;
     }
     x->tag = DRV_GEXEC;
+    x->flags = flags;
     *out = x;
     return CUDA_SUCCESS;
 }
@@ -679,6 +898,8 @@ static CUresult run_graph(drv_graph_t *g, CUstream s)
     for (size_t i = 0; i < g->n; i++) {
         drv_node_t *n = g->nodes[i];
         CUresult r = CUDA_SUCCESS;
+        if (n->disabled)
+            continue;
         switch (n->type) {
         case NODE_KERNEL: {
             size_t sz = n->k.psize;
@@ -742,8 +963,121 @@ DRV_API CUresult cuGraphExecUpdate_v2(drv_gexec_t *x, drv_graph_t *g, update_inf
         graph_free(c);
         return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
     }
+    for (size_t i = 0; i < c->n; i++)
+        c->nodes[i]->origin = x->g->nodes[i]->origin;   /* the handles of the graph first instantiated */
     graph_free(x->g);
     x->g = c;
+    return CUDA_SUCCESS;
+}
+
+typedef struct { int result; drv_node_t *errorNode, *errorFromNode; } update_info_v2_t;
+DRV_API CUresult cuGraphExecUpdate(drv_gexec_t *x, drv_graph_t *g, drv_node_t **err_node, int *result)
+{
+    update_info_v2_t info;
+    CUresult r = cuGraphExecUpdate_v2(x, g, (void *)&info);
+    if (err_node)
+        *err_node = info.errorNode;
+    if (result)
+        *result = info.result;
+    return r;
+}
+
+DRV_API CUresult cuGraphExecGetFlags(drv_gexec_t *x, unsigned long long *flags)
+{
+    if (!x || x->tag != DRV_GEXEC || !flags)
+        return CUDA_ERROR_INVALID_VALUE;
+    *flags = x->flags;
+    return CUDA_SUCCESS;
+}
+
+/* Changing one node of an executable graph: the node made from n, of type type. */
+static drv_node_t *exec_node(drv_gexec_t *x, drv_node_t *n, int type)
+{
+    if (!x || x->tag != DRV_GEXEC || !node_ok(n) || n->type != type)
+        return NULL;
+    for (size_t i = 0; i < x->g->n; i++)
+        if (x->g->nodes[i]->origin == n)
+            return x->g->nodes[i];
+    return NULL;
+}
+
+DRV_API CUresult cuGraphExecKernelNodeSetParams_v2(drv_gexec_t *x, drv_node_t *n, const kernel_params_t *p)
+{
+    drv_node_t *m = exec_node(x, n, NODE_KERNEL);
+    if (!m || !p)
+        return CUDA_ERROR_INVALID_VALUE;
+    if ((p->func ? p->func : p->kern) != m->k.f)
+        return CUDA_ERROR_INVALID_VALUE;   /* the function of a kernel node cannot change */
+    return kernel_from(m, p);
+}
+DRV_API CUresult cuGraphExecKernelNodeSetParams(drv_gexec_t *x, drv_node_t *n, const kernel_params_t *p)
+{
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    kernel_params_t q = { 0 };
+    memcpy(&q, p, offsetof(kernel_params_t, kern));
+    return cuGraphExecKernelNodeSetParams_v2(x, n, &q);
+}
+DRV_API CUresult cuGraphExecMemcpyNodeSetParams(drv_gexec_t *x, drv_node_t *n, const CUDA_MEMCPY3D *c, CUcontext ctx)
+{
+    (void)ctx;
+    drv_node_t *m = exec_node(x, n, NODE_MEMCPY);
+    if (!m || !c)
+        return CUDA_ERROR_INVALID_VALUE;
+    m->copy = *c;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuGraphExecMemsetNodeSetParams(drv_gexec_t *x, drv_node_t *n, const memset_params_t *p, CUcontext ctx)
+{
+    (void)ctx;
+    drv_node_t *m = exec_node(x, n, NODE_MEMSET);
+    return m ? set_from(m, p) : CUDA_ERROR_INVALID_VALUE;
+}
+DRV_API CUresult cuGraphExecHostNodeSetParams(drv_gexec_t *x, drv_node_t *n, const host_params_t *p)
+{
+    drv_node_t *m = exec_node(x, n, NODE_HOST);
+    if (!m || !p || !p->fn)
+        return CUDA_ERROR_INVALID_VALUE;
+    m->host.fn = p->fn;
+    m->host.user = p->userData;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuGraphExecEventRecordNodeSetEvent(drv_gexec_t *x, drv_node_t *n, drv_event_t *e)
+{
+    drv_node_t *m = exec_node(x, n, NODE_EVENT_RECORD);
+    if (!m || !e || e->tag != DRV_EVENT)
+        return CUDA_ERROR_INVALID_VALUE;
+    m->event = e;
+    return CUDA_SUCCESS;
+}
+/* Disabling a kernel, copy or set node of an executable graph: it does nothing until enabled. */
+DRV_API CUresult cuGraphNodeSetEnabled(drv_gexec_t *x, drv_node_t *n, unsigned enabled)
+{
+    if (!node_ok(n) || (n->type != NODE_KERNEL && n->type != NODE_MEMCPY && n->type != NODE_MEMSET))
+        return CUDA_ERROR_INVALID_VALUE;
+    drv_node_t *m = exec_node(x, n, n->type);
+    if (!m)
+        return CUDA_ERROR_INVALID_VALUE;
+    m->disabled = !enabled;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuGraphNodeGetEnabled(drv_gexec_t *x, drv_node_t *n, unsigned *enabled)
+{
+    if (!node_ok(n) || !enabled || (n->type != NODE_KERNEL && n->type != NODE_MEMCPY && n->type != NODE_MEMSET))
+        return CUDA_ERROR_INVALID_VALUE;
+    drv_node_t *m = exec_node(x, n, n->type);
+    if (!m)
+        return CUDA_ERROR_INVALID_VALUE;
+    *enabled = !m->disabled;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuGraphExecEventWaitNodeSetEvent(drv_gexec_t *x, drv_node_t *n, drv_event_t *e)
+{
+    drv_node_t *m = exec_node(x, n, NODE_WAIT_EVENT);
+    if (!m || !e || e->tag != DRV_EVENT)
+        return CUDA_ERROR_INVALID_VALUE;
+    m->event = e;
     return CUDA_SUCCESS;
 }
 
@@ -922,6 +1256,8 @@ DRV_API CUresult cuStreamBeginCapture_v2(CUstream s, int mode)
     static unsigned long long ids;
     cap->id = __atomic_add_fetch(&ids, 1, __ATOMIC_RELAXED);
     cap->mode = mode;
+    cap->thread = pthread_self();
+    capture_activate(cap, true);
     cap->origin = s;
     cap->streams[cap->nstreams++] = s;
     s->cap = cap;
@@ -960,6 +1296,7 @@ DRV_API CUresult cuStreamEndCapture(CUstream s, drv_graph_t **out)
         o->cdeps = NULL;
         o->ncdeps = 0;
     }
+    capture_activate(cap, false);
     s->cap = NULL;
     free(s->cdeps);
     s->cdeps = NULL;

@@ -48,7 +48,8 @@ CUresult drv_alloc_add(void *base, size_t size, drv_memkind_t kind, unsigned fla
     }
     size_t i = find_slot((uintptr_t)base);
     memmove(&drv.allocs[i + 1], &drv.allocs[i], (drv.nalloc - i) * sizeof *drv.allocs);
-    drv.allocs[i] = (drv_alloc_t){ (uintptr_t)base, size, kind, drv_current(), flags, ++drv.next_id };
+    drv.allocs[i] = (drv_alloc_t){ .base = (uintptr_t)base, .size = size, .kind = kind, .ctx = drv_current(), .flags = flags,
+                                   .id = ++drv.next_id };
     drv.nalloc++;
     if (kind == DRV_MEM_DEVICE || kind == DRV_MEM_MANAGED)
         in_use += size;
@@ -134,6 +135,9 @@ void drv_alloc_remove_ctx(drv_ctx_t *c)
 
 static CUresult alloc(void **out, size_t n, drv_memkind_t kind, unsigned flags)
 {
+    CUresult r = drv_capture_unsafe("a memory allocation");
+    if (r)
+        return r;
     if (n > DEV_MEM || (kind != DRV_MEM_HOST && in_use + n > DEV_MEM))
         return CUDA_ERROR_OUT_OF_MEMORY;
     size_t sz = (n + 255) & ~(size_t)255;
@@ -149,7 +153,7 @@ static CUresult alloc(void **out, size_t n, drv_memkind_t kind, unsigned flags)
             return CUDA_ERROR_OUT_OF_MEMORY;
         memset(p, 0, sz);
     }
-    CUresult r = drv_alloc_add(p, sz, kind, flags, true);
+    r = drv_alloc_add(p, sz, kind, flags, true);
     if (r) {
         if (sz >= BIG)
             munmap(p, sz);
@@ -328,12 +332,18 @@ DRV_API CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdevi
 DRV_API CUresult cuMemAllocAsync(CUdeviceptr *dp, size_t n, CUstream s)
 {
     CUresult r = drv_stream_check(s);
+    if (!r && drv_capture_of(s))
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "a stream-ordered allocation in a stream capture (a graph "
+                        "memory node) is not supported yet");
     return r ? r : cuMemAlloc_v2(dp, n);
 }
 DRV_API CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dp, size_t n, CUstream s) { return cuMemAllocAsync(dp, n, s); }
 DRV_API CUresult cuMemFreeAsync(CUdeviceptr dp, CUstream s)
 {
     CUresult r = drv_stream_check(s);
+    if (!r && drv_capture_of(s))
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "a stream-ordered free in a stream capture (a graph "
+                        "memory node) is not supported yet");
     return r ? r : cuMemFree_v2(dp);
 }
 DRV_API CUresult cuMemFreeAsync_ptsz(CUdeviceptr dp, CUstream s) { return cuMemFreeAsync(dp, s); }
@@ -550,25 +560,167 @@ DRV_API CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr d, size_t p, unsigned char v
 DRV_API CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream s) { return cuMemsetD2D16Async(d, p, v, w, h, s); }
 DRV_API CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream s) { return cuMemsetD2D32Async(d, p, v, w, h, s); }
 
-/* Managed memory hints: the emulator's memory is one, so they only check their operands. */
+/* Managed memory hints: the emulator's memory is one, so they change no result; they check
+ * their operands as the driver does and are remembered (per allocation) for
+ * cuMemRangeGetAttribute.  Locations are CUmemLocation {type, id}: 1 a device, 2 the host,
+ * 3 a host NUMA node, 4 the current host NUMA node. */
+enum { LOC_NONE, LOC_DEVICE, LOC_HOST, LOC_HOST_NUMA, LOC_HOST_NUMA_CURRENT };
+enum { CPU_DEVICE = -1, INVALID_DEVICE = -2 };
+
+static CUresult check_location(CUmemLocation loc)
+{
+    switch (loc.type) {
+    case LOC_DEVICE: return loc.id == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+    case LOC_HOST: case LOC_HOST_NUMA: case LOC_HOST_NUMA_CURRENT: return CUDA_SUCCESS;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+static CUmemLocation device_location(CUdevice dev)
+{
+    CUmemLocation l = { dev == CPU_DEVICE ? LOC_HOST : LOC_DEVICE, dev == CPU_DEVICE ? 0 : dev };
+    return l;
+}
+
+/* The managed allocation holding [d, d+n), locked; NULL (unlocked) when there is none. */
+static drv_alloc_t *managed_range(CUdeviceptr d, size_t n)
+{
+    pthread_mutex_lock(&drv.lock);
+    size_t i = find_slot((uintptr_t)d);
+    if (i > 0) {
+        drv_alloc_t *c = &drv.allocs[i - 1];
+        if (c->kind == DRV_MEM_MANAGED && (uintptr_t)d - c->base < c->size && n <= c->size - ((uintptr_t)d - c->base))
+            return c;
+    }
+    pthread_mutex_unlock(&drv.lock);
+    return NULL;
+}
+
+static CUresult prefetch(CUdeviceptr d, size_t n, CUmemLocation loc, unsigned flags, CUstream s)
+{
+    CUresult r = drv_enter(NULL);
+    if (r || (r = drv_stream_check(s)))
+        return r;
+    if (flags || !n)
+        return CUDA_ERROR_INVALID_VALUE;
+    if ((r = check_location(loc)))
+        return r;
+    drv_alloc_t *a = managed_range(d, n);
+    if (!a)
+        return CUDA_ERROR_INVALID_VALUE;
+    a->pf_type = loc.type == LOC_DEVICE ? LOC_DEVICE : LOC_HOST;
+    a->pf_id = loc.type == LOC_DEVICE ? loc.id : 0;
+    pthread_mutex_unlock(&drv.lock);
+    return CUDA_SUCCESS;
+}
+
 DRV_API CUresult cuMemPrefetchAsync(CUdeviceptr d, size_t n, CUdevice dev, CUstream s)
 {
-    (void)dev;
-    CUresult r = drv_stream_check(s);
-    if (r)
-        return r;
-    const drv_alloc_t *a = drv_alloc_find((uintptr_t)d, n);
-    return a && a->kind == DRV_MEM_MANAGED ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    return prefetch(d, n, device_location(dev), 0, s);
 }
 DRV_API CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr d, size_t n, CUdevice dev, CUstream s) { return cuMemPrefetchAsync(d, n, dev, s); }
-DRV_API CUresult cuMemAdvise(CUdeviceptr d, size_t n, int advice, CUdevice dev)
+DRV_API CUresult cuMemPrefetchAsync_v2(CUdeviceptr d, size_t n, CUmemLocation loc, unsigned flags, CUstream s)
 {
-    (void)advice, (void)dev;
+    return prefetch(d, n, loc, flags, s);
+}
+DRV_API CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr d, size_t n, CUmemLocation loc, unsigned flags, CUstream s)
+{
+    return prefetch(d, n, loc, flags, s);
+}
+
+enum { ADV_SET_READ_MOSTLY = 1, ADV_UNSET_READ_MOSTLY, ADV_SET_PREFERRED, ADV_UNSET_PREFERRED, ADV_SET_ACCESSED_BY,
+       ADV_UNSET_ACCESSED_BY };
+
+static CUresult advise(CUdeviceptr d, size_t n, int advice, CUmemLocation loc)
+{
     CUresult r = drv_enter(NULL);
     if (r)
         return r;
-    const drv_alloc_t *a = drv_alloc_find((uintptr_t)d, n);
-    return a && a->kind == DRV_MEM_MANAGED ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    if (advice < ADV_SET_READ_MOSTLY || advice > ADV_UNSET_ACCESSED_BY || !n)
+        return CUDA_ERROR_INVALID_VALUE;
+    bool needs_loc = advice == ADV_SET_PREFERRED || advice == ADV_SET_ACCESSED_BY || advice == ADV_UNSET_ACCESSED_BY;
+    if (needs_loc && (r = check_location(loc)))
+        return r;
+    drv_alloc_t *a = managed_range(d, n);
+    if (!a)
+        return CUDA_ERROR_INVALID_VALUE;
+    unsigned bit = loc.type == LOC_DEVICE ? 1u : 2u;
+    switch (advice) {
+    case ADV_SET_READ_MOSTLY: a->read_mostly = true; break;
+    case ADV_UNSET_READ_MOSTLY: a->read_mostly = false; break;
+    case ADV_SET_PREFERRED:
+        a->pref_type = loc.type == LOC_DEVICE ? LOC_DEVICE : LOC_HOST;
+        a->pref_id = loc.type == LOC_DEVICE ? loc.id : 0;
+        break;
+    case ADV_UNSET_PREFERRED: a->pref_type = LOC_NONE, a->pref_id = 0; break;
+    case ADV_SET_ACCESSED_BY: a->accessed_by |= bit; break;
+    case ADV_UNSET_ACCESSED_BY: a->accessed_by &= ~bit; break;
+    }
+    pthread_mutex_unlock(&drv.lock);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemAdvise(CUdeviceptr d, size_t n, int advice, CUdevice dev)
+{
+    return advise(d, n, advice, device_location(dev));
+}
+DRV_API CUresult cuMemAdvise_v2(CUdeviceptr d, size_t n, int advice, CUmemLocation loc) { return advise(d, n, advice, loc); }
+
+/* CUmem_range_attribute */
+enum { RA_READ_MOSTLY = 1, RA_PREFERRED_LOCATION, RA_ACCESSED_BY, RA_LAST_PREFETCH_LOCATION, RA_PREFERRED_LOCATION_TYPE,
+       RA_PREFERRED_LOCATION_ID, RA_LAST_PREFETCH_LOCATION_TYPE, RA_LAST_PREFETCH_LOCATION_ID };
+
+static int as_device(int type, int id) { return type == LOC_DEVICE ? id : type == LOC_NONE ? INVALID_DEVICE : CPU_DEVICE; }
+
+DRV_API CUresult cuMemRangeGetAttribute(void *data, size_t size, int attribute, CUdeviceptr d, size_t n)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!data || !n)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (attribute == RA_ACCESSED_BY ? size == 0 || size % 4 : size != 4)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (attribute < RA_READ_MOSTLY || attribute > RA_LAST_PREFETCH_LOCATION_ID)
+        return CUDA_ERROR_INVALID_VALUE;
+    drv_alloc_t *a = managed_range(d, n);
+    if (!a)
+        return CUDA_ERROR_INVALID_VALUE;
+    int *o = data;
+    switch (attribute) {
+    case RA_READ_MOSTLY: *o = a->read_mostly; break;
+    case RA_PREFERRED_LOCATION: *o = as_device(a->pref_type, a->pref_id); break;
+    case RA_ACCESSED_BY: {
+        size_t k = 0, m = size / 4;
+        if ((a->accessed_by & 1) && k < m)
+            o[k++] = 0;
+        if ((a->accessed_by & 2) && k < m)
+            o[k++] = CPU_DEVICE;
+        while (k < m)
+            o[k++] = INVALID_DEVICE;
+        break;
+    }
+    case RA_LAST_PREFETCH_LOCATION: *o = as_device(a->pf_type, a->pf_id); break;
+    case RA_PREFERRED_LOCATION_TYPE: *o = a->pref_type; break;
+    case RA_PREFERRED_LOCATION_ID: *o = a->pref_type == LOC_DEVICE ? a->pref_id : a->pref_type ? 0 : INVALID_DEVICE; break;
+    case RA_LAST_PREFETCH_LOCATION_TYPE: *o = a->pf_type; break;
+    case RA_LAST_PREFETCH_LOCATION_ID: *o = a->pf_type == LOC_DEVICE ? a->pf_id : a->pf_type ? 0 : INVALID_DEVICE; break;
+    }
+    pthread_mutex_unlock(&drv.lock);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemRangeGetAttributes(void **data, size_t *sizes, int *attributes, size_t nattr, CUdeviceptr d,
+                                         size_t n)
+{
+    if (!data || !sizes || !attributes || !nattr)
+        return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < nattr; i++) {
+        CUresult r = cuMemRangeGetAttribute(data[i], sizes[i], attributes[i], d, n);
+        if (r)
+            return r;
+    }
+    return CUDA_SUCCESS;
 }
 
 /*{=====================================================================
@@ -594,7 +746,9 @@ static CUresult attr(void *data, int which, CUdeviceptr p, bool lenient)
             return CUDA_ERROR_INVALID_VALUE;
         *(CUdeviceptr *)data = p; break;
     case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-        if (!a || (!hostmem && !managed))
+        /* memory the driver does not know is host memory to cuPointerGetAttributes: the
+         * H100's driver gives the pointer itself (tests/apps/props.cu) */
+        if (a ? !hostmem && !managed : !lenient)
             return CUDA_ERROR_INVALID_VALUE;
         *(void **)data = PTR(p); break;
     case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
