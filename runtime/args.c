@@ -341,8 +341,8 @@ static bool tex_option(const argctx_t *c, rt_buffer_t *b, char *o)
     } else if (v && !strcmp(o, "maxlod")) {
         return parse_float_opt(c, v, &sd->max_lod);
     } else if (v && (!strcmp(o, "levels") || !strcmp(o, "aniso") || !strcmp(o, "pitch"))) {
-        uint64_t n;
-        const char *err;
+        uint64_t n = 0;
+        const char *err = NULL;
         if (!rt_elem_parse(v, ISA_T_U32, &n, &err) || v[0] == '-')
             return fail(c, "%s='%s': %s", o, v, err ? err : "not a count");
         if (o[0] == 'l')

@@ -47,6 +47,20 @@ int64_t ex_tex_fixed(float u)
     return (int64_t)v;
 }
 
+/* u * 256 rounded to nearest, halves up, saturating as ex_tex_fixed. */
+int64_t ex_tex_fixed_round(float u)
+{
+    if (u != u)
+        return 0;
+    double v = floor((double)u * 256.0 + 0.5);
+    const double lim = 1099511627776.0;
+    if (v > lim)
+        v = lim;
+    if (v < -lim)
+        v = -lim;
+    return (int64_t)v;
+}
+
 static float half_to_float(uint16_t h)
 {
     uint32_t s = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 0x1f, m = h & 0x3ff, u;
@@ -98,10 +112,7 @@ void ex_tex_texel(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, int64_t
     bool srgb = o->tex.flags & EX_TEXF_SRGB;
     for (unsigned k = 0; k < 4; k++) {
         if (k >= o->ch) {
-            if (o->as_float)
-                out->f[k] = k == 3 ? 1.0f : 0.0f;
-            else
-                out->u[k] = k == 3 ? 1u : 0u;
+            out->u[k] = 0;   /* channels the format lacks read 0, alpha too (measured) */
             continue;
         }
         switch (o->fmt) {
@@ -176,7 +187,9 @@ void ex_tex_sample_level(const ex_texobj_t *o, unsigned level, unsigned dims, co
         int64_t U = ex_tex_fixed(u) + (off ? (int64_t)off[k] * 256 : 0);
         ex_addr_t m = mode_of(o, k);
         if (linear) {
-            U -= 128;
+            /* u - 0.5 to the nearest 1/256, halves up (measured: tex_weights): the
+             * weight of the second texel is 0..256 in 1/256 steps. */
+            U = ex_tex_fixed_round(u) + (off ? (int64_t)off[k] * 256 : 0) - 128;
             w[k] = (uint32_t)(U & 255);
             i0[k] = ex_tex_wrap_index(U >> 8, n[k], m);
             i1[k] = ex_tex_wrap_index((U >> 8) + 1, n[k], m);

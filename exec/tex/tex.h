@@ -86,6 +86,8 @@ int64_t ex_tex_wrap_index(int64_t i, uint32_t n, ex_addr_t m);
 /* The fixed-point coordinate of an (unnormalized) texel-space coordinate u: u * 256
  * rounded as the texture unit rounds it, in 64 bits (saturating). */
 int64_t ex_tex_fixed(float u);
+/* The same rounded to nearest, halves up: the weights of linear filtering. */
+int64_t ex_tex_fixed_round(float u);
 /* Texel (x, y, z) of level lv, decoded; a border texel (any index -1) gives the border
  * colour. */
 void    ex_tex_texel(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, int64_t y, int64_t z, ex_texel_t *out);

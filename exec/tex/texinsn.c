@@ -646,12 +646,11 @@ static bool select_surf(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t 
     t->nd = (uint8_t)vec;
     if (in->op == ISA_OP_SURED) {
         t->atomop = (uint16_t)isa_instr_mod(in, ISA_G_ATOMOP);
-        t->atype = ty == ISA_T_B32 ? ISA_T_U32 : ty;
-        if (vec != 1 || (t->dbytes != 4 && t->dbytes != 8) || !isa_sem_atom(t->atomop, t->atype, true))
-            return false;
         if (t->atomop == ISA_M_AND || t->atomop == ISA_M_OR)
             t->atype = t->dbytes == 4 ? ISA_T_B32 : ISA_T_B64;
-        if (!isa_sem_atom(t->atomop, t->atype, true))
+        else
+            t->atype = ty == ISA_T_B32 ? ISA_T_U32 : ty == ISA_T_B64 ? ISA_T_U64 : ty;
+        if (vec != 1 || (t->dbytes != 4 && t->dbytes != 8) || !isa_sem_atom(t->atomop, t->atype, true))
             return false;
     }
     return true;
