@@ -142,6 +142,7 @@ struct ex_device {
     struct ex_heap   *heap;             /* made at the first malloc */
     _Atomic uint64_t  pmevents[16];     /* pmevent counts (per warp instruction) */
     uint64_t          heap_size;        /* cudaLimitMallocHeapSize */
+    struct ex_textab *tex;              /* texture and surface objects (exec/tex/), made at the first */
 };
 typedef struct ex_heap ex_heap_t;
 

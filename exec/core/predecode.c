@@ -3,6 +3,7 @@
  * immediate a constant slot, every parameter area its place, and every instruction a
  * handler chosen for its exact types and modifiers. */
 #include "exec/internal.h"
+#include "exec/tex/tex.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -547,6 +548,7 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
         bool ok = sums && (ex_select_ctrl(&d, f, in, x) || ex_select_mem(&d, f, in, x) ||
                            ex_select_atom(&d, f, in, x) ||
                            ex_select_mov(&d, f, in, x) || ex_select_warp(&d, f, in, x) ||
+                           ex_select_tex(&d, f, in, x) ||
                            select_alu(&d, in, x));
         if (!sums) {
             for (unsigned k = 0; k < in->nopd; k++)
