@@ -204,26 +204,152 @@ void ex_tex_sample_level(const ex_texobj_t *o, unsigned level, unsigned dims, co
         ex_tex_texel(o, lv, i0[0], i0[1], i0[2], out);
         return;
     }
-    /* Linear: every corner of the 2^dims footprint, weighted in fixed point. */
-    float acc[4] = { 0, 0, 0, 0 };
+    /* Linear: every corner of the 2^dims footprint, with the fixed-point weights and the
+     * combination measured on the H100 (ex_tex_weights, ex_tex_combine). */
     unsigned corners = 1u << dims;
-    float scale = dims == 1 ? 1.0f / 256 : dims == 2 ? 1.0f / 65536 : 1.0f / 16777216;
+    uint32_t wt[8];
+    ex_tex_weights(dims, w, wt);
+    ex_texel_t t[8];
     for (unsigned q = 0; q < corners; q++) {
         int64_t x = q & 1 ? i1[0] : i0[0];
         int64_t y = dims > 1 ? (q & 2 ? i1[1] : i0[1]) : i0[1];
         int64_t z = dims > 2 ? (q & 4 ? i1[2] : i0[2]) : i0[2];
-        uint32_t wt = 1;
-        for (unsigned k = 0; k < dims; k++)
-            wt *= (q >> k) & 1 ? w[k] : 256 - w[k];
-        if (!wt)
-            continue;
-        ex_texel_t t;
-        ex_tex_texel(o, lv, x, y, z, &t);
-        for (unsigned k = 0; k < 4; k++)
-            acc[k] += t.f[k] * (float)wt;
+        if (wt[q])
+            ex_tex_texel(o, lv, x, y, z, &t[q]);
+        else
+            memset(&t[q], 0, sizeof t[q]);
     }
-    for (unsigned k = 0; k < 4; k++)
-        out->f[k] = acc[k] * scale;
+    if (o->as_float && !(o->tex.flags & EX_TEXF_SRGB) && (o->fmt == EX_FMT_U8 || o->fmt == EX_FMT_U16)) {
+        /* Unsigned normalized formats filter in 16-bit fixed point (measured): an 8-bit
+         * texel v is v * 257, the weighted sum is rounded to 16 bits (halves up) and the
+         * result is that / 65535. */
+        for (unsigned k = 0; k < 4; k++) {
+            uint64_t sum = 0;
+            for (unsigned q = 0; q < corners; q++) {
+                if (!wt[q])
+                    continue;
+                float f = t[q].f[k];   /* exact multiples of 1/255 or 1/65535, or a border colour */
+                uint32_t v16 = (uint32_t)lrintf((f < 0 ? 0 : f > 1 ? 1 : f) * 65535.0f);
+                sum += (uint64_t)wt[q] * v16;
+            }
+            out->f[k] = k < o->ch || !(o->ch < 4) ? (float)((sum + 128) >> 8) / 65535.0f : 0.0f;
+        }
+        return;
+    }
+    if (o->as_float && (o->fmt == EX_FMT_S8 || o->fmt == EX_FMT_S16)) {
+        /* Signed normalized formats filter in 16-bit signed fixed point (measured for
+         * 16-bit texels; an 8-bit texel v is taken as v * 32767 / 127 rounded, not
+         * measured): the weighted sum rounded to 16 bits with halves up (towards +inf),
+         * the result that / 32767. */
+        for (unsigned k = 0; k < 4; k++) {
+            int64_t sum = 0;
+            for (unsigned q = 0; q < corners; q++) {
+                if (!wt[q])
+                    continue;
+                float f = t[q].f[k];
+                int32_t v16 = (int32_t)lrintf((f < -1 ? -1 : f > 1 ? 1 : f) * 32767.0f);
+                sum += (int64_t)wt[q] * v16;
+            }
+            out->f[k] = (float)((sum + 128) >> 8) / 32767.0f;   /* halves up (towards +inf) */
+        }
+        return;
+    }
+    for (unsigned k = 0; k < 4; k++) {
+        float v[8];
+        for (unsigned q = 0; q < corners; q++)
+            v[q] = t[q].f[k];
+        out->f[k] = ex_tex_combine(v, wt, corners, o->fmt == EX_FMT_F16 ? 11 : 24);
+    }
+}
+
+/* The weights of the 2^dims corners (corner q takes the second texel in dimension k when
+ * bit k of q is set), in 1/256, from the 8-bit fractions w[k]; they always sum to 256.
+ * Measured on the H100 (docs/textures.md, over every pair of fractions): in 2D the weight
+ * of the far corner is a*b/256 rounded to nearest with halves up, and the others are what
+ * is left of a, of b and of the whole.  In 3D the same split is applied again with the
+ * third fraction to each of the four 2D weights (not measured). */
+void ex_tex_weights(unsigned dims, const uint32_t *w, uint32_t *out)
+{
+    out[0] = 256 - w[0];
+    out[1] = w[0];
+    if (dims < 2)
+        return;
+    uint32_t a = w[0], b = w[1], ab = (a * b + 128) >> 8;
+    out[0] = 256 - a - b + ab;
+    out[1] = a - ab;
+    out[2] = b - ab;
+    out[3] = ab;
+    if (dims < 3)
+        return;
+    for (unsigned q = 0; q < 4; q++) {
+        uint32_t hi = (out[q] * w[2] + 128) >> 8;
+        out[q + 4] = hi;
+        out[q] -= hi;
+    }
+}
+
+/* One channel of a linear filter: sum over n texels of v[q] * wt[q] / 256, as the H100
+ * computes it (measured on 278,592 samples, docs/textures.md): each texel of non-zero
+ * weight is cut (towards zero) to a multiple of 2^(E - 28), E the exponent of the largest
+ * of them (frexp's: |v| < 2^E); the weighted sum is then exact and is rounded to f32 to
+ * nearest with halves away from zero.  Infinities and NaNs are summed in f32. */
+float ex_tex_combine(const float *v, const uint32_t *wt, unsigned n, int prec)
+{
+    int e_max = INT32_MIN;
+    bool special = false;
+    for (unsigned q = 0; q < n; q++) {
+        if (!wt[q] || v[q] == 0)
+            continue;
+        if (!isfinite(v[q])) {
+            special = true;
+            continue;
+        }
+        int e;
+        frexpf(v[q], &e);
+        if (e > e_max)
+            e_max = e;
+    }
+    if (special) {
+        float acc = 0;
+        for (unsigned q = 0; q < n; q++)
+            if (wt[q])
+                acc += v[q] * (float)wt[q];
+        return acc / 256;
+    }
+    if (e_max == INT32_MIN)
+        return 0.0f;
+    /* texels as integers in units of 2^(e_max - 28): |n| < 2^28 */
+    int64_t sum = 0;
+    for (unsigned q = 0; q < n; q++) {
+        if (!wt[q] || v[q] == 0)
+            continue;
+        double x = ldexp((double)v[q], 28 - e_max);   /* exact: a scaled f32 */
+        sum += (int64_t)trunc(x) * (int64_t)wt[q];
+    }
+    if (sum == 0)
+        return 0.0f;
+    /* sum * 2^(e_max - 36), rounded to f32 with halves away from zero */
+    bool neg = sum < 0;
+    uint64_t m = neg ? (uint64_t)(-sum) : (uint64_t)sum;
+    int bits = 64 - __builtin_clzll(m);
+    int e_res = bits - 1 + e_max - 36;              /* 2^e_res <= |result| < 2^(e_res+1) */
+    int emin = prec == 24 ? -126 : -14;
+    int keep = e_res >= emin ? prec : prec - (emin - e_res);
+    int shift = bits - keep;
+    if (shift > 0) {
+        if (shift > 63) {
+            m = 0;
+        } else {
+            uint64_t rem = m & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+            m >>= shift;
+            if (rem >= half)
+                m++;
+        }
+    } else {
+        shift = 0;
+    }
+    float r = (float)ldexp((double)m, shift + e_max - 36);
+    return neg ? -r : r;
 }
 
 void ex_tex_gather(const ex_texobj_t *o, const float *c, int64_t layer, const int32_t *off, ex_texel_t out[4])

@@ -122,6 +122,34 @@ START_TEST(cube_faces)
 }
 END_TEST
 
+/* Linear filtering's weights and combination, against values measured on the H100
+ * (tests/golden/pending/probe_linear.cu, docs/textures.md). */
+START_TEST(linear_as_measured)
+{
+    static const struct { uint32_t a, b, w[4]; } W[] = {
+        { 128, 1, { 128, 127, 0, 1 } },   /* a tie: the far corner rounds up, the rest follows */
+        { 100, 37, { 133, 86, 23, 14 } },
+        { 1, 1, { 254, 1, 1, 0 } },
+        { 192, 2, { 64, 190, 0, 2 } },
+        { 256, 256, { 0, 0, 0, 256 } },
+    };
+    for (unsigned i = 0; i < sizeof W / sizeof W[0]; i++) {
+        uint32_t f[3] = { W[i].a, W[i].b, 0 }, w[8];
+        ex_tex_weights(2, f, w);
+        for (unsigned q = 0; q < 4; q++)
+            ck_assert_uint_eq(w[q], W[i].w[q]);
+    }
+    /* an exact tie of the weighted sum: rounded away from zero */
+    float v1[4] = { 0.10099995136260986f, -0.8159999847412109f, 0.7619999647140503f, 0.6080000400543213f };
+    uint32_t w1[4] = { 133, 68, 36, 19 };
+    ck_assert_float_eq(ex_tex_combine(v1, w1, 4, 24), -0.011996117420494556f);
+    /* a small texel's low bits cut off below the largest texel's 28 bits */
+    float v2[4] = { 27129.509765625f, 38.11000061035156f, 26111.640625f, 34901.73046875f };
+    uint32_t w2[4] = { 6, 160, 3, 87 };
+    ck_assert_float_eq(ex_tex_combine(v2, w2, 4, 24), 12826.796875f);
+}
+END_TEST
+
 Suite *make_tex_suite(void)
 {
     Suite *s = suite_create("tex");
@@ -130,6 +158,7 @@ Suite *make_tex_suite(void)
     tcase_add_test(tc, refusals);
     tcase_add_test(tc, address_modes);
     tcase_add_test(tc, cube_faces);
+    tcase_add_test(tc, linear_as_measured);
     suite_add_tcase(s, tc);
     return s;
 }

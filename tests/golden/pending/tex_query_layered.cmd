@@ -1,1 +1,0 @@
--k query tex.a2d.f32[6,4,3]=0 surf.3d.u32[7,5,3] u32[16]:out
