@@ -4,6 +4,7 @@
 #define PTXEMU_EX_INTERNAL_H
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include "exec/exec.h"
 #include "exec/machine.h"
@@ -49,6 +50,7 @@ typedef struct {
     uint32_t          nfixup;        /* frame slots filled at frame creation (addresses) */
     struct ex_fixup  *fixups;
     uint32_t          unsupported;   /* count of instructions without semantics */
+    bool              stack_ops;     /* it runs alloca, stacksave or stackrestore (mem/stack.c) */
     /* Register-plus-immediate sources (%r2+1): each reads a pseudo-register of its own
      * (registers past the IR's, in ir_own, a copy of the IR with those operands renamed),
      * which preadd_f fills before the handler runs.  Instruction i's sums are
@@ -189,6 +191,8 @@ typedef struct ex_ctx {
     uint32_t    caller_members;/* lanes of the caller that made the call */
     const ex_insn_t *call;     /* the call instruction (return-value copy) */
     uint32_t    local_base;    /* this activation's local frame (per thread offset) */
+    uint32_t    sp[ISA_LANES]; /* per lane, the stack pointer of alloca (a local offset; the
+                                  allocations lie above it, the stack grows down; mem/stack.c) */
 } ex_ctx_t;
 
 #define EX_MAX_DEPTH 64
@@ -363,6 +367,7 @@ bool     ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t 
 bool     ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_warp(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_atom(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
+bool     ex_select_stack(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 uint32_t ex_pd_operand(void *pd, const isa_operand_t *o, unsigned w);
 /* A call's arguments into the callee's new frame, and its results back (ctrl.c). */
 void     ex_call_args(const ex_ctx_t *caller, const ex_insn_t *x, const ex_func_t *callee, uint8_t *fr,

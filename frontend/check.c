@@ -885,6 +885,28 @@ static void check_lop3(check_t *K, const isa_instr_t *in)
         CERR(K, o[0].loc, "'%s' with a predicate destination needs a BoolOp .and or .or",
              isa_instr_name(K->m, in, name, sizeof name));
 }
+
+/* The stack instructions' operand forms, as ptxas checks them: alloca's alignment is a
+ * constant power of two up to 2^23; stackrestore restores from a register. */
+static void check_stack(check_t *K, const isa_instr_t *in)
+{
+    char name[256];
+    const isa_operand_t *o = &K->f->opds[in->opd];
+    if (in->op == ISA_OP_ALLOCA && in->nopd == 3) {
+        if (o[2].kind != ISA_OPD_IMM)
+            CERR(K, o[2].loc, "operand 3 of '%s' (the alignment) must be a constant",
+                 isa_instr_name(K->m, in, name, sizeof name));
+        else if (o[2].imm <= 0 || (o[2].imm & (o[2].imm - 1)))
+            CERR(K, o[2].loc, "the alignment of '%s' must be a power of two",
+                 isa_instr_name(K->m, in, name, sizeof name));
+        else if (o[2].imm > (1 << 23))
+            CERR(K, o[2].loc, "the alignment of '%s' must not exceed 2^23",
+                 isa_instr_name(K->m, in, name, sizeof name));
+    }
+    if (in->op == ISA_OP_STACKRESTORE && in->nopd == 1 && o[0].kind != ISA_OPD_REG)
+        CERR(K, o[0].loc, "operand 1 of '%s' must be a register",
+             isa_instr_name(K->m, in, name, sizeof name));
+}
 /*}=====================================================================*/
 
 static void check_instr(check_t *K, const isa_instr_t *in)
@@ -934,6 +956,8 @@ static void check_instr(check_t *K, const isa_instr_t *in)
     check_selectors(K, in);
     if (in->op == ISA_OP_LOP3)
         check_lop3(K, in);
+    if (in->op == ISA_OP_ALLOCA || in->op == ISA_OP_STACKRESTORE)
+        check_stack(K, in);
     if (in->op == ISA_OP_CALL)
         fe_check_call(K->c, K->m, K->f, in);
     check_rules(K, in);

@@ -185,8 +185,13 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
         return ex_set_fault_k(w, x, mask, EX_FAULT_STACK, "call stack overflow");
     ex_func_t *callee = &p->funcs[fi];
     uint32_t local_base = w->local_top;
-    if (callee->local_size && (!w->local || (uint64_t)local_base + callee->local_size > w->local_bytes))
-        return ex_set_fault_k(w, x, mask, EX_FAULT_STACK, "local memory stack overflow");
+    if (callee->local_size) {
+        /* The frame must stay below every calling lane's alloca stack (mem/stack.c). */
+        uint32_t floor = w->local ? w->local_bytes : 0;
+        ISA_LANE_LOOP(mask, { floor = cx->sp[l] < floor ? cx->sp[l] : floor; });
+        if ((uint64_t)local_base + callee->local_size > floor)
+            return ex_set_fault_k(w, x, mask, EX_FAULT_STACK, "local memory stack overflow");
+    }
     uint8_t *fr = frame_new(w, callee, local_base, NULL);
     if (!fr)
         return ex_set_fault_k(w, x, mask, EX_FAULT_NOMEM, "out of host memory");
@@ -204,6 +209,7 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
     nx->caller_members = mask;
     nx->call = x;
     nx->local_base = local_base;
+    memcpy(nx->sp, cx->sp, sizeof nx->sp);   /* the callee's allocas are freed with it */
     return W_RUNNABLE;
 }
 
@@ -652,6 +658,8 @@ static bool cta_start(launch_t *L, ex_cta_t *c, uint64_t id, uint64_t clock)
         ex_ctx_t *cx = &w->ctx[0];
         memset(cx, 0, sizeof *cx);
         cx->fn = ef;
+        for (unsigned ln = 0; ln < ISA_LANES; ln++)
+            cx->sp[ln] = w->local ? w->local_bytes : 0;
         if (!w->frame0)
             w->frame0 = malloc(ef->frame_size + 64);
         cx->frame = frame_new(w, ef, 0, w->frame0);
@@ -971,7 +979,7 @@ static bool graph_local(const ex_program_t *p, uint32_t fi, uint8_t *seen)
         return false;
     seen[fi] = 1;
     const isa_func_t *fn = &p->m->funcs[fi];
-    if (p->funcs[fi].local_size)
+    if (p->funcs[fi].local_size || p->funcs[fi].stack_ops)
         return true;
     for (uint32_t i = 0; i < fn->ninstr; i++) {
         const isa_instr_t *in = &fn->instrs[i];
@@ -989,7 +997,7 @@ static bool graph_local(const ex_program_t *p, uint32_t fi, uint8_t *seen)
         }
         if (!direct)
             for (uint32_t f = 0; f < p->m->nfunc; f++)
-                if (p->funcs[f].local_size)
+                if (p->funcs[f].local_size || p->funcs[f].stack_ops)
                     return true;
     }
     return false;
