@@ -368,6 +368,7 @@ bool     ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
 bool     ex_select_warp(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_atom(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_stack(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
+bool     ex_select_policy(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 uint32_t ex_pd_operand(void *pd, const isa_operand_t *o, unsigned w);
 /* A call's arguments into the callee's new frame, and its results back (ctrl.c). */
 void     ex_call_args(const ex_ctx_t *caller, const ex_insn_t *x, const ex_func_t *callee, uint8_t *fr,

@@ -752,6 +752,6 @@ bool ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         return true;
     }
     default:
-        return ex_select_stack(pd, f, in, x);
+        return ex_select_stack(pd, f, in, x) || ex_select_policy(pd, f, in, x);
     }
 }

@@ -117,7 +117,7 @@ static uint32_t reg_of(const ex_func_t *f, const isa_operand_t *o, unsigned w)
 bool ex_select_stack(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
 {
     const isa_operand_t *o = &f->ir->opds[in->opd];
-    if (in->ntypes != 1)
+    if ((in->op != ISA_OP_ALLOCA && in->op != ISA_OP_STACKSAVE && in->op != ISA_OP_STACKRESTORE) || in->ntypes != 1)
         return false;
     unsigned tw = isa_types[in->types[0]].bits / 8;
     if (tw != 4 && tw != 8)
