@@ -43,7 +43,9 @@ typedef struct {
     uint32_t          local_size;    /* bytes of .local variables per thread (the depot) */
     uint32_t          cc_slot;       /* the carry flag (32 lanes of u32) of .cc / addc / subc */
     uint32_t         *var_slot;      /* per IR variable: frame offset of its storage (param areas) */
-    uint32_t         *var_local;     /* per IR variable: offset in the local frame, or ISA_NONE */
+    uint32_t         *var_local;     /* per IR variable: offset in the local frame, or ISA_NONE (a
+                                        function parameter's: its copy, when mov takes its address) */
+    uint32_t          param_copies;  /* parameters with a copy in the local frame */
     uint32_t         *reg_slot;      /* per IR register: frame offset */
     uint8_t          *reg_width;     /* per IR register: bytes per lane (0 = predicate mask) */
     uint32_t         *opd_slot;      /* per IR operand: the constant slot of a call argument */

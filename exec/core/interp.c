@@ -177,6 +177,24 @@ static void report_fault(ex_warp_t *w, ex_fault_t *f, FILE *out, const char *ker
 /*{=====================================================================
  * Calls
  *====================================================================*/
+/* The parameters of callee whose address mov takes, from its new frame fr into their
+ * places in its local frame (local_base), for the lanes of mask. */
+static void param_copies(ex_warp_t *w, const ex_func_t *callee, const uint8_t *fr, uint32_t local_base, uint32_t mask)
+{
+    const isa_func_t *fn = callee->ir;
+    for (uint32_t v = fn->nret; v < fn->nret + fn->nparam; v++) {
+        if (callee->var_local[v] == ISA_NONE || callee->var_slot[v] == ISA_NONE)
+            continue;
+        uint32_t size = (uint32_t)isa_var_size(&fn->vars[v]), off = local_base + callee->var_local[v];
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            const uint8_t *src = fr + callee->var_slot[v] + (size_t)l * size;
+            for (uint32_t b = 0; b < size; b++)
+                *EX_LOCAL_AT(w->local, l, off + b) = src[b];
+        }
+    }
+}
+
 static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi, uint32_t next_pc)
 {
     ex_ctx_t *cx = ex_top(w);
@@ -197,6 +215,8 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
         return ex_set_fault_k(w, x, mask, EX_FAULT_NOMEM, "out of host memory");
     /* Arguments: registers, .param areas or constants of the caller, per lane. */
     ex_call_args(cx, x, callee, fr, mask);
+    if (callee->param_copies)
+        param_copies(w, callee, fr, local_base, mask);
     w->local_top += callee->local_size;
     cx->inside |= mask;
     ex_ctx_t *nx = &w->ctx[w->depth++];
