@@ -175,6 +175,29 @@ START_TEST(func_param_address)
 }
 END_TEST
 
+/* mapa to another CTA of the cluster (a cluster has one CTA here): the address it gives,
+ * with the rank in bits 24-31 as the H100's code puts it, faults when it is used, naming
+ * the rank; getctarank reads the rank back. */
+START_TEST(mapa_other_rank)
+{
+    run_t r = run(HDR
+        ".visible .entry k(.param .u64 out)\n{\n.shared .align 4 .b32 sv[4];\n"
+        ".reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [out];\n"
+        "mov.u32 %r1, sv; mapa.shared::cluster.u32 %r2, %r1, 3; getctarank.shared::cluster.u32 %r3, %r2;\n"
+        "sub.u32 %r4, %r2, %r1; cvt.u64.u32 %rd2, %r4; st.global.u64 [%rd1], %rd2;\n"
+        "cvt.u64.u32 %rd3, %r3; st.global.u64 [%rd1+8], %rd3;\n"
+        "ld.shared::cluster.u32 %r5, [%r2+4];\n"
+        "ret;\n}\n", 1, 2);
+    ck_assert_int_ne(r.st, ISA_ST_OK);
+    ck_assert_uint_eq(r.out[0], 3u << 24);
+    ck_assert_uint_eq(r.out[1], 3);
+    ck_assert_msg(strstr(r.diag, "shared::cluster address of CTA rank 3, outside the cluster (1 CTA) (address "
+                                 "0x3000004)") && strstr(r.diag, "m.ptx:12:1: ld.shared::cluster.u32"), "%s", r.diag);
+    done(&r);
+}
+END_TEST
+
 /* Generic addressing of shared memory (cvta.shared / cvta.to.shared) and dynamic shared. */
 START_TEST(generic_shared)
 {
@@ -297,6 +320,7 @@ Suite *make_memory_suite(void)
     tcase_add_test(tc, globals_and_relocations);
     tcase_add_test(tc, local_frames);
     tcase_add_test(tc, func_param_address);
+    tcase_add_test(tc, mapa_other_rank);
     tcase_add_test(tc, generic_shared);
     tcase_add_test(tc, misaligned_fault);
     tcase_add_test(tc, shared_out_of_range);
