@@ -193,8 +193,7 @@ typedef struct ex_ctx {
     uint32_t    caller_members;/* lanes of the caller that made the call */
     const ex_insn_t *call;     /* the call instruction (return-value copy) */
     uint32_t    local_base;    /* this activation's local frame (per thread offset) */
-    uint32_t    sp[ISA_LANES]; /* per lane, the stack pointer of alloca (a local offset; the
-                                  allocations lie above it, the stack grows down; mem/stack.c) */
+    uint32_t    sp_row;        /* its row of w->sp (warps with local memory) */
 } ex_ctx_t;
 
 #define EX_MAX_DEPTH 64
@@ -255,6 +254,11 @@ typedef struct ex_warp {
     uint8_t    *local;           /* per-lane local memory: lane l at local + l * local_bytes */
     uint32_t    local_bytes;
     uint32_t    local_top;       /* next free local offset (the stack) */
+    /* Per activation (its sp_row) and lane, the stack pointer of alloca: a local offset,
+     * the allocations lie above it (the stack grows down; mem/stack.c).  Rows in use:
+     * sp_used.  Only warps with local memory have it (NULL otherwise). */
+    uint32_t  (*sp)[ISA_LANES];
+    uint64_t    sp_used;
     uint64_t    backjumps;       /* for starvation avoidance */
     ex_grange_t gcache[EX_GCACHE];  /* global ranges last accessed, by instruction */
     /* fault report */

@@ -206,7 +206,10 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
     if (callee->local_size) {
         /* The frame must stay below every calling lane's alloca stack (mem/stack.c). */
         uint32_t floor = w->local ? w->local_bytes : 0;
-        ISA_LANE_LOOP(mask, { floor = cx->sp[l] < floor ? cx->sp[l] : floor; });
+        if (w->sp) {
+            const uint32_t *sp = w->sp[cx->sp_row];
+            ISA_LANE_LOOP(mask, { floor = sp[l] < floor ? sp[l] : floor; });
+        }
         if ((uint64_t)local_base + callee->local_size > floor)
             return ex_set_fault_k(w, x, mask, EX_FAULT_STACK, "local memory stack overflow");
     }
@@ -229,7 +232,11 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
     nx->caller_members = mask;
     nx->call = x;
     nx->local_base = local_base;
-    memcpy(nx->sp, cx->sp, sizeof nx->sp);   /* the callee's allocas are freed with it */
+    if (w->sp) {           /* the callee's stack starts at the caller's; its allocas go with it */
+        nx->sp_row = (uint32_t)__builtin_ctzll(~w->sp_used);
+        w->sp_used |= 1ull << nx->sp_row;
+        memcpy(w->sp[nx->sp_row], w->sp[cx->sp_row], sizeof *w->sp);
+    }
     return W_RUNNABLE;
 }
 
@@ -248,6 +255,7 @@ static void pop_ctx(ex_warp_t *w, uint32_t i)
     caller->members &= ~(cx->caller_members & ~w->alive);
     caller->inside &= ~cx->caller_members;
     free(cx->frame);
+    w->sp_used &= ~(1ull << cx->sp_row);
     w->depth--;
     if (i < w->depth) {
         memmove(&w->ctx[i], &w->ctx[i + 1], (w->depth - i) * sizeof *w->ctx);
@@ -678,8 +686,11 @@ static bool cta_start(launch_t *L, ex_cta_t *c, uint64_t id, uint64_t clock)
         ex_ctx_t *cx = &w->ctx[0];
         memset(cx, 0, sizeof *cx);
         cx->fn = ef;
-        for (unsigned ln = 0; ln < ISA_LANES; ln++)
-            cx->sp[ln] = w->local ? w->local_bytes : 0;
+        if (w->sp) {
+            for (unsigned ln = 0; ln < ISA_LANES; ln++)
+                w->sp[0][ln] = w->local_bytes;
+            w->sp_used = 1;
+        }
         if (!w->frame0)
             w->frame0 = malloc(ef->frame_size + 64);
         cx->frame = frame_new(w, ef, 0, w->frame0);
@@ -764,6 +775,7 @@ static void cta_free(ex_cta_t *c)
     for (uint32_t i = 0; c->warps && i < c->nwarps; i++) {
         if (c->warps[i].local)
             munmap(c->warps[i].local, (size_t)ISA_LANES * EX_LOCAL_BYTES);
+        free(c->warps[i].sp);
         free(c->warps[i].frame0);
     }
     free(c->warps);
@@ -831,6 +843,12 @@ static ex_cta_t *cta_alloc(launch_t *L)
         }
         c->warps[i].local_bytes = EX_LOCAL_BYTES;
         c->warps[i].local = m;
+        c->warps[i].sp = malloc(EX_MAX_DEPTH * sizeof *c->warps[i].sp);
+        if (!c->warps[i].sp) {
+            out_of_memory(L, "a warp's stack pointers", EX_MAX_DEPTH * sizeof *c->warps[i].sp);
+            ok = false;
+            break;
+        }
     }
     if (!ok) {
         cta_free(c);

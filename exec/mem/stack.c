@@ -8,7 +8,7 @@
  * frames of its activations (each function's .local variables, the depot) grow up from
  * offset 0, to w->local_top; the memory of alloca grows down from the top, as on the GPU
  * ("the stack grows down").  Each activation keeps every lane's stack pointer
- * (ex_ctx_t.sp): a call starts the callee's at the caller's, so that returning frees
+ * (its row of w->sp): a call starts the callee's at the caller's, so that returning frees
  * whatever the callee allocated.  An alloca below w->local_top, or a frame above a
  * calling lane's stack pointer, is a stack overflow (EX_FAULT_STACK), reported with the
  * thread and the instruction; nothing is ever written past either stack.
@@ -43,14 +43,14 @@ static int stack_fault(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, uint64_t 
 static int alloca_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
-    ex_ctx_t *cx = ex_top(w);
+    uint32_t *spl = w->sp[ex_top(w)->sp_row];
     unsigned tw = x->width;
     uint64_t align = x->aux, floor = EX_LOCAL_BASE + (uint64_t)w->local_top;
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         /* Aligned as a local address (EX_LOCAL_BASE + offset), which is what the program
          * sees, also for alignments beyond the window's base. */
-        uint64_t size = lane_get(f, x->o[1], tw, l), sp = EX_LOCAL_BASE + (uint64_t)cx->sp[l];
+        uint64_t size = lane_get(f, x->o[1], tw, l), sp = EX_LOCAL_BASE + (uint64_t)spl[l];
         if (size > sp || ((sp - size) & ~(align - 1)) < floor) {
             snprintf(w->fault_buf, sizeof w->fault_buf,
                      "local memory stack overflow: alloca of %llu bytes (aligned to %llu) does not fit in the "
@@ -59,7 +59,7 @@ static int alloca_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             return stack_fault(w, x, l, 0);
         }
         sp = (sp - size) & ~(align - 1);
-        cx->sp[l] = (uint32_t)(sp - EX_LOCAL_BASE);
+        spl[l] = (uint32_t)(sp - EX_LOCAL_BASE);
         lane_put(f, x->o[0], tw, l, sp);
     }
     return ISA_X_NEXT;
@@ -70,9 +70,9 @@ static const isa_xdesc_t alloca_d[1] = { { alloca_f, { 0 }, 0 } };
 static int stacksave_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
-    const ex_ctx_t *cx = ex_top(w);
+    const uint32_t *spl = w->sp[ex_top(w)->sp_row];
     unsigned tw = x->width;
-    ISA_LANE_LOOP(mask, { lane_put(f, x->o[0], tw, l, EX_LOCAL_BASE + (uint64_t)cx->sp[l]); });
+    ISA_LANE_LOOP(mask, { lane_put(f, x->o[0], tw, l, EX_LOCAL_BASE + (uint64_t)spl[l]); });
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t stacksave_d[1] = { { stacksave_f, { 0 }, 0 } };
@@ -84,12 +84,13 @@ static const isa_xdesc_t stacksave_d[1] = { { stacksave_f, { 0 }, 0 } };
 static int stackrestore_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
-    ex_ctx_t *cx = ex_top(w);
+    const ex_ctx_t *cx = ex_top(w);
+    uint32_t *spl = w->sp[cx->sp_row];
     unsigned tw = x->width;
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint64_t a = lane_get(f, x->o[0], tw, l);
-        uint64_t top = w->cur ? w->ctx[cx->parent].sp[l] : w->local_bytes;
+        uint64_t top = w->cur ? w->sp[w->ctx[cx->parent].sp_row][l] : w->local_bytes;
         if (a < EX_LOCAL_BASE + (uint64_t)w->local_top || a > EX_LOCAL_BASE + top) {
             snprintf(w->fault_buf, sizeof w->fault_buf,
                      "stackrestore to an address outside the thread's stack (between 0x%llx and 0x%llx)",
@@ -97,7 +98,7 @@ static int stackrestore_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t m
                      (unsigned long long)(EX_LOCAL_BASE + top));
             return stack_fault(w, x, l, a);
         }
-        cx->sp[l] = (uint32_t)(a - EX_LOCAL_BASE);
+        spl[l] = (uint32_t)(a - EX_LOCAL_BASE);
     }
     return ISA_X_NEXT;
 }
