@@ -40,23 +40,22 @@ static uint64_t priority_bits(int prim, int sec)
     return (uint64_t)(on << 1 | off) << 56;
 }
 
-/* f32 to s32 rounding toward zero, saturated, NaN to 0 (F2I.S32.TRUNC). */
-static inline int32_t f2i_trunc(float f)
+/* f32 to u32 towards zero, saturating (NaN and negatives 0), as the H100 converts a
+ * register fraction (recorded: createpolicy_edge; -0.5 gives 0, 2.0 and 1e10 give 15). */
+static inline uint32_t f2u_trunc(float f)
 {
-    if (f != f)
+    if (!(f > 0))
         return 0;
-    if (f >= 2147483648.0f)
-        return INT32_MAX;
-    if (f <= -2147483648.0f)
-        return INT32_MIN;
-    return (int32_t)f;
+    if (f >= 4294967296.0f)
+        return UINT32_MAX;
+    return (uint32_t)f;
 }
 
 /* The fraction field of a constant fraction (checked to lie in (0, 1] by the frontend). */
 static uint64_t fraction_code(float f)
 {
     float p = f * 15.99f;               /* one f32 multiplication, rounded to nearest */
-    return (uint64_t)(f2i_trunc(p) & 15);
+    return (uint64_t)(f2u_trunc(p) & 15);
 }
 
 /* The range-based policy of address a, primary and total sizes in bytes, the priority

@@ -1,4 +1,4 @@
-# The expected output of tests/golden/pending/alloca_dyn (the C arithmetic of alloca_dyn.cu):
+# The expected output of tests/golden/alloca_dyn (the C arithmetic of alloca_dyn.cu):
 #   python3 alloca_dyn_model.py 40 8 96
 M=0xffffffff
 def fill_sum(n,salt):

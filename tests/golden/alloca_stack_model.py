@@ -1,4 +1,4 @@
-# The expected output of tests/golden/pending/alloca_stack (alloca_stack.ptx by hand):
+# The expected output of tests/golden/alloca_stack (alloca_stack.ptx by hand):
 #   python3 alloca_stack_model.py 37 80
 import sys
 def g(seed, rounds):
