@@ -188,6 +188,11 @@ CUresult   drv_capture_set(CUstream s, CUdeviceptr d, size_t pitch, unsigned v, 
 CUresult   drv_capture_host(CUstream s, CUhostFn fn, void *user);
 CUresult   drv_capture_record(CUstream s, drv_event_t *e);
 CUresult   drv_capture_wait(CUstream s, drv_event_t *e);
+/* cuMemAllocAsync and cuMemFreeAsync in a capturing stream: memory alloc and free nodes. */
+CUresult   drv_capture_mem_alloc(CUstream s, size_t bytes, CUdeviceptr *out);
+CUresult   drv_capture_mem_free(CUstream s, CUdeviceptr d);
+/* cuMemFree(Async) of d: true if d is a graph allocation (graph_mem.c), *out the result. */
+bool       drv_graph_mem_free(const char *fn, CUdeviceptr d, CUresult *out);
 CUresult   drv_capture_info(CUstream s, int *status, unsigned long long *id, void **graph, const void **deps,
                             size_t *ndeps);
 

@@ -214,6 +214,8 @@ DRV_API CUresult cuMemFree_v2(CUdeviceptr dp)
         return r;
     if (!dp)
         return CUDA_SUCCESS;
+    if (drv_graph_mem_free(__func__, dp, &r))   /* an allocation of a graph's alloc node (graph_mem.c) */
+        return r;
     drv_alloc_t a;
     if (!remove_at((uintptr_t)dp, 1u << DRV_MEM_DEVICE | 1u << DRV_MEM_MANAGED, &a))
         return CUDA_ERROR_INVALID_VALUE;
@@ -332,19 +334,17 @@ DRV_API CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdevi
 DRV_API CUresult cuMemAllocAsync(CUdeviceptr *dp, size_t n, CUstream s)
 {
     CUresult r = drv_stream_check(s);
-    if (!r && drv_capture_of(s))
-        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "a stream-ordered allocation in a stream capture (a graph "
-                        "memory node) is not supported yet");
+    if (!r && drv_capture_of(s))   /* a graph memory alloc node (graph.c) */
+        return (r = drv_enter(NULL)) ? r : !dp || n == 0 ? CUDA_ERROR_INVALID_VALUE : drv_capture_mem_alloc(s, n, dp);
     return r ? r : cuMemAlloc_v2(dp, n);
 }
 DRV_API CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dp, size_t n, CUstream s) { return cuMemAllocAsync(dp, n, s); }
 DRV_API CUresult cuMemFreeAsync(CUdeviceptr dp, CUstream s)
 {
     CUresult r = drv_stream_check(s);
-    if (!r && drv_capture_of(s))
-        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "a stream-ordered free in a stream capture (a graph "
-                        "memory node) is not supported yet");
-    return r ? r : cuMemFree_v2(dp);
+    if (!r && drv_capture_of(s))   /* a graph memory free node (graph.c) */
+        return (r = drv_enter(NULL)) ? r : drv_capture_mem_free(s, dp);
+    return r ? r : cuMemFree_v2(dp);   /* a graph allocation's free too */
 }
 DRV_API CUresult cuMemFreeAsync_ptsz(CUdeviceptr dp, CUstream s) { return cuMemFreeAsync(dp, s); }
 

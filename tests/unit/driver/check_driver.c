@@ -50,6 +50,28 @@ CUresult cuLibraryGetGlobal(CUdeviceptr *, size_t *, CUlibrary, const char *);
 CUresult cuLibraryUnload(CUlibrary);
 CUresult cuKernelGetFunction(CUfunction *, CUkernel);
 
+/* Graph API (graph.c, graph_exec.c, capture.c, graph_mem.c), for the tests below. */
+CUresult cuGraphCreate(void **, unsigned);
+CUresult cuGraphAddNode(void **, void *, void *const *, size_t, void *);
+CUresult cuGraphAddMemAllocNode(void **, void *, void *const *, size_t, void *);
+CUresult cuGraphAddMemFreeNode(void **, void *, void *const *, size_t, CUdeviceptr);
+CUresult cuGraphAddKernelNode_v2(void **, void *, void *const *, size_t, const void *);
+CUresult cuGraphMemAllocNodeGetParams(void *, void *);
+CUresult cuGraphKernelNodeSetAttribute(void *, int, const CUlaunchAttributeValue *);
+CUresult cuGraphKernelNodeGetAttribute(void *, int, CUlaunchAttributeValue *);
+CUresult cuGraphKernelNodeCopyAttributes(void *, void *);
+CUresult cuGraphClone(void **, void *);
+CUresult cuGraphDestroyNode(void *);
+CUresult cuGraphDebugDotPrint(void *, const char *, unsigned);
+CUresult cuGraphConditionalHandleCreate(unsigned long long *, void *, CUcontext, unsigned, unsigned);
+CUresult cuUserObjectCreate(void **, void *, void (*)(void *), unsigned, unsigned);
+CUresult cuUserObjectRelease(void *, unsigned);
+CUresult cuGraphRetainUserObject(void *, void *, unsigned, unsigned);
+CUresult cuDeviceGetGraphMemAttribute(CUdevice, int, void *);
+CUresult cuDeviceGraphMemTrim(CUdevice);
+CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream);
+CUresult cuMemFreeAsync(CUdeviceptr, CUstream);
+
 static const char kernels[] =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
     ".visible .global .align 4 .u32 counter = 5;\n"
@@ -368,6 +390,163 @@ START_TEST(unsupported_functions_say_so)
 }
 END_TEST
 
+/* The graph tests' parameter blocks, as cuda.h lays them out (checked against it). */
+typedef struct { int type, reserved0[3]; union { long long reserved1[29]; struct {
+    unsigned long long handle; int type; unsigned size; void **phGraph_out; CUcontext ctx; } cond; } u;
+    long long reserved2; } gnode_params_t;
+typedef struct { int allocType, handleTypes; CUmemLocation location; void *win32; size_t maxSize;
+    unsigned short usage; unsigned char reserved[54]; const void *access; size_t naccess; size_t bytesize;
+    CUdeviceptr dptr; } galloc_params_t;
+typedef struct { CUfunction func; unsigned g[3], b[3], shared; void **params, **extra; void *kern; CUcontext ctx; } gkernel_t;
+
+START_TEST(graph_memory_nodes)
+{
+    setup();
+    CUmodule m;
+    CUfunction f;
+    CUstream s;
+    void *g, *x, *na, *nk, *nf;
+    ck_assert_int_eq(cuModuleLoadData(&m, kernels), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleGetFunction(&f, m, "add"), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamCreate(&s, 0), CUDA_SUCCESS);
+    /* alloc -> kernel -> free, built by hand; the address is fixed at node creation */
+    ck_assert_int_eq(cuGraphCreate(&g, 0), CUDA_SUCCESS);
+    galloc_params_t ap = { .allocType = 1, .location = { 1, 0 }, .bytesize = 64 };
+    ck_assert_int_eq(cuGraphAddMemAllocNode(&na, g, NULL, 0, &ap), CUDA_SUCCESS);
+    ck_assert(ap.dptr != 0);
+    galloc_params_t q;
+    ck_assert_int_eq(cuGraphMemAllocNodeGetParams(na, &q), CUDA_SUCCESS);
+    ck_assert(q.dptr == ap.dptr && q.bytesize == 64);
+    CUdeviceptr d = ap.dptr;
+    uint32_t v = 3, n = 16;
+    void *params[] = { &d, &v, &n };
+    gkernel_t kp = { .func = f, .g = { 1, 1, 1 }, .b = { 16, 1, 1 }, .params = params };
+    ck_assert_int_eq(cuGraphAddKernelNode_v2(&nk, g, &na, 1, &kp), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphAddMemFreeNode(&nf, g, &nk, 1, d), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphAddMemFreeNode(&nf, g, &nk, 1, d), CUDA_ERROR_INVALID_VALUE);   /* twice */
+    ck_assert_int_eq(cuGraphAddMemFreeNode(&nf, g, &nk, 1, d + 4), CUDA_ERROR_INVALID_VALUE);
+    void *c;
+    ck_assert_int_eq(cuGraphClone(&c, g), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuGraphDestroyNode(nk), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&x, g, 0), CUDA_SUCCESS);
+    void *x2;
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&x2, g, 0), CUDA_ERROR_INVALID_VALUE);   /* one at a time */
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(cuGraphLaunch(x, s), CUDA_SUCCESS);
+    uint64_t used = 1;
+    ck_assert_int_eq(cuDeviceGetGraphMemAttribute(0, 0, &used), CUDA_SUCCESS);
+    ck_assert_uint_eq(used, 0);
+    ck_assert_int_eq(cuDeviceGetGraphMemAttribute(0, 1, &used), CUDA_SUCCESS);
+    ck_assert_uint_ge(used, 64);
+    ck_assert_int_eq(cuGraphExecDestroy(x), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphDestroy(g), CUDA_SUCCESS);
+
+    /* captured: cuMemAllocAsync without a free leaves the memory allocated after the launch */
+    CUdeviceptr p;
+    uint32_t h[4];
+    ck_assert_int_eq(cuStreamBeginCapture_v2(s, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAllocAsync(&p, 16, s), CUDA_SUCCESS);
+    d = p;
+    v = 7;
+    n = 4;
+    ck_assert_int_eq(cuMemAllocAsync(&d, 16, s), CUDA_SUCCESS);   /* a second, freed in the graph */
+    ck_assert_int_eq(cuMemFreeAsync(d, s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemFreeAsync(p + 4, s), CUDA_ERROR_INVALID_VALUE);
+    d = p;
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 4, 1, 1, 0, s, params, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamEndCapture(s, &g), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphDebugDotPrint(g, "/dev/null", 1), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&x, g, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphLaunch(x, s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphLaunch(x, s), CUDA_ERROR_INVALID_VALUE);   /* p not freed yet */
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, p, sizeof h), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemFree_v2(p), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemFree_v2(p), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuGraphLaunch(x, s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphExecDestroy(x), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphDestroy(g), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, p, sizeof h), CUDA_SUCCESS);   /* still allocated: the graph left it */
+    ck_assert_int_eq(cuMemFreeAsync(p, s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, p, sizeof h), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuDeviceGraphMemTrim(0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDeviceGetGraphMemAttribute(0, 2, &used), CUDA_SUCCESS);
+    ck_assert_uint_eq(used, 0);
+    ck_assert_int_eq(cuStreamDestroy_v2(s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+END_TEST
+
+static int destroyed;
+static void count_destroy(void *p) { destroyed += *(int *)p; }
+
+static const char cond_kernels[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".extern .func cudaGraphSetConditional(.param .b64 h, .param .b32 v);\n"
+    ".visible .entry countdown(.param .u64 p, .param .u64 h)\n{\n"
+    "  .reg .u32 %r<3>; .reg .u64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [p];\n  ld.param.u64 %rd2, [h];\n"
+    "  ld.global.u32 %r1, [%rd1];\n  sub.u32 %r1, %r1, 1;\n  st.global.u32 [%rd1], %r1;\n"
+    "  { .param .b64 a0; .param .b32 a1;\n  st.param.b64 [a0], %rd2;\n  st.param.b32 [a1], %r1;\n"
+    "  call.uni cudaGraphSetConditional, (a0, a1); }\n  ret;\n}\n";
+
+START_TEST(graph_conditionals_attributes_user_objects)
+{
+    setup();
+    CUmodule m;
+    CUfunction f;
+    CUstream s;
+    CUdeviceptr d;
+    void *g, *x, *nc, *nk, *nk2;
+    ck_assert_int_eq(cuModuleLoadData(&m, cond_kernels), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleGetFunction(&f, m, "countdown"), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamCreate(&s, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&d, 4), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphCreate(&g, 0), CUDA_SUCCESS);
+    unsigned long long hnd;
+    ck_assert_int_eq(cuGraphConditionalHandleCreate(&hnd, g, NULL, 1, 1), CUDA_SUCCESS);
+    gnode_params_t cp = { .type = 13, .u.cond = { .handle = hnd, .type = 1, .size = 1 } };
+    ck_assert_int_eq(cuGraphAddNode(&nc, g, NULL, 0, &cp), CUDA_SUCCESS);
+    ck_assert_ptr_nonnull(cp.u.cond.phGraph_out);
+    void *body = cp.u.cond.phGraph_out[0];
+    void *params[] = { &d, &hnd };
+    gkernel_t kp = { .func = f, .g = { 1, 1, 1 }, .b = { 1, 1, 1 }, .params = params };
+    ck_assert_int_eq(cuGraphAddKernelNode_v2(&nk, body, NULL, 0, &kp), CUDA_SUCCESS);
+    /* attributes: stored and returned; clusters beyond one CTA refused */
+    CUlaunchAttributeValue av = { .priority = 3 }, got;
+    ck_assert_int_eq(cuGraphKernelNodeSetAttribute(nk, CU_LAUNCH_ATTRIBUTE_PRIORITY, &av), CUDA_SUCCESS);
+    av = (CUlaunchAttributeValue){ .clusterDim = { 2, 1, 1 } };
+    ck_assert_int_eq(cuGraphKernelNodeSetAttribute(nk, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &av),
+                     CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuGraphAddKernelNode_v2(&nk2, body, &nk, 1, &kp), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphKernelNodeCopyAttributes(nk2, nk), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphKernelNodeGetAttribute(nk2, CU_LAUNCH_ATTRIBUTE_PRIORITY, &got), CUDA_SUCCESS);
+    ck_assert_uint_eq(got.priority, 3);
+    ck_assert_int_eq(cuGraphDestroyNode(nk2), CUDA_SUCCESS);
+    /* a user object whose last reference goes with the executable graph */
+    int weight = 5;
+    void *uo;
+    ck_assert_int_eq(cuUserObjectCreate(&uo, &weight, count_destroy, 1, 1), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphRetainUserObject(g, uo, 1, 1), CUDA_SUCCESS);   /* moved in */
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&x, g, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphDestroy(g), CUDA_SUCCESS);
+    ck_assert_int_eq(destroyed, 0);
+    for (int run = 0; run < 2; run++) {
+        ck_assert_int_eq(cuMemsetD32_v2(d, 4, 1), CUDA_SUCCESS);
+        ck_assert_int_eq(cuGraphLaunch(x, s), CUDA_SUCCESS);   /* WHILE: the body runs until the count is 0 */
+        uint32_t left = 9;
+        ck_assert_int_eq(cuMemcpyDtoH_v2(&left, d, 4), CUDA_SUCCESS);
+        ck_assert_uint_eq(left, 0);
+    }
+    ck_assert_int_eq(cuGraphExecDestroy(x), CUDA_SUCCESS);
+    ck_assert_int_eq(destroyed, 5);
+    ck_assert_int_eq(cuMemFree_v2(d), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamDestroy_v2(s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("driver");
@@ -383,6 +562,11 @@ static Suite *suite(void)
     tcase_add_test(t, capture_and_graph);
     tcase_add_test(t, unsupported_functions_say_so);
     suite_add_tcase(s, t);
+    TCase *gt = tcase_create("graph");   /* CK_RUN_CASE=graph: the graph API's tests alone */
+    tcase_set_timeout(gt, 30);
+    tcase_add_test(gt, graph_memory_nodes);
+    tcase_add_test(gt, graph_conditionals_attributes_user_objects);
+    suite_add_tcase(s, gt);
     return s;
 }
 
