@@ -407,6 +407,20 @@ int main()
         CK(cudaDeviceSynchronize());
         show_f("mipmap levels", 12);
         CK(cudaDestroyTextureObject(t));
+        // a texture on level 1 alone, as a plain array
+        cudaArray_t l1;
+        CK(cudaGetMipmappedArrayLevel(&l1, mm, 1));
+        memset(&r, 0, sizeof r);
+        r.resType = cudaResourceTypeArray;
+        r.res.array.array = l1;
+        const float x[4] = { 0.5f, 7.5f, 3.0f, 12.0f }, y[4] = { 0.5f, 7.5f, 2.0f, 1.0f };
+        float *dx = dev_floats(x, 4), *dy = dev_floats(y, 4);
+        td = sampler(cudaAddressModeClamp, cudaFilterModePoint, false);
+        CK(cudaCreateTextureObject(&t, &r, &td, NULL));
+        k_2d<<<1, 4>>>(t, dx, dy, 4);
+        CK(cudaDeviceSynchronize());
+        show_f("level 1 as an array", 4);
+        CK(cudaDestroyTextureObject(t));
         CK(cudaFreeMipmappedArray(mm));
     }
 

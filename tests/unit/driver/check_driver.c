@@ -579,6 +579,9 @@ START_TEST(texture_and_surface_objects)
     r.res.array.hArray = a;
     ck_assert_int_eq(cuSurfObjectCreate(&surf, &r), CUDA_SUCCESS);
     ck_assert_int_eq(cuSurfObjectDestroy(surf), CUDA_SUCCESS);
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_SUCCESS);   /* the level as a plain array */
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_SUCCESS);
     r.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
     r.res.mipmap.hMipmappedArray = m;
     ck_assert_int_eq(cuSurfObjectCreate(&surf, &r), CUDA_ERROR_INVALID_VALUE);
