@@ -119,6 +119,9 @@ typedef enum { EX_RES_ARRAY, EX_RES_MIPMAP, EX_RES_LINEAR, EX_RES_PITCH2D } ex_r
 typedef struct {
     ex_res_kind_t kind;
     ex_array_t   *array;       /* ARRAY, MIPMAP */
+    unsigned      level;       /* ARRAY: the level of array the resource is (one level of a
+                                  mipmapped array, as the driver's cuMipmappedArrayGetLevel
+                                  hands it out); 0 for a plain array */
     uint64_t      addr;        /* LINEAR, PITCH2D: a global address (in the registry) */
     ex_fmt_t      format;      /* LINEAR, PITCH2D */
     unsigned      channels;
@@ -142,10 +145,10 @@ typedef struct {
     float       lod_bias, min_lod, max_lod;
     float       border[4];
 } ex_tex_desc_t;
-/* A texture object on resource r sampled as t, or a surface object on r (an array made
- * with EX_ARRAY_SURFACE): the new handle in *out.  ISA_ST_USAGE, with the reason in
- * out_msg, for what the driver refuses (linear memory outside the registry, a surface
- * on a mipmapped array, ...); ISA_ST_NOMEM. */
+/* A texture object on resource r sampled as t, or a surface object on r (an array, or
+ * one level of a mipmapped array, made with EX_ARRAY_SURFACE): the new handle in *out.
+ * ISA_ST_USAGE, with the reason in out_msg, for what the driver refuses (linear memory
+ * outside the registry, a surface on a whole mipmapped array, ...); ISA_ST_NOMEM. */
 isa_status_t ex_tex_create(ex_device_t *d, const ex_res_desc_t *r, const ex_tex_desc_t *t, uint64_t *out,
                            char *out_msg, size_t msg_size);
 isa_status_t ex_surf_create(ex_device_t *d, const ex_res_desc_t *r, uint64_t *out, char *out_msg, size_t msg_size);

@@ -58,8 +58,6 @@ isa_status_t ex_array_new(ex_device_t *d, const ex_array_desc_t *desc, ex_array_
         maxlv++;
     if (levels > maxlv || levels > EX_TEX_MAX_LEVELS)
         return refuse(msg, size, "more mipmap levels than the array's size allows");
-    if (levels > 1 && (q->flags & EX_ARRAY_SURFACE))
-        return refuse(msg, size, "a mipmapped array cannot be a surface");
     ex_array_t *a = calloc(1, sizeof *a);
     if (!a)
         return ISA_ST_NOMEM;
@@ -207,8 +205,8 @@ static isa_status_t resolve(ex_device_t *d, ex_texobj_t *o, char *msg, size_t si
         ex_array_t *a = r->array;
         if (!a)
             return refuse(msg, size, "no array");
-        if ((r->kind == EX_RES_ARRAY) != (a->desc.levels == 1) && r->kind == EX_RES_ARRAY)
-            return refuse(msg, size, "a mipmapped array is a MIPMAP resource");
+        if (r->kind == EX_RES_MIPMAP ? r->level != 0 : r->level >= a->desc.levels)
+            return refuse(msg, size, "no such level of the array");
         const ex_array_desc_t *q = &a->desc;
         o->fmt = q->format;
         o->ch = (uint8_t)q->channels;
@@ -216,14 +214,16 @@ static isa_status_t resolve(ex_device_t *d, ex_texobj_t *o, char *msg, size_t si
         o->layered = (q->flags & EX_ARRAY_LAYERED) || o->cube;
         o->geo = q->height == 0 ? EX_GEO_1D : (q->depth == 0 || o->layered) ? EX_GEO_2D : EX_GEO_3D;
         o->layers = o->layered ? q->depth : 1;
-        o->nlevels = q->levels;
+        /* an ARRAY resource is one level (of a mipmapped array, the one it names) */
+        unsigned first = r->kind == EX_RES_ARRAY ? r->level : 0;
+        o->nlevels = r->kind == EX_RES_ARRAY ? 1 : q->levels;
         unsigned tb = fmt_bytes[q->format] * q->channels;
-        for (unsigned l = 0; l < q->levels; l++) {
+        for (unsigned l = 0; l < o->nlevels; l++) {
             ex_level_t *lv = &o->lv[l];
-            lv->base = a->data + a->level_off[l];
-            lv->w = a->extent[l][0];
-            lv->h = a->extent[l][1];
-            lv->d = a->extent[l][2];
+            lv->base = a->data + a->level_off[first + l];
+            lv->w = a->extent[first + l][0];
+            lv->h = a->extent[first + l][1];
+            lv->d = a->extent[first + l][2];
             lv->row = (uint64_t)lv->w * tb;
             lv->slice = lv->row * lv->h;
         }
@@ -321,7 +321,7 @@ isa_status_t ex_tex_create(ex_device_t *d, const ex_res_desc_t *r, const ex_tex_
 isa_status_t ex_surf_create(ex_device_t *d, const ex_res_desc_t *r, uint64_t *out, char *msg, size_t size)
 {
     if (r->kind != EX_RES_ARRAY || !r->array)
-        return refuse(msg, size, "a surface is made on an array");
+        return refuse(msg, size, "a surface is made on an array (or one level of a mipmapped array)");
     if (!(r->array->desc.flags & EX_ARRAY_SURFACE))
         return refuse(msg, size, "the array was not made for surface access");
     ex_texobj_t *o = calloc(1, sizeof *o);

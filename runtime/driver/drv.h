@@ -160,6 +160,25 @@ void       drv_alloc_remove_ctx(drv_ctx_t *c);
 /* Forget the registry entry at base without releasing its memory (module variables). */
 void       drv_alloc_forget(uintptr_t base);
 
+/* Device memory taken by what is not an allocation (arrays): CUDA_ERROR_OUT_OF_MEMORY
+ * beyond the device's memory (mem.c). */
+CUresult   drv_mem_reserve(size_t n);
+void       drv_mem_unreserve(size_t n);
+
+/* CUDA arrays (array.c).  A copy reaches an array's texels through its span: one level of
+ * an array, rows of `row` bytes packed, `rows` rows per slice, `slices` slices (the depth
+ * or the layers; 1 for a 1D or 2D array). */
+typedef struct {
+    uint8_t *base;
+    size_t   row, rows, slices;
+    unsigned elem;            /* bytes per element */
+} drv_array_span_t;
+/* The span of array a; CUDA_ERROR_INVALID_HANDLE (said on stderr, for fn) when a names no
+ * live array. */
+CUresult   drv_array_span(CUarray a, const char *fn, drv_array_span_t *out);
+/* Destroy the arrays, mipmapped arrays, texture and surface objects of context c. */
+void       drv_array_remove_ctx(drv_ctx_t *c);
+
 /* Synchronisation points: the kernels' printf text goes to stdout, failed assertions'
  * messages to stderr (stream.c). */
 void       drv_flush_output(void);

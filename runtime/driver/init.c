@@ -379,6 +379,7 @@ static void ctx_teardown(drv_ctx_t *c)
         free(e);
     }
     c->cls = NULL;
+    drv_array_remove_ctx(c);
     drv_alloc_remove_ctx(c);
     c->sticky = CUDA_SUCCESS;
 }

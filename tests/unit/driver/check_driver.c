@@ -1,7 +1,8 @@
 /* check_driver.c: the emulator's CUDA driver (runtime/driver/) called directly, linked in
  * (so that the sanitizer build checks it too): cuGetProcAddress's answers, the private
  * tables, the device, memory and its errors, modules from PTX text, launches with both
- * parameter forms, sticky faults, stream capture and graphs, unsupported functions.  What
+ * parameter forms, sticky faults, stream capture and graphs, unsupported functions, CUDA
+ * arrays and their copies, texture and surface objects.  What
  * NVIDIA's runtime does on top of it is tested by the programs of tests/apps. */
 #include <check.h>
 #include <stdlib.h>
@@ -37,7 +38,27 @@ CUresult cuStreamEndCapture(CUstream, void **);
 CUresult cuGraphInstantiateWithFlags(void **, void *, unsigned long long);
 CUresult cuGraphLaunch(void *, CUstream);
 CUresult cuGraphGetNodes(void *, void **, size_t *);
-CUresult cuArrayCreate_v2(void *, const void *);
+CUresult cuIpcGetMemHandle(void *, CUdeviceptr);
+CUresult cuArrayCreate_v2(CUarray *, const CUDA_ARRAY_DESCRIPTOR *);
+CUresult cuArray3DCreate_v2(CUarray *, const CUDA_ARRAY3D_DESCRIPTOR *);
+CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *, CUarray);
+CUresult cuArrayDestroy(CUarray);
+CUresult cuMipmappedArrayCreate(CUmipmappedArray *, const CUDA_ARRAY3D_DESCRIPTOR *, unsigned);
+CUresult cuMipmappedArrayGetLevel(CUarray *, CUmipmappedArray, unsigned);
+CUresult cuMipmappedArrayDestroy(CUmipmappedArray);
+CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *);
+CUresult cuMemcpyHtoA_v2(CUarray, size_t, const void *, size_t);
+CUresult cuMemcpyAtoH_v2(void *, CUarray, size_t, size_t);
+CUresult cuMemGetInfo_v2(size_t *, size_t *);
+CUresult cuTexObjectCreate(CUtexObject *, const CUDA_RESOURCE_DESC *, const CUDA_TEXTURE_DESC *,
+                           const CUDA_RESOURCE_VIEW_DESC *);
+CUresult cuTexObjectDestroy(CUtexObject);
+CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *, CUtexObject);
+CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *, CUtexObject);
+CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *, CUtexObject);
+CUresult cuSurfObjectCreate(CUsurfObject *, const CUDA_RESOURCE_DESC *);
+CUresult cuSurfObjectDestroy(CUsurfObject);
+CUresult cuTexRefCreate(void *);
 CUresult cuModuleUnload(CUmodule);
 CUresult cuStreamDestroy_v2(CUstream);
 CUresult cuGraphDestroy(void *);
@@ -383,9 +404,9 @@ END_TEST
 START_TEST(unsupported_functions_say_so)
 {
     setup();
-    char desc[64] = { 0 };
-    void *arr = NULL;
-    ck_assert_int_eq(cuArrayCreate_v2(&arr, desc), CUDA_ERROR_NOT_SUPPORTED);
+    char handle[64] = { 0 };
+    ck_assert_int_eq(cuIpcGetMemHandle(handle, 0), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuTexRefCreate(handle), CUDA_ERROR_NOT_SUPPORTED);   /* removed in CUDA 12 */
     ck_assert_int_eq(cuMemAlloc(NULL, 0), CUDA_ERROR_NOT_SUPPORTED);   /* the 32-bit form of CUDA 2.0 */
 }
 END_TEST
@@ -477,6 +498,105 @@ START_TEST(graph_memory_nodes)
 }
 END_TEST
 
+START_TEST(arrays_and_their_copies)
+{
+    setup();
+    size_t free0, free1, total;
+    ck_assert_int_eq(cuMemGetInfo_v2(&free0, &total), CUDA_SUCCESS);
+    /* a 2D array of float2, 5 x 3: a host copy in at an offset, back out whole */
+    CUarray a;
+    CUDA_ARRAY_DESCRIPTOR d2 = { 5, 3, CU_AD_FORMAT_FLOAT, 2 };
+    ck_assert_int_eq(cuArrayCreate_v2(&a, &d2), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemGetInfo_v2(&free1, &total), CUDA_SUCCESS);
+    ck_assert_uint_ge(free0 - free1, 5 * 3 * 8);
+    CUDA_ARRAY3D_DESCRIPTOR q;
+    ck_assert_int_eq(cuArray3DGetDescriptor_v2(&q, a), CUDA_SUCCESS);
+    ck_assert_uint_eq(q.Width, 5);
+    ck_assert_uint_eq(q.Height, 3);
+    ck_assert_uint_eq(q.Depth, 0);
+    ck_assert_int_eq(q.Format, CU_AD_FORMAT_FLOAT);
+    ck_assert_uint_eq(q.NumChannels, 2);
+    float in[2][2][2] = { { { 1, 2 }, { 3, 4 } }, { { 5, 6 }, { 7, 8 } } }, out[3][5][2];
+    CUDA_MEMCPY3D c;
+    memset(&c, 0, sizeof c);
+    c.srcMemoryType = CU_MEMORYTYPE_HOST;
+    c.srcHost = in;
+    c.srcPitch = sizeof in[0];
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.dstArray = a;
+    c.dstXInBytes = 3 * 8;
+    c.dstY = 1;
+    c.WidthInBytes = sizeof in[0];
+    c.Height = 2;
+    c.Depth = 1;
+    ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_SUCCESS);
+    c.dstXInBytes = 4 * 8;   /* one element beyond the row */
+    ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_ERROR_INVALID_VALUE);
+    c.dstXInBytes = 4;       /* not a whole element */
+    c.WidthInBytes = 8;
+    ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_ERROR_INVALID_VALUE);
+    c.dstXInBytes = 0;
+    c.dstLOD = 1;
+    ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_ERROR_INVALID_VALUE);
+    memset(&c, 0, sizeof c);
+    memset(out, 0, sizeof out);
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.srcArray = a;
+    c.dstMemoryType = CU_MEMORYTYPE_HOST;
+    c.dstHost = out;
+    c.WidthInBytes = sizeof out[0];
+    c.Height = 3;
+    c.Depth = 1;
+    ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_SUCCESS);
+    ck_assert(out[1][3][0] == 1 && out[1][4][1] == 4 && out[2][3][0] == 5 && out[2][4][1] == 8);
+    ck_assert(out[0][3][0] == 0 && out[1][2][1] == 0);
+    ck_assert_int_eq(cuArrayDestroy(a), CUDA_SUCCESS);
+    ck_assert_int_eq(cuArrayDestroy(a), CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_ERROR_INVALID_HANDLE);
+    /* a 1D array through the CUDA 2.0 copies */
+    CUDA_ARRAY_DESCRIPTOR d1 = { 16, 0, CU_AD_FORMAT_UNSIGNED_INT16, 1 };
+    unsigned short h[16], g[4];
+    for (int i = 0; i < 16; i++)
+        h[i] = (unsigned short)(i * 3);
+    ck_assert_int_eq(cuArrayCreate_v2(&a, &d1), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyHtoA_v2(a, 0, h, sizeof h), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyAtoH_v2(g, a, 10, sizeof g), CUDA_SUCCESS);
+    ck_assert(g[0] == 15 && g[3] == 24);
+    ck_assert_int_eq(cuMemcpyAtoH_v2(g, a, 26, sizeof g), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuArrayDestroy(a), CUDA_SUCCESS);
+    /* bad descriptors */
+    CUDA_ARRAY3D_DESCRIPTOR bad = { 8, 8, 5, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_CUBEMAP };
+    ck_assert_int_eq(cuArray3DCreate_v2(&a, &bad), CUDA_ERROR_INVALID_VALUE);
+    bad = (CUDA_ARRAY3D_DESCRIPTOR){ 8, 8, 0, CU_AD_FORMAT_FLOAT, 3, 0 };
+    ck_assert_int_eq(cuArray3DCreate_v2(&a, &bad), CUDA_ERROR_INVALID_VALUE);
+    bad = (CUDA_ARRAY3D_DESCRIPTOR){ 8, 8, 0, 0x77, 1, 0 };
+    ck_assert_int_eq(cuArray3DCreate_v2(&a, &bad), CUDA_ERROR_INVALID_VALUE);
+    bad = (CUDA_ARRAY3D_DESCRIPTOR){ 8, 8, 0, 0xb0 /* NV12 */, 1, 0 };
+    ck_assert_int_eq(cuArray3DCreate_v2(&a, &bad), CUDA_ERROR_NOT_SUPPORTED);
+    bad = (CUDA_ARRAY3D_DESCRIPTOR){ 8, 8, 0, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_SPARSE };
+    ck_assert_int_eq(cuArray3DCreate_v2(&a, &bad), CUDA_ERROR_NOT_SUPPORTED);
+    bad = (CUDA_ARRAY3D_DESCRIPTOR){ 131073, 1, 0, CU_AD_FORMAT_FLOAT, 1, 0 };
+    ck_assert_int_eq(cuArray3DCreate_v2(&a, &bad), CUDA_ERROR_INVALID_VALUE);
+    /* a mipmapped array: levels clamped, each level an array */
+    CUmipmappedArray m;
+    CUDA_ARRAY3D_DESCRIPTOR dm = { 8, 4, 0, CU_AD_FORMAT_UNSIGNED_INT8, 4, CUDA_ARRAY3D_SURFACE_LDST };
+    ck_assert_int_eq(cuMipmappedArrayCreate(&m, &dm, 9), CUDA_SUCCESS);
+    CUarray l3, l3b;
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l3, m, 3), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l3b, m, 3), CUDA_SUCCESS);
+    ck_assert_ptr_eq(l3, l3b);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l3b, m, 4), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuArray3DGetDescriptor_v2(&q, l3), CUDA_SUCCESS);
+    ck_assert(q.Width == 1 && q.Height == 1 && q.Depth == 0);
+    ck_assert_int_eq(cuArrayDestroy(l3), CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuArray3DGetDescriptor_v2(&q, l3), CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cuMemGetInfo_v2(&free1, &total), CUDA_SUCCESS);
+    ck_assert_uint_eq(free1, free0);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+END_TEST
+
 static int destroyed;
 static void count_destroy(void *p) { destroyed += *(int *)p; }
 
@@ -547,6 +667,113 @@ START_TEST(graph_conditionals_attributes_user_objects)
 }
 END_TEST
 
+START_TEST(texture_and_surface_objects)
+{
+    setup();
+    CUarray a;
+    CUDA_ARRAY3D_DESCRIPTOR q = { 4, 4, 0, CU_AD_FORMAT_FLOAT, 1, 0 };
+    ck_assert_int_eq(cuArray3DCreate_v2(&a, &q), CUDA_SUCCESS);
+    CUDA_RESOURCE_DESC r, rb;
+    memset(&r, 0, sizeof r);
+    r.resType = CU_RESOURCE_TYPE_ARRAY;
+    r.res.array.hArray = a;
+    CUDA_TEXTURE_DESC t, tb;
+    memset(&t, 0, sizeof t);
+    t.addressMode[0] = t.addressMode[1] = CU_TR_ADDRESS_MODE_BORDER;
+    t.filterMode = CU_TR_FILTER_MODE_LINEAR;
+    t.flags = CU_TRSF_NORMALIZED_COORDINATES;
+    t.borderColor[2] = 0.25f;
+    CUtexObject tex;
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_SUCCESS);
+    ck_assert_uint_ne(tex, 0);
+    ck_assert_int_eq(cuTexObjectGetResourceDesc(&rb, tex), CUDA_SUCCESS);
+    ck_assert(rb.resType == CU_RESOURCE_TYPE_ARRAY && rb.res.array.hArray == a);
+    ck_assert_int_eq(cuTexObjectGetTextureDesc(&tb, tex), CUDA_SUCCESS);
+    ck_assert(memcmp(&tb, &t, sizeof t) == 0);
+    CUDA_RESOURCE_VIEW_DESC v;
+    ck_assert_int_eq(cuTexObjectGetResourceViewDesc(&v, tex), CUDA_ERROR_INVALID_VALUE);   /* none given */
+    /* a surface needs an array made for it */
+    CUsurfObject surf;
+    ck_assert_int_eq(cuSurfObjectCreate(&surf, &r), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_SUCCESS);
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_ERROR_INVALID_VALUE);
+    /* a view of the whole array as it is, and one that is not supported yet */
+    memset(&v, 0, sizeof v);
+    v.width = 4;
+    v.height = 4;
+    v.format = 0x16;   /* CU_RES_VIEW_FORMAT_FLOAT_1X32 */
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, &v), CUDA_SUCCESS);
+    CUDA_RESOURCE_VIEW_DESC vb;
+    ck_assert_int_eq(cuTexObjectGetResourceViewDesc(&vb, tex), CUDA_SUCCESS);
+    ck_assert_uint_eq(vb.width, 4);
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_SUCCESS);
+    v.format = 0x0d;   /* CU_RES_VIEW_FORMAT_UINT_1X32: another format */
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, &v), CUDA_ERROR_NOT_SUPPORTED);
+    t.addressMode[0] = 7;
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_ERROR_INVALID_VALUE);
+    t.addressMode[0] = CU_TR_ADDRESS_MODE_CLAMP;
+    r.flags = 1;
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuArrayDestroy(a), CUDA_SUCCESS);
+    /* linear and pitched memory: alignment, pitch, the allocation */
+    CUdeviceptr d;
+    ck_assert_int_eq(cuMemAlloc_v2(&d, 4096), CUDA_SUCCESS);
+    memset(&r, 0, sizeof r);
+    r.resType = CU_RESOURCE_TYPE_LINEAR;
+    r.res.linear.devPtr = d;
+    r.res.linear.format = CU_AD_FORMAT_UNSIGNED_INT32;
+    r.res.linear.numChannels = 1;
+    r.res.linear.sizeInBytes = 4096;
+    memset(&t, 0, sizeof t);
+    t.flags = CU_TRSF_READ_AS_INTEGER;
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_SUCCESS);
+    r.res.linear.devPtr = d + 256;   /* not aligned to 512 bytes */
+    r.res.linear.sizeInBytes = 256;
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_ERROR_INVALID_VALUE);
+    r.res.linear.devPtr = d;
+    r.res.linear.sizeInBytes = 8192;  /* beyond the allocation */
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_ERROR_INVALID_VALUE);
+    memset(&r, 0, sizeof r);
+    r.resType = CU_RESOURCE_TYPE_PITCH2D;
+    r.res.pitch2D.devPtr = d;
+    r.res.pitch2D.format = CU_AD_FORMAT_FLOAT;
+    r.res.pitch2D.numChannels = 1;
+    r.res.pitch2D.width = 10;
+    r.res.pitch2D.height = 8;
+    r.res.pitch2D.pitchInBytes = 64;
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuSurfObjectDestroy(tex), CUDA_ERROR_INVALID_VALUE);   /* a texture, not a surface */
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_SUCCESS);
+    r.res.pitch2D.pitchInBytes = 48;  /* not a multiple of 32 */
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuMemFree_v2(d), CUDA_SUCCESS);
+    /* a surface on one level of a mipmapped array */
+    CUmipmappedArray m;
+    CUDA_ARRAY3D_DESCRIPTOR dm = { 8, 8, 0, CU_AD_FORMAT_UNSIGNED_INT8, 4, CUDA_ARRAY3D_SURFACE_LDST };
+    ck_assert_int_eq(cuMipmappedArrayCreate(&m, &dm, 4), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&a, m, 2), CUDA_SUCCESS);
+    memset(&r, 0, sizeof r);
+    r.resType = CU_RESOURCE_TYPE_ARRAY;
+    r.res.array.hArray = a;
+    ck_assert_int_eq(cuSurfObjectCreate(&surf, &r), CUDA_SUCCESS);
+    ck_assert_int_eq(cuSurfObjectDestroy(surf), CUDA_SUCCESS);
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_SUCCESS);   /* the level as a plain array */
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_SUCCESS);
+    r.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+    r.res.mipmap.hMipmappedArray = m;
+    ck_assert_int_eq(cuSurfObjectCreate(&surf, &r), CUDA_ERROR_INVALID_VALUE);
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_ERROR_INVALID_VALUE);   /* unnormalized */
+    t.flags = CU_TRSF_NORMALIZED_COORDINATES;
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("driver");
@@ -561,6 +788,8 @@ static Suite *suite(void)
     tcase_add_test(t, fault_is_sticky);
     tcase_add_test(t, capture_and_graph);
     tcase_add_test(t, unsupported_functions_say_so);
+    tcase_add_test(t, arrays_and_their_copies);
+    tcase_add_test(t, texture_and_surface_objects);
     suite_add_tcase(s, t);
     TCase *gt = tcase_create("graph");   /* CK_RUN_CASE=graph: the graph API's tests alone */
     tcase_set_timeout(gt, 30);
