@@ -601,8 +601,6 @@ static CUresult resource(const char *fn, const CUDA_RESOURCE_DESC *d, bool surfa
         drv_array_t *a = array_of(d->res.array.hArray);
         if (!a)
             return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "%p names no CUDA array", (void *)d->res.array.hArray);
-        if (surface && !(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST))
-            return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "the array was not made with CUDA_ARRAY3D_SURFACE_LDST");
         out->kind = EX_RES_ARRAY;
         out->array = a->ex;
         out->level = a->level;

@@ -67,6 +67,18 @@ static void capture_activate(drv_capture_t *c, bool on)
  * Stream capture
  *====================================================================*/
 
+/* A synchronising call on a capturing stream (cuStreamSynchronize, cuStreamQuery): refused
+ * and the capture invalidated, as the H100's driver does (tests/apps/graph.cu). */
+CUresult drv_capture_sync(CUstream s, const char *fn)
+{
+    drv_capture_t *c = drv_capture_of(s);
+    if (!c)
+        return CUDA_SUCCESS;
+    c->invalid = true;
+    drv_log(0, "%s of a stream that is being captured is not permitted", fn);
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+}
+
 drv_capture_t *drv_capture_of(CUstream s)
 {
     if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD || s->tag != DRV_STREAM)

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 typedef enum {
-#define CU_ERR(name, value) name = value,
+#define CU_ERR(name, value, text) name = value,
 #include "runtime/driver/errors.def"
 #undef CU_ERR
 } CUresult;

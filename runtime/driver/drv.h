@@ -136,6 +136,7 @@ void       drv_ctx_limits_default(drv_ctx_t *c);
 void       drv_at_exit(void);
 int        drv_thread_capture_mode(void);
 CUresult   drv_capture_unsafe(const char *fn);
+CUresult   drv_capture_sync(CUstream s, const char *fn);
 void       drv_set_current(drv_ctx_t *c);
 /* The check at the start of every call that works in the current context: the driver is
  * initialised, a context is current, it has no sticky error.  CUDA_SUCCESS or why not. */

@@ -1161,6 +1161,12 @@ CUresult drv_node_attr_set(const char *fn, drv_node_t *n, int id, const CUlaunch
     if (!n->k.attr && !(n->k.attr = calloc(NODE_NATTR, sizeof *n->k.attr)))
         return CUDA_ERROR_OUT_OF_MEMORY;
     n->k.attr[id] = *v;
+    if (id == CU_LAUNCH_ATTRIBUTE_PRIORITY) {
+        /* clamped to the device's range, greatest -5 to least 0, as the H100 reads it back
+         * (tests/apps/graph_api.cu: 2 reads 0) */
+        int p = v->priority;
+        n->k.attr[id].priority = p > 0 ? 0 : p < -5 ? -5 : p;
+    }
     n->k.attr_set |= 1u << id;
     return CUDA_SUCCESS;
 }

@@ -50,7 +50,7 @@ static CUresult instantiate(const char *fn, drv_gexec_t **out, drv_graph_t *g, u
                         "(CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) are not emulated");
     bool one = drv_graph_has(g, MEM_NODES | COND_NODES);
     if (one && g->inst)
-        return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "the graph has memory or conditional nodes: one executable "
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "the graph has memory or conditional nodes: one executable "
                         "graph of it may exist at a time");
     if (handle_unused(g)) {
         *result = INST_HANDLE_UNUSED;

@@ -222,8 +222,14 @@ DRV_API CUresult cuDeviceGraphMemTrim(CUdevice d)
     return CUDA_SUCCESS;
 }
 
-/* CUgraphMem_attribute: used memory (allocated now), reserved memory, their high marks. */
+/* CUgraphMem_attribute: used memory, reserved memory, their high marks.  As the H100's
+ * driver reports them (tests/apps/graph_api.cu: a graph that allocated and freed 256 bytes
+ * leaves 32 MiB "used"): memory stays associated with graphs after their free nodes, until
+ * trimmed, and goes by in 32 MiB granules; so "used" is the reserved memory rounded up to
+ * 32 MiB, as is "reserved". */
 enum { GMEM_USED = 0, GMEM_USED_HIGH = 1, GMEM_RESERVED = 2, GMEM_RESERVED_HIGH = 3 };
+#define GMEM_GRANULE (32ull << 20)
+static uint64_t granules(uint64_t n) { return (n + GMEM_GRANULE - 1) / GMEM_GRANULE * GMEM_GRANULE; }
 
 DRV_API CUresult cuDeviceGetGraphMemAttribute(CUdevice d, int attr, void *value)
 {
@@ -233,8 +239,7 @@ DRV_API CUresult cuDeviceGetGraphMemAttribute(CUdevice d, int attr, void *value)
     if (!value || attr < GMEM_USED || attr > GMEM_RESERVED_HIGH)
         return CUDA_ERROR_INVALID_VALUE;
     pthread_mutex_lock(&gmem_lock);
-    uint64_t v = attr == GMEM_USED ? used : attr == GMEM_USED_HIGH ? used_high : attr == GMEM_RESERVED ? reserved
-                                                                                                      : reserved_high;
+    uint64_t v = granules(attr == GMEM_USED || attr == GMEM_RESERVED ? reserved : reserved_high);
     pthread_mutex_unlock(&gmem_lock);
     memcpy(value, &v, sizeof v);
     return CUDA_SUCCESS;
@@ -253,10 +258,8 @@ DRV_API CUresult cuDeviceSetGraphMemAttribute(CUdevice d, int attr, void *value)
     if (v != 0)
         return CUDA_ERROR_INVALID_VALUE;
     pthread_mutex_lock(&gmem_lock);
-    if (attr == GMEM_USED_HIGH)
-        used_high = used;
-    else
-        reserved_high = reserved;
+    used_high = used;
+    reserved_high = reserved;   /* the marks restart from the reserved memory the numbers report */
     pthread_mutex_unlock(&gmem_lock);
     return CUDA_SUCCESS;
 }

@@ -635,14 +635,20 @@ DRV_API CUresult cuCtxGetApiVersion(CUcontext c, unsigned int *v)
 
 DRV_API CUresult cuCtxSynchronize(void)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = drv_capture_unsafe(__func__);   /* refused during a capture, as recorded (tests/apps/graph.cu) */
+    if (r)
+        return r;
+    r = drv_enter(NULL);
     drv_flush_output();
     return r;
 }
 
 DRV_API CUresult cuCtxSynchronize_v2(CUcontext c)
 {
-    CUresult r = drv_enter_ctx(c);
+    CUresult r = drv_capture_unsafe(__func__);
+    if (r)
+        return r;
+    r = drv_enter_ctx(c);
     drv_flush_output();
     return r;
 }
@@ -775,7 +781,7 @@ DRV_API CUresult cuGetErrorName(CUresult e, const char **s)
     if (!s)
         return CUDA_ERROR_INVALID_VALUE;
     switch (e) {
-#define CU_ERR(name, value) case name: *s = #name; return CUDA_SUCCESS;
+#define CU_ERR(name, value, text) case name: *s = #name; return CUDA_SUCCESS;
 #include "runtime/driver/errors.def"
 #undef CU_ERR
     }
@@ -785,25 +791,14 @@ DRV_API CUresult cuGetErrorName(CUresult e, const char **s)
 
 DRV_API CUresult cuGetErrorString(CUresult e, const char **s)
 {
-    /* The words of the error's name: "CUDA_ERROR_ILLEGAL_ADDRESS" -> "illegal address". */
-    static char text[128][64];
     if (!s)
         return CUDA_ERROR_INVALID_VALUE;
-    const char *name;
-    if (cuGetErrorName(e, &name) != CUDA_SUCCESS) {
+    switch (e) {
+#define CU_ERR(name, value, text) case name: *s = text; return CUDA_SUCCESS;
+#include "runtime/driver/errors.def"
+#undef CU_ERR
+    default:
         *s = NULL;
         return CUDA_ERROR_INVALID_VALUE;
     }
-    if (e == CUDA_SUCCESS) {
-        *s = "no error";
-        return CUDA_SUCCESS;
-    }
-    unsigned slot = (unsigned)e % 128;
-    const char *w = strncmp(name, "CUDA_ERROR_", 11) == 0 ? name + 11 : name;
-    size_t k = 0;
-    for (; *w && k + 1 < sizeof text[0]; w++)
-        text[slot][k++] = *w == '_' ? ' ' : (char)(*w >= 'A' && *w <= 'Z' ? *w - 'A' + 'a' : *w);
-    text[slot][k] = 0;
-    *s = text[slot];
-    return CUDA_SUCCESS;
 }

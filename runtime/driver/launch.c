@@ -14,7 +14,7 @@ static CUresult named_error(const char *msg, CUresult dflt)
         return dflt;
     p++;
     static const struct { const char *name; CUresult r; } names[] = {
-#define CU_ERR(name, value) { #name, name },
+#define CU_ERR(name, value, text) { #name, name },
 #include "runtime/driver/errors.def"
 #undef CU_ERR
     };
@@ -93,6 +93,7 @@ CUresult drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const
     size_t psize = f->params_size;
     if (params && extra)
         return CUDA_ERROR_INVALID_VALUE;
+    void *extra_buf = NULL;   /* the caller's buffer, used in place */
     if (extra) {
         void *buf = NULL;
         size_t *sz = NULL;
@@ -107,14 +108,20 @@ CUresult drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const
         if (!buf || !sz)
             return CUDA_ERROR_INVALID_VALUE;
         /* as the H100's driver answers (tests/apps/drvapi.cu): a larger buffer is more than
-         * the kernel's parameter space holds */
-        if (*sz < psize)
-            return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "kernel %s: a %zu-byte parameter buffer for %zu bytes of parameters",
-                            kname, *sz, psize);
+         * the kernel's parameter space holds; a smaller one is taken, the parameters beyond
+         * it read as zeros here (the GPU's are undefined) */
         if (*sz > psize)
             return drv_fail(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, fn, "kernel %s: a %zu-byte parameter buffer for %zu "
                             "bytes of parameters", kname, *sz, psize);
-        pb = buf;
+        if (*sz < psize) {
+            if (psize > sizeof stackbuf && !(pb = calloc(1, psize)))
+                return CUDA_ERROR_OUT_OF_MEMORY;
+            if (pb == stackbuf)
+                memset(pb, 0, psize);
+            memcpy(pb, buf, *sz);
+        } else {
+            pb = extra_buf = buf;
+        }
     } else {
         if (psize > sizeof stackbuf && !(pb = calloc(1, psize)))
             return CUDA_ERROR_OUT_OF_MEMORY;
@@ -171,7 +178,7 @@ CUresult drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const
     }
     ex_stats_clear(&stats);
 out:
-    if (pb != stackbuf && !extra)
+    if (pb != stackbuf && (!extra || pb != extra_buf))
         free(pb);
     return r;
 }

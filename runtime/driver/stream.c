@@ -88,7 +88,7 @@ DRV_API CUresult cuStreamDestroy(CUstream s) { return cuStreamDestroy_v2(s); }
 DRV_API CUresult cuStreamSynchronize(CUstream s)
 {
     CUresult r = drv_stream_check(s);
-    if (r)
+    if (r || (r = drv_capture_sync(s, __func__)))
         return r;
     r = drv_enter(NULL);
     drv_flush_output();
@@ -99,7 +99,9 @@ DRV_API CUresult cuStreamSynchronize_ptsz(CUstream s) { return cuStreamSynchroni
 DRV_API CUresult cuStreamQuery(CUstream s)
 {
     CUresult r = drv_stream_check(s);
-    return r ? r : drv_enter(NULL);
+    if (r || (r = drv_capture_sync(s, __func__)))
+        return r;
+    return drv_enter(NULL);
 }
 DRV_API CUresult cuStreamQuery_ptsz(CUstream s) { return cuStreamQuery(s); }
 
