@@ -109,6 +109,12 @@ void ex_tex_texel(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, int64_t
         return;
     }
     const uint8_t *p = lv->base + (uint64_t)z * lv->slice + (uint64_t)y * lv->row + (uint64_t)x * o->tb;
+    if (o->fmt == EX_FMT_F32 || o->fmt == EX_FMT_U32 || o->fmt == EX_FMT_S32) {   /* as stored */
+        memcpy(out->u, p, 4 * o->ch);
+        for (unsigned k = o->ch; k < 4; k++)
+            out->u[k] = 0;   /* channels the format lacks read 0, alpha too (measured) */
+        return;
+    }
     bool srgb = o->tex.flags & EX_TEXF_SRGB;
     for (unsigned k = 0; k < 4; k++) {
         if (k >= o->ch) {
@@ -295,42 +301,86 @@ void ex_tex_weights(unsigned dims, const uint32_t *w, uint32_t *out)
  * nearest with halves away from zero.  Infinities and NaNs are summed in f32. */
 float ex_tex_combine(const float *v, const uint32_t *wt, unsigned n, int prec)
 {
-    int e_max = INT32_MIN;
-    bool special = false;
-    for (unsigned q = 0; q < n; q++) {
-        if (!wt[q] || v[q] == 0)
+    /* each texel as M * 2^q (M < 2^24) and its frexp exponent e, from its bits */
+    uint32_t mant[8];
+    int q[8], e_max = INT32_MIN;
+    bool neg[8], special = false;
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t b;
+        memcpy(&b, &v[k], 4);
+        uint32_t field = b >> 23 & 0xff, frac = b & 0x7fffff;
+        neg[k] = b >> 31;
+        if (!wt[k] || (field == 0 && frac == 0)) {
+            mant[k] = 0;
             continue;
-        if (!isfinite(v[q])) {
+        }
+        if (field == 0xff) {
             special = true;
             continue;
         }
         int e;
-        frexpf(v[q], &e);
+        if (field) {
+            mant[k] = frac | 0x800000;
+            q[k] = (int)field - 150;
+            e = (int)field - 126;
+        } else {
+            mant[k] = frac;
+            q[k] = -149;
+            e = 32 - __builtin_clz(frac) - 149;
+        }
         if (e > e_max)
             e_max = e;
     }
-    if (special) {
+    if (!special && prec == 24) {
+        /* Fast path: when every texel's exponent is within 4 of the largest, none loses a
+         * bit to the 28-bit alignment, and the weighted sum (products of 33 bits, a sum
+         * under 2^40 units) is exact in a double; it is then rounded to f32 with halves
+         * away from zero. */
+        bool aligned = true;
+        double d = 0;
+        for (unsigned k = 0; k < n && aligned; k++) {
+            if (!mant[k])
+                continue;
+            int e = q[k] + 24 - (mant[k] < 0x800000 ? 24 - (32 - __builtin_clz(mant[k])) : 0);
+            aligned = e >= e_max - 4;
+            d += (double)v[k] * (double)wt[k];
+        }
+        if (aligned && e_max > -120 && e_max < 120) {
+            d *= 1.0 / 256;
+            float f = (float)d;
+            double df = f;
+            if (df != d) {
+                float g = df < d ? nextafterf(f, INFINITY) : nextafterf(f, -INFINITY);
+                double dg = g;
+                if (fabs(dg - d) == fabs(d - df) && fabs(dg) > fabs(df))
+                    f = g;   /* a tie: away from zero */
+            }
+            return f;
+        }
+    }
+    if (special) {   /* infinities and NaNs: summed in f32 */
         float acc = 0;
-        for (unsigned q = 0; q < n; q++)
-            if (wt[q])
-                acc += v[q] * (float)wt[q];
+        for (unsigned k = 0; k < n; k++)
+            if (wt[k])
+                acc += v[k] * (float)wt[k];
         return acc / 256;
     }
     if (e_max == INT32_MIN)
         return 0.0f;
-    /* texels as integers in units of 2^(e_max - 28): |n| < 2^28 */
+    /* texels as integers in units of 2^(e_max - 28), cut towards zero: |n| < 2^28 */
     int64_t sum = 0;
-    for (unsigned q = 0; q < n; q++) {
-        if (!wt[q] || v[q] == 0)
+    for (unsigned k = 0; k < n; k++) {
+        if (!mant[k])
             continue;
-        double x = ldexp((double)v[q], 28 - e_max);   /* exact: a scaled f32 */
-        sum += (int64_t)trunc(x) * (int64_t)wt[q];
+        int sh = q[k] - e_max + 28;
+        int64_t nk = sh >= 0 ? (int64_t)mant[k] << sh : sh > -32 ? (int64_t)(mant[k] >> -sh) : 0;
+        sum += (neg[k] ? -nk : nk) * (int64_t)wt[k];
     }
     if (sum == 0)
         return 0.0f;
-    /* sum * 2^(e_max - 36), rounded to f32 with halves away from zero */
-    bool neg = sum < 0;
-    uint64_t m = neg ? (uint64_t)(-sum) : (uint64_t)sum;
+    /* sum * 2^(e_max - 36), rounded to prec bits with halves away from zero */
+    bool sneg = sum < 0;
+    uint64_t m = sneg ? (uint64_t)(-sum) : (uint64_t)sum;
     int bits = 64 - __builtin_clzll(m);
     int e_res = bits - 1 + e_max - 36;              /* 2^e_res <= |result| < 2^(e_res+1) */
     int emin = prec == 24 ? -126 : -14;
@@ -348,8 +398,12 @@ float ex_tex_combine(const float *v, const uint32_t *wt, unsigned n, int prec)
     } else {
         shift = 0;
     }
-    float r = (float)ldexp((double)m, shift + e_max - 36);
-    return neg ? -r : r;
+    int ex = shift + e_max - 36;                      /* result = m * 2^ex, exact in a double */
+    uint64_t sb = (uint64_t)(1023 + ex) << 52;
+    double scale;
+    memcpy(&scale, &sb, 8);
+    float r = (float)((double)m * scale);
+    return sneg ? -r : r;
 }
 
 void ex_tex_gather(const ex_texobj_t *o, const float *c, int64_t layer, const int32_t *off, ex_texel_t out[4])

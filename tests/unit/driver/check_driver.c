@@ -451,12 +451,12 @@ START_TEST(graph_memory_nodes)
     ck_assert_int_eq(cuGraphDestroyNode(nk), CUDA_ERROR_NOT_SUPPORTED);
     ck_assert_int_eq(cuGraphInstantiateWithFlags(&x, g, 0), CUDA_SUCCESS);
     void *x2;
-    ck_assert_int_eq(cuGraphInstantiateWithFlags(&x2, g, 0), CUDA_ERROR_INVALID_VALUE);   /* one at a time */
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&x2, g, 0), CUDA_ERROR_NOT_SUPPORTED);   /* one at a time (H100) */
     for (int i = 0; i < 3; i++)
         ck_assert_int_eq(cuGraphLaunch(x, s), CUDA_SUCCESS);
     uint64_t used = 1;
     ck_assert_int_eq(cuDeviceGetGraphMemAttribute(0, 0, &used), CUDA_SUCCESS);
-    ck_assert_uint_eq(used, 0);
+    ck_assert_uint_eq(used, 32u << 20);   /* still associated after its free, a 32 MiB granule (H100) */
     ck_assert_int_eq(cuDeviceGetGraphMemAttribute(0, 1, &used), CUDA_SUCCESS);
     ck_assert_uint_ge(used, 64);
     ck_assert_int_eq(cuGraphExecDestroy(x), CUDA_SUCCESS);
@@ -532,9 +532,9 @@ START_TEST(arrays_and_their_copies)
     ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_SUCCESS);
     c.dstXInBytes = 4 * 8;   /* one element beyond the row */
     ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_ERROR_INVALID_VALUE);
-    c.dstXInBytes = 4;       /* not a whole element */
+    c.dstXInBytes = 4;       /* not a whole element: taken, as the H100's driver takes it */
     c.WidthInBytes = 8;
-    ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_SUCCESS);
     c.dstXInBytes = 0;
     c.dstLOD = 1;
     ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_ERROR_INVALID_VALUE);
@@ -641,7 +641,7 @@ START_TEST(graph_conditionals_attributes_user_objects)
     ck_assert_int_eq(cuGraphAddKernelNode_v2(&nk2, body, &nk, 1, &kp), CUDA_SUCCESS);
     ck_assert_int_eq(cuGraphKernelNodeCopyAttributes(nk2, nk), CUDA_SUCCESS);
     ck_assert_int_eq(cuGraphKernelNodeGetAttribute(nk2, CU_LAUNCH_ATTRIBUTE_PRIORITY, &got), CUDA_SUCCESS);
-    ck_assert_uint_eq(got.priority, 3);
+    ck_assert_int_eq(got.priority, 0);   /* 3 clamped to the device's least priority, as on the H100 */
     ck_assert_int_eq(cuGraphDestroyNode(nk2), CUDA_SUCCESS);
     /* a user object whose last reference goes with the executable graph */
     int weight = 5;
