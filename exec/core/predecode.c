@@ -5,10 +5,26 @@
 #include "exec/internal.h"
 #include "exec/tex/tex.h"
 
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SLOT_ALIGN 64
+
+/* Host memory running out while pre-decoding: every allocation here goes through pd_mem,
+ * which jumps back to ex_predecode (the function is then not run, and the program refused
+ * with ISA_ST_NOMEM), never leaving a NULL to be used. */
+static _Thread_local jmp_buf *pd_oom;
+static void *pd_mem(void *p)
+{
+    if (!p)
+        longjmp(*pd_oom, 1);
+    return p;
+}
+#define PD_MALLOC(n)     pd_mem(malloc(n))
+#define PD_CALLOC(n, s)  pd_mem(calloc((n), (s)))
+/* realloc into lvalue x: on failure x keeps its block (freed by the caller's cleanup) */
+#define PD_REALLOC(x, n) ((x) = pd_mem(realloc((x), (n))))
 
 typedef struct {
     ex_program_t *p;
@@ -41,7 +57,7 @@ static uint32_t const_slot(pd_t *d, uint64_t v, unsigned w)
     uint32_t off = (d->nconst + SLOT_ALIGN - 1) & ~(uint32_t)(SLOT_ALIGN - 1);
     if (off + bytes > d->capconst) {
         d->capconst = (off + bytes) * 2 + 1024;
-        d->consts = realloc(d->consts, d->capconst);
+        PD_REALLOC(d->consts, d->capconst);
     }
     for (unsigned l = 0; l < ISA_LANES; l++)
         memcpy(d->consts + off + l * w, &v, w);
@@ -56,7 +72,7 @@ static uint32_t fixup_slot(pd_t *d, ex_fixkind_t kind, uint64_t value, unsigned 
     uint32_t slot = const_slot(d, 0, w);
     if (d->nfix == d->capfix) {
         d->capfix = d->capfix ? d->capfix * 2 : 16;
-        d->fix = realloc(d->fix, d->capfix * sizeof *d->fix);
+        PD_REALLOC(d->fix, d->capfix * sizeof *d->fix);
     }
     ex_fixup_t *x = &d->fix[d->nfix++];
     x->slot = slot;
@@ -337,11 +353,11 @@ static isa_func_t *regoff_rename(const isa_func_t *fn)
     uint32_t n = 0;
     for (uint32_t i = 0; i < fn->nopd; i++)
         n += (fn->opds[i].flags & OPDF_REGOFF) && fn->opds[i].kind == ISA_OPD_REG;
-    isa_func_t *c = malloc(sizeof *c);
+    isa_func_t *c = PD_MALLOC(sizeof *c);
     *c = *fn;
-    c->opds = malloc(fn->nopd * sizeof *c->opds);
+    c->opds = PD_MALLOC(fn->nopd * sizeof *c->opds + 1);
     memcpy(c->opds, fn->opds, fn->nopd * sizeof *c->opds);
-    c->regs = malloc((fn->nreg + n) * sizeof *c->regs);
+    c->regs = PD_MALLOC((fn->nreg + n) * sizeof *c->regs + 1);
     memcpy(c->regs, fn->regs, fn->nreg * sizeof *c->regs);
     for (uint32_t i = 0; i < fn->nopd; i++) {
         isa_operand_t *o = &c->opds[i];
@@ -378,7 +394,7 @@ static bool regoff_sums(pd_t *d, const isa_func_t *orig, uint32_t first, uint32_
             return false;
         if (*n == *cap) {
             *cap = *cap ? *cap * 2 : 8;
-            *list = realloc(*list, *cap * sizeof **list);
+            PD_REALLOC(*list, *cap * sizeof **list);
         }
         (*list)[(*n)++] = (ex_preadd_t){ .dst = f->reg_slot[o->u.reg],
                                          .src = f->reg_slot[orig->opds[i].u.reg],
@@ -451,7 +467,7 @@ static uint32_t form_refused(const isa_func_t *fn, const isa_instr_t *in, const 
 static void why_set(ex_func_t *f, uint32_t i, uint32_t opd)
 {
     if (!f->why) {
-        f->why = malloc((f->ncode + 1) * sizeof *f->why);
+        f->why = PD_MALLOC((f->ncode + 1) * sizeof *f->why);
         for (uint32_t k = 0; k <= f->ncode; k++)
             f->why[k] = ISA_NONE;
     }
@@ -464,8 +480,8 @@ static void layout(pd_t *d)
 {
     ex_func_t *f = d->f;
     const isa_func_t *fn = f->ir;
-    f->reg_slot = calloc(fn->nreg + 1, sizeof *f->reg_slot);
-    f->reg_width = calloc(fn->nreg + 1, 1);
+    f->reg_slot = PD_CALLOC(fn->nreg + 1, sizeof *f->reg_slot);
+    f->reg_width = PD_CALLOC(fn->nreg + 1, 1);
     for (uint32_t r = 0; r < fn->nreg; r++) {
         const isa_reg_t *reg = &fn->regs[r];
         unsigned w = reg->type == ISA_T_PRED ? 0 : type_width(reg->type);
@@ -474,8 +490,8 @@ static void layout(pd_t *d)
         f->reg_slot[r] = slot_new(d, w ? w * ISA_LANES * (reg->vec ? reg->vec : 1) : 4);
     }
     f->cc_slot = slot_new(d, 4 * ISA_LANES);
-    f->var_slot = calloc(fn->nvar + 1, sizeof *f->var_slot);
-    f->var_local = calloc(fn->nvar + 1, sizeof *f->var_local);
+    f->var_slot = PD_CALLOC(fn->nvar + 1, sizeof *f->var_slot);
+    f->var_local = PD_CALLOC(fn->nvar + 1, sizeof *f->var_local);
     uint64_t local = 0;                /* 64 bits: a frame beyond 4 GiB is refused, not wrapped */
     uint32_t kparam = 0;
     for (uint32_t v = 0; v < fn->nvar; v++) {
@@ -542,21 +558,30 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
     ex_func_t *f = &p->funcs[fi];
     const isa_func_t *fn = &p->m->funcs[fi];
     pd_t d = { 0 };
+    pd_t *volatile dp = &d;
+    jmp_buf jb, *prev = pd_oom;
+    pd_oom = &jb;
+    if (setjmp(jb)) {   /* out of host memory: what the function holds goes with the program */
+        pd_oom = prev;
+        free(dp->consts);
+        free(dp->fix);
+        return false;
+    }
     d.p = p;
     d.f = f;
     f->ir_own = regoff_rename(fn);
     f->ir = f->ir_own ? f->ir_own : fn;
     f->mod = p->m;
     layout(&d);
-    f->opd_slot = malloc((fn->nopd + 1) * sizeof *f->opd_slot);
+    f->opd_slot = PD_MALLOC((fn->nopd + 1) * sizeof *f->opd_slot);
     for (uint32_t i = 0; i < fn->nopd; i++)
         f->opd_slot[i] = ISA_NONE;
     f->ncode = fn->ninstr + 1;
-    f->code = calloc(f->ncode, sizeof *f->code);
+    f->code = PD_CALLOC(f->ncode, sizeof *f->code);
     ex_preadd_t *pa = NULL;
     uint32_t npa = 0, cappa = 0;
     if (f->ir_own)
-        f->preadd_at = calloc(fn->ninstr + 2, sizeof *f->preadd_at);
+        f->preadd_at = PD_CALLOC(fn->ninstr + 2, sizeof *f->preadd_at);
     for (uint32_t i = 0; i < fn->ninstr; i++) {
         const isa_instr_t *in = &fn->instrs[i];
         ex_insn_t *x = &f->code[i];
@@ -620,11 +645,12 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
             f->code[i].guard = f->const_begin + (f->code[i].guard & 0x7fffffffu);
     for (uint32_t i = 0; i < d.nfix; i++)
         d.fix[i].slot = f->const_begin + (d.fix[i].slot & 0x7fffffffu);
-    f->frame_init = calloc(1, f->frame_size + 64);
+    f->frame_init = PD_CALLOC(1, f->frame_size + 64);
     if (d.nconst)
         memcpy(f->frame_init + f->const_begin, d.consts, d.nconst);
     free(d.consts);
     f->fixups = d.fix;
     f->nfixup = d.nfix;
+    pd_oom = prev;
     return true;
 }

@@ -145,8 +145,10 @@ ex_program_t *ex_program_new(ex_device_t *d, const isa_module_t *m)
         return NULL;
     }
     for (uint32_t i = 0; i < m->nfunc; i++)
-        if (m->funcs[i].has_body)
-            ex_predecode(p, i);
+        if (m->funcs[i].has_body && !ex_predecode(p, i)) {   /* out of host memory */
+            ex_program_free(p);
+            return NULL;
+        }
     /* Bake the addresses known now into the frame templates (local addresses as for a
      * frame at the bottom of the stack; frame_new moves them for deeper frames). */
     uint64_t dyn = (p->shared_static + 15u) & ~15ull;
