@@ -392,6 +392,11 @@ static const struct {
     [SVC_ASSERT]  = { "__assertfail", 0, 0, 5, { 8, 8, 4, 8, 8 } },
 };
 
+const char *ex_service_name(unsigned i)
+{
+    return i < sizeof services / sizeof *services ? services[i].name : NULL;
+}
+
 /* The service callee is, or -1 (no such service, or another signature). */
 static int service_of(const isa_func_t *callee)
 {

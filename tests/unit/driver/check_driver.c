@@ -6,6 +6,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/driver/drv.h"
 
@@ -49,6 +50,11 @@ CUresult cuLibraryGetKernel(CUkernel *, CUlibrary, const char *);
 CUresult cuLibraryGetGlobal(CUdeviceptr *, size_t *, CUlibrary, const char *);
 CUresult cuLibraryUnload(CUlibrary);
 CUresult cuKernelGetFunction(CUfunction *, CUkernel);
+CUresult cuLinkCreate_v2(unsigned, int *, void **, CUlinkState *);
+CUresult cuLinkAddData_v2(CUlinkState, int, void *, size_t, const char *, unsigned, int *, void **);
+CUresult cuLinkAddFile_v2(CUlinkState, int, const char *, unsigned, int *, void **);
+CUresult cuLinkComplete(CUlinkState, void **, size_t *);
+CUresult cuLinkDestroy(CUlinkState);
 
 static const char kernels[] =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -358,6 +364,93 @@ START_TEST(capture_and_graph)
 }
 END_TEST
 
+/* Two PTX units for cuLink*: scale() adds the .extern base (b.ptx: 40) to twice a value. */
+static const char link_a[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".extern .func (.param .b32 r) twice(.param .b32 x);\n"
+    ".extern .global .align 4 .u32 base;\n"
+    ".visible .entry scale(.param .u64 p)\n{\n"
+    "  .reg .u32 %r<4>; .reg .u64 %rd<4>;\n  .param .b32 a; .param .b32 r;\n"
+    "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, %tid.x;\n  st.param.b32 [a], %r1;\n"
+    "  call (r), twice, (a);\n  ld.param.b32 %r2, [r];\n  ld.global.u32 %r3, [base];\n  add.u32 %r2, %r2, %r3;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r2;\n  ret;\n}\n";
+static const char link_b[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .global .align 4 .u32 base = 40;\n"
+    ".visible .func (.param .b32 r) twice(.param .b32 x)\n{\n"
+    "  .reg .u32 %r<2>;\n  ld.param.b32 %r1, [x];\n  add.u32 %r1, %r1, %r1;\n  st.param.b32 [r], %r1;\n  ret;\n}\n";
+
+/* cuLink*: PTX inputs (as data and as a file) linked into an image cuModuleLoadData takes;
+ * the logs; the located link errors; the input types that hold no PTX. */
+START_TEST(link_ptx_units)
+{
+    setup();
+    char err[1024], info[256];
+    int opts[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_INFO_LOG_BUFFER,
+                   CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_WALL_TIME };
+    void *vals[] = { err, (void *)(uintptr_t)sizeof err, info, (void *)(uintptr_t)sizeof info, NULL };
+    CUlinkState l;
+    ck_assert_int_eq(cuLinkCreate_v2(5, opts, vals, &l), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkAddData_v2(l, CU_JIT_INPUT_PTX, (void *)link_a, sizeof link_a, "a.ptx", 0, NULL, NULL),
+                     CUDA_SUCCESS);
+    char path[] = "/tmp/ptxemu-link-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, link_b, strlen(link_b)), (ssize_t)strlen(link_b));
+    close(fd);
+    ck_assert_int_eq(cuLinkAddFile_v2(l, CU_JIT_INPUT_PTX, path, 0, NULL, NULL), CUDA_SUCCESS);
+    unlink(path);
+    void *image;
+    size_t size;
+    ck_assert_int_eq(cuLinkComplete(l, &image, &size), CUDA_SUCCESS);
+    ck_assert_uint_eq(size, strlen(image) + 1);
+    ck_assert_msg(strncmp(info, "ptxemu: linked 2 PTX inputs", 27) == 0, "%s", info);
+    ck_assert_uint_eq((uintptr_t)vals[3], strlen(info));
+    ck_assert_str_eq(err, "");
+    CUmodule m;
+    CUfunction f;
+    CUdeviceptr d;
+    uint32_t h[32];
+    ck_assert_int_eq(cuModuleLoadData(&m, image), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkDestroy(l), CUDA_SUCCESS);   /* the module does not need the image */
+    ck_assert_int_eq(cuModuleGetFunction(&f, m, "scale"), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&d, sizeof h), CUDA_SUCCESS);
+    void *params[] = { &d };
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, d, sizeof h), CUDA_SUCCESS);
+    ck_assert_uint_eq(h[0], 40);    /* 2 * 0 + 40 */
+    ck_assert_uint_eq(h[31], 102);  /* 2 * 31 + 40 */
+    ck_assert_int_eq(cuMemFree_v2(d), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
+
+    /* a used .extern that no input defines: the located error, in the error log */
+    ck_assert_int_eq(cuLinkCreate_v2(2, opts, vals, &l), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkAddData_v2(l, CU_JIT_INPUT_PTX, (void *)link_a, sizeof link_a, "a.ptx", 0, NULL, NULL),
+                     CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkComplete(l, &image, &size), CUDA_ERROR_INVALID_PTX);
+    ck_assert_msg(strstr(err, "a.ptx:13:13: error: undefined reference to function 'twice': no unit defines it") ==
+                      err, "%s", err);
+    ck_assert_msg(strstr(err, "a.ptx:15:22: error: undefined reference to variable 'base'") != NULL, "%s", err);
+    ck_assert_uint_eq((uintptr_t)vals[1], strlen(err));
+    /* inputs that hold no PTX name their type */
+    static const char elf[] = "\x7f" "ELF\2\1\1";
+    ck_assert_int_eq(cuLinkAddData_v2(l, CU_JIT_INPUT_CUBIN, (void *)elf, sizeof elf, "k.cubin", 0, NULL, NULL),
+                     CUDA_ERROR_NO_BINARY_FOR_GPU);
+    ck_assert_msg(strstr(err, "CU_JIT_INPUT_CUBIN input 'k.cubin' is SASS") != NULL, "%s", err);
+    ck_assert_int_eq(cuLinkAddData_v2(l, CU_JIT_INPUT_LIBRARY, (void *)elf, sizeof elf, "lib.a", 0, NULL, NULL),
+                     CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_msg(strstr(err, "CU_JIT_INPUT_LIBRARY input 'lib.a'") != NULL, "%s", err);
+    ck_assert_int_eq(cuLinkAddData_v2(l, CU_JIT_INPUT_FATBINARY, (void *)elf, sizeof elf, "x.fatbin", 0, NULL, NULL),
+                     CUDA_ERROR_INVALID_IMAGE);
+    ck_assert_msg(strstr(err, "CU_JIT_INPUT_FATBINARY input 'x.fatbin'") != NULL, "%s", err);
+    ck_assert_int_eq(cuLinkAddFile_v2(l, CU_JIT_INPUT_PTX, "/no/such/file.ptx", 0, NULL, NULL),
+                     CUDA_ERROR_FILE_NOT_FOUND);
+    ck_assert_int_eq(cuLinkDestroy(l), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkComplete(NULL, &image, &size), CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+END_TEST
+
 START_TEST(unsupported_functions_say_so)
 {
     setup();
@@ -381,6 +474,7 @@ static Suite *suite(void)
     tcase_add_test(t, library_needs_no_context);
     tcase_add_test(t, fault_is_sticky);
     tcase_add_test(t, capture_and_graph);
+    tcase_add_test(t, link_ptx_units);
     tcase_add_test(t, unsupported_functions_say_so);
     suite_add_tcase(s, t);
     return s;

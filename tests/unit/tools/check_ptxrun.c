@@ -98,6 +98,34 @@ START_TEST(program_runs_on_driver)
 }
 END_TEST
 
+/* An -rdc program (tests/apps/rdc, committed x86-64 build): the driver links the PTX of its
+ * two translation units; the output is derived in tests/apps/rdc/README.md. */
+START_TEST(program_rdc_runs_on_driver)
+{
+#if defined(__x86_64__)
+    if (!have_driver()) {
+        puts("program_rdc_runs_on_driver: skipped (no driver in this build)");
+        return;
+    }
+    char *out;
+    int rc = ptxrun("tests/apps/rdc/rdc", &out);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/apps/rdc/rdc.out", getenv("PTXEMU_SRCDIR"));
+    FILE *f = fopen(path, "r");
+    ck_assert(f != NULL);
+    char want[512];
+    size_t n = fread(want, 1, sizeof want - 1, f);
+    want[n] = 0;
+    fclose(f);
+    ck_assert_msg(rc == 0, "%s", out);
+    ck_assert_str_eq(out, want);
+    free(out);
+#else
+    puts("program_rdc_runs_on_driver: skipped (the committed build is x86-64)");
+#endif
+}
+END_TEST
+
 START_TEST(list_entry)
 {
     char *out;
@@ -560,6 +588,7 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, fatbin_extract);
     tcase_add_test(tc, program_options_reach_it);
     tcase_add_test(tc, program_runs_on_driver);
+    tcase_add_test(tc, program_rdc_runs_on_driver);
     suite_add_tcase(s, tc);
     return s;
 }
