@@ -1,7 +1,7 @@
 /* check_driver.c: the emulator's CUDA driver (runtime/driver/) called directly, linked in
  * (so that the sanitizer build checks it too): cuGetProcAddress's answers, the private
- * tables, the device, memory and its errors, modules from PTX text, launches with both
- * parameter forms, sticky faults, stream capture and graphs, unsupported functions.  What
+ * tables, the device, memory and its errors, modules from PTX text, cuLink*, launches with
+ * both parameter forms, sticky faults, stream capture and graphs, unsupported functions.  What
  * NVIDIA's runtime does on top of it is tested by the programs of tests/apps. */
 #include <check.h>
 #include <stdlib.h>
