@@ -32,11 +32,15 @@ isa_status_t fe_load_text(const char *name, const char *text, size_t len,
  * otherwise they are freed, the errors ("unit:line:col: error: ...": two definitions of
  * one name, an undefined used name, declarations that disagree) have been written to
  * opt->diag, and the status is ISA_ST_SYNTAX (ISA_ST_NOMEM, or ISA_ST_USAGE for n == 0). */
-isa_status_t fe_link(isa_module_t *const *units, unsigned n, const fe_options_t *opt, isa_module_t **out_m);
+/* optional (NULL: none) marks units that are linked only when needed, as an archive's
+ * members are: when one defines a name that the units taken so far declare but do not
+ * define. */
+isa_status_t fe_link(isa_module_t *const *units, unsigned n, const bool *optional, const fe_options_t *opt,
+                     isa_module_t **out_m);
 
 /* Load n PTX texts (names[i] for their diagnostics), then link them. */
 isa_status_t fe_link_texts(unsigned n, const char *const *names, const char *const *texts, const size_t *lens,
-                           const fe_options_t *opt, isa_module_t **out_m);
+                           const bool *optional, const fe_options_t *opt, isa_module_t **out_m);
 
 /* Print one diagnostic at a location of a module's source, in the standard format
  * (used by later passes that find errors in a loaded module). */

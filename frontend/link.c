@@ -25,7 +25,9 @@
  *    and unsized .extern .shared arrays (the launch's dynamic shared memory).  One that
  *    is not used is dropped.
  *  - The linked module takes the newest .version and .target of its units; their
- *    .address_size and .target options must agree. */
+ *    .address_size and .target options must agree.
+ *  - An optional unit (an archive's member) is linked only when it defines a name that the
+ *    units taken so far declare without defining; the members are tried in order. */
 
 /*{=====================================================================
  * Names: string -> index, open addressing
@@ -462,9 +464,8 @@ static void find_uses(link_t *L)
         for (uint32_t a = 0; a < um->nalias; a++) {
             uint32_t t = isa_module_find_func(um, um->aliases[a].target);
             uint32_t s = isa_module_find_func(um, um->aliases[a].alias);
-            isa_loc_t at = { 0, 0, 0 };
-            at = dir_loc(L, u, ".alias");
-            at.file -= L->ut[u].src_base;
+            isa_loc_t at = dir_loc(L, u, ".alias");
+            at.file -= L->ut[u].src_base;   /* use_sym takes the unit's numbering */
             if (t != ISA_NONE)
                 use_sym(L, u, true, t, at);
             if (s != ISA_NONE)
@@ -957,7 +958,60 @@ static bool link_units(link_t *L)
     return !L->nomem;
 }
 
-isa_status_t fe_link(isa_module_t *const *units, unsigned n, const fe_options_t *opt, isa_module_t **out_m)
+/* Which units to link: every required one, and each optional one (an archive's member) that
+ * defines a global name the units taken so far declare without a definition, until no more
+ * is needed, as a linker takes members from an archive. */
+static bool select_units(link_t *L, const bool *optional, bool *take)
+{
+    names_t defined = { 0 }, need = { 0 };
+    bool ok = true, changed = true;
+    for (uint32_t u = 0; u < L->n; u++)
+        take[u] = !optional[u];
+    while (ok && changed) {
+        changed = false;
+        names_free(&defined);
+        names_free(&need);
+        memset(&defined, 0, sizeof defined);
+        memset(&need, 0, sizeof need);
+        for (uint32_t u = 0; u < L->n && ok; u++) {
+            const isa_module_t *um = L->u[u];
+            for (uint32_t i = 0; take[u] && i < um->nvar && ok; i++)
+                if (var_is_global(&um->vars[i]) && !(um->vars[i].linkage & ISA_LINK_EXTERN))
+                    ok = names_put(&defined, um->vars[i].name, 0);
+            for (uint32_t i = 0; take[u] && i < um->nfunc && ok; i++)
+                if (func_is_global(&um->funcs[i]) && um->funcs[i].has_body)
+                    ok = names_put(&defined, um->funcs[i].name, 0);
+        }
+        for (uint32_t u = 0; u < L->n && ok; u++) {
+            const isa_module_t *um = L->u[u];
+            for (uint32_t i = 0; take[u] && i < um->nvar && ok; i++)
+                if ((um->vars[i].linkage & ISA_LINK_EXTERN) && names_find(&defined, um->vars[i].name) == ISA_NONE)
+                    ok = names_put(&need, um->vars[i].name, 0);
+            for (uint32_t i = 0; take[u] && i < um->nfunc && ok; i++)
+                if (!um->funcs[i].has_body && names_find(&defined, um->funcs[i].name) == ISA_NONE &&
+                    !is_provided(L, um->funcs[i].name))
+                    ok = names_put(&need, um->funcs[i].name, 0);
+        }
+        for (uint32_t u = 0; u < L->n && ok && !changed; u++) {
+            const isa_module_t *um = L->u[u];
+            if (take[u])
+                continue;
+            for (uint32_t i = 0; i < um->nvar && !take[u]; i++)
+                take[u] = var_is_global(&um->vars[i]) && !(um->vars[i].linkage & ISA_LINK_EXTERN) &&
+                          names_find(&need, um->vars[i].name) != ISA_NONE;
+            for (uint32_t i = 0; i < um->nfunc && !take[u]; i++)
+                take[u] = func_is_global(&um->funcs[i]) && um->funcs[i].has_body &&
+                          names_find(&need, um->funcs[i].name) != ISA_NONE;
+            changed = take[u];
+        }
+    }
+    names_free(&defined);
+    names_free(&need);
+    return ok;
+}
+
+isa_status_t fe_link(isa_module_t *const *units, unsigned n, const bool *optional, const fe_options_t *opt,
+                     isa_module_t **out_m)
 {
     *out_m = NULL;
     isa_module_t *m = isa_module_new();
@@ -981,8 +1035,31 @@ isa_status_t fe_link(isa_module_t *const *units, unsigned n, const fe_options_t 
         isa_module_free(m);
         return ISA_ST_USAGE;
     }
-    bool ok = link_units(&L);
+    /* Optional units that nothing needs are left out (their memory goes with the result's). */
+    isa_module_t **taken = NULL;
+    bool *take = NULL, ok = true;
+    if (optional) {
+        taken = malloc(n * sizeof *taken);
+        take = malloc(n * sizeof *take);
+        ok = taken && take && select_units(&L, optional, take);
+        unsigned k = 0;
+        for (unsigned u = 0; ok && u < n; u++)
+            if (take[u])
+                taken[k++] = units[u];
+        L.u = taken;
+        L.n = k;
+        if (ok && k == 0) {
+            fprintf(L.diag, "error: nothing to link (no unit is needed)\n");
+            free(taken);
+            free(take);
+            isa_module_free(m);
+            return ISA_ST_USAGE;
+        }
+    }
+    ok = ok && link_units(&L);
     link_free(&L);
+    free(taken);
+    free(take);
     if (!ok || L.nerr) {
         isa_module_free(m);
         return ok ? ISA_ST_SYNTAX : ISA_ST_NOMEM;
@@ -992,28 +1069,33 @@ isa_status_t fe_link(isa_module_t *const *units, unsigned n, const fe_options_t 
 }
 
 isa_status_t fe_link_texts(unsigned n, const char *const *names, const char *const *texts, const size_t *lens,
-                           const fe_options_t *opt, isa_module_t **out_m)
+                           const bool *optional, const fe_options_t *opt, isa_module_t **out_m)
 {
     *out_m = NULL;
     isa_module_t **units = calloc(n + 1, sizeof *units);
-    if (!units)
+    bool *opt_loaded = calloc(n + 1, sizeof *opt_loaded);
+    if (!units || !opt_loaded) {
+        free(units);
+        free(opt_loaded);
         return ISA_ST_NOMEM;
+    }
     isa_status_t st = ISA_ST_OK;
     unsigned loaded = 0;
     for (unsigned u = 0; u < n; u++) {
         /* Every unit is loaded, so that all of their errors are reported at once. */
         isa_status_t s = fe_load_text(names[u], texts[u], lens[u], opt, &units[loaded]);
         if (s == ISA_ST_OK)
-            loaded++;
+            opt_loaded[loaded++] = optional && optional[u];
         else if (st == ISA_ST_OK || s == ISA_ST_NOMEM)
             st = s;
     }
     if (st == ISA_ST_OK)
-        st = fe_link(units, loaded, opt, out_m);
+        st = fe_link(units, loaded, optional ? opt_loaded : NULL, opt, out_m);
     else
         for (unsigned u = 0; u < loaded; u++)
             isa_module_free(units[u]);
     free(units);
+    free(opt_loaded);
     return st;
 }
 /*}=====================================================================*/

@@ -14,6 +14,7 @@ typedef struct drv_link {
     unsigned n, cap;
     char   **names, **texts;
     size_t  *lens;
+    bool    *optional;          /* an archive's member: linked only when needed */
     char    *image;             /* the linked PTX, NUL-terminated (cuLinkComplete) */
     size_t   image_size;
     /* CU_JIT_ERROR_LOG_BUFFER / CU_JIT_INFO_LOG_BUFFER and their sizes: the buffer, its
@@ -97,7 +98,7 @@ static CUresult link_fail(drv_link_t *l, CUresult r, const char *fn, const char 
  *====================================================================*/
 static bool link_ok(const drv_link_t *l) { return l && l->tag == DRV_LINK; }
 
-static CUresult add_text(drv_link_t *l, const char *name, const char *text, size_t len)
+static CUresult add_text(drv_link_t *l, const char *name, const char *text, size_t len, bool optional)
 {
     if (l->n == l->cap) {
         unsigned nc = l->cap ? 2 * l->cap : 8;
@@ -110,10 +111,14 @@ static CUresult add_text(drv_link_t *l, const char *name, const char *text, size
         size_t *nl = realloc(l->lens, nc * sizeof *nl);
         if (nl)
             l->lens = nl;
-        if (!nn || !nt || !nl)
+        bool *no = realloc(l->optional, nc * sizeof *no);
+        if (no)
+            l->optional = no;
+        if (!nn || !nt || !nl || !no)
             return CUDA_ERROR_OUT_OF_MEMORY;
         l->cap = nc;
     }
+    l->optional[l->n] = optional;
     char *t = malloc(len + 1), *nm = strdup(name);
     if (!t || !nm) {
         free(t);
@@ -143,7 +148,8 @@ static const char *input_type_name(int type)
 
 /* The PTX of a fatbin, or of a host object's or program's embedded fatbins: in each
  * container, its newest PTX for sm_90 or below. */
-static CUresult add_fatbin(drv_link_t *l, const char *fn, int type, const char *name, const void *data, size_t size)
+static CUresult add_fatbin(drv_link_t *l, const char *fn, int type, const char *name, const void *data, size_t size,
+                           bool optional)
 {
     rt_fatbin_t fb;
     isa_status_t st = rt_fatbin_open_bytes(data, size, &fb);
@@ -171,7 +177,7 @@ static CUresult add_fatbin(drv_link_t *l, const char *fn, int type, const char *
             snprintf(uname, sizeof uname, "%s#%u", name, (unsigned)c);
         else
             snprintf(uname, sizeof uname, "%s", name);
-        r = add_text(l, uname, text, len);
+        r = add_text(l, uname, text, len, optional);
         free(text);
         added++;
     }
@@ -181,6 +187,76 @@ static CUresult add_fatbin(drv_link_t *l, const char *fn, int type, const char *
                       "%s input '%s' holds no PTX for sm_90 or below (only SASS or newer PTX); the emulator links "
                       "PTX: build it with -gencode arch=compute_90,code=compute_90",
                       input_type_name(type), name);
+    return r;
+}
+
+/* An archive (ar: nvcc -lib): each member with device code adds its PTX as an optional
+ * unit, linked only when it defines a name the others need.  Members without a fatbin
+ * (host code) hold no device code and add nothing. */
+static CUresult add_archive(drv_link_t *l, const char *fn, const char *name, const uint8_t *data, size_t size)
+{
+    static const char magic[8] = { '!', '<', 'a', 'r', 'c', 'h', '>', '\n' };
+    if (size < 8 || memcmp(data, magic, 8) != 0)
+        return link_fail(l, CUDA_ERROR_INVALID_IMAGE, fn, "CU_JIT_INPUT_LIBRARY input '%s' is not an archive "
+                         "(ar, as nvcc -lib makes)", name);
+    const char *longnames = NULL;
+    size_t nlong = 0, off = 8;
+    unsigned members = 0, added = l->n;
+    CUresult r = CUDA_SUCCESS;
+    while (r == CUDA_SUCCESS && off + 60 <= size) {
+        const char *h = (const char *)data + off;
+        char sz[11] = { 0 };
+        memcpy(sz, h + 48, 10);
+        char *end;
+        unsigned long long msize = strtoull(sz, &end, 10);
+        if (h[58] != '`' || h[59] != '\n' || end == sz || msize > size - off - 60)
+            return link_fail(l, CUDA_ERROR_INVALID_IMAGE, fn, "CU_JIT_INPUT_LIBRARY input '%s': corrupt member "
+                             "header at byte %zu", name, off);
+        const uint8_t *body = data + off + 60;
+        size_t blen = (size_t)msize;
+        char mname[256];
+        size_t nl = strcspn(h, "/ ");
+        if (nl > 16)
+            nl = 16;
+        snprintf(mname, sizeof mname, "%.*s", (int)nl, h);
+        if (h[0] == '/' && h[1] == '/') {                       /* GNU long-name table */
+            longnames = (const char *)body;
+            nlong = blen;
+        } else if (h[0] == '/' && h[1] >= '0' && h[1] <= '9') { /* GNU long name */
+            size_t at = strtoul(h + 1, NULL, 10);
+            if (longnames && at < nlong) {
+                size_t k = 0;
+                while (at + k < nlong && longnames[at + k] != '/' && longnames[at + k] != '\n')
+                    k++;
+                snprintf(mname, sizeof mname, "%.*s", (int)k, longnames + at);
+            }
+        } else if (memcmp(h, "#1/", 3) == 0) {                  /* BSD: the name leads the data */
+            size_t k = strtoul(h + 3, NULL, 10);
+            if (k > blen)
+                k = blen;
+            snprintf(mname, sizeof mname, "%.*s", (int)k, (const char *)body);
+            body += k;
+            blen -= k;
+        }
+        bool special = h[0] == '/' && (h[1] == ' ' || h[1] == '/' || memcmp(h, "/SYM64/", 7) == 0);
+        if (!special && blen >= 4) {
+            members++;
+            rt_fatbin_t fb;
+            isa_status_t st = rt_fatbin_open_bytes(body, blen, &fb);
+            bool device = st == ISA_ST_OK && fb.nentry > 0;
+            rt_fatbin_free(&fb);
+            if (device) {
+                char full[512];
+                snprintf(full, sizeof full, "%s(%s)", name, mname);
+                r = add_fatbin(l, fn, CU_JIT_INPUT_LIBRARY, full, body, blen, true);
+            }
+        }
+        off += 60 + (size_t)msize;
+        off += off & 1;
+    }
+    if (r == CUDA_SUCCESS && l->n == added)
+        r = link_fail(l, CUDA_ERROR_NO_BINARY_FOR_GPU, fn, "CU_JIT_INPUT_LIBRARY input '%s': none of its %u "
+                      "members holds device code", name, members);
     return r;
 }
 
@@ -201,14 +277,14 @@ static CUresult add_data(const char *fn, drv_link_t *l, int type, const void *da
     case CU_JIT_INPUT_PTX: {
         const char *t = data;
         size_t len = strnlen(t, size);
-        return add_text(l, name, t, len);
+        return add_text(l, name, t, len, false);
     }
     case CU_JIT_INPUT_FATBINARY:
-        return add_fatbin(l, fn, type, name, data, size);
+        return add_fatbin(l, fn, type, name, data, size, false);
     case CU_JIT_INPUT_OBJECT:
         /* A host object (nvcc -dc) carries its device code as an embedded fatbin. */
         if (elf)
-            return add_fatbin(l, fn, type, name, data, size);
+            return add_fatbin(l, fn, type, name, data, size, false);
         return link_fail(l, CUDA_ERROR_INVALID_IMAGE, fn, "%s input '%s' is not an ELF object",
                          input_type_name(type), name);
     case CU_JIT_INPUT_CUBIN:
@@ -217,10 +293,7 @@ static CUresult add_data(const char *fn, drv_link_t *l, int type, const void *da
                          "(CU_JIT_INPUT_PTX, or a fatbin built with -gencode arch=compute_90,code=compute_90)",
                          input_type_name(type), name);
     case CU_JIT_INPUT_LIBRARY:
-        return link_fail(l, CUDA_ERROR_NOT_SUPPORTED, fn,
-                         "%s input '%s': archives of device objects are not supported yet; add the PTX of "
-                         "its objects (CU_JIT_INPUT_PTX or CU_JIT_INPUT_OBJECT) instead",
-                         input_type_name(type), name);
+        return add_archive(l, fn, name, data, size);
     case CU_JIT_INPUT_NVVM:
         return link_fail(l, CUDA_ERROR_NOT_SUPPORTED, fn,
                          "%s input '%s': NVVM IR (link-time optimisation) cannot be compiled by the emulator; "
@@ -244,12 +317,12 @@ static void provided_fill(void)
 }
 
 isa_status_t drv_link_units(unsigned n, const char *const *names, const char *const *texts, const size_t *lens,
-                            FILE *diag, isa_module_t **out)
+                            const bool *optional, FILE *diag, isa_module_t **out)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, provided_fill);
     fe_options_t o = { .diag = diag, .provided = provided };
-    return fe_link_texts(n, names, texts, lens, &o, out);
+    return fe_link_texts(n, names, texts, lens, optional, &o, out);
 }
 /*}=====================================================================*/
 
@@ -357,7 +430,7 @@ DRV_API CUresult cuLinkComplete(CUlinkState l, void **image, size_t *size)
         return CUDA_ERROR_OUT_OF_MEMORY;
     isa_module_t *m = NULL;
     isa_status_t st = drv_link_units(l->n, (const char *const *)l->names, (const char *const *)l->texts, l->lens,
-                                     diag, &m);
+                                     l->optional, diag, &m);
     fclose(diag);
     if (st != ISA_ST_OK) {
         CUresult r = st == ISA_ST_NOMEM ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_PTX;
@@ -381,8 +454,15 @@ DRV_API CUresult cuLinkComplete(CUlinkState l, void **image, size_t *size)
     isa_print_module(out, m);
     fclose(out);
     char info[256];
-    snprintf(info, sizeof info, "ptxemu: linked %u PTX input%s: %u functions, %u variables\n", l->n,
-             l->n == 1 ? "" : "s", m->nfunc, m->nvar);
+    unsigned members = 0;
+    for (unsigned i = 0; i < l->n; i++)
+        members += l->optional[i];
+    if (members)
+        snprintf(info, sizeof info, "ptxemu: linked %u PTX inputs (%u of them archive members, each linked only "
+                 "where needed): %u functions, %u variables\n", l->n, members, m->nfunc, m->nvar);
+    else
+        snprintf(info, sizeof info, "ptxemu: linked %u PTX input%s: %u functions, %u variables\n", l->n,
+                 l->n == 1 ? "" : "s", m->nfunc, m->nvar);
     log_put(&l->info, info);
     isa_module_free(m);
     if (!l->image)
@@ -403,6 +483,7 @@ DRV_API CUresult cuLinkDestroy(CUlinkState l)
     free(l->names);
     free(l->texts);
     free(l->lens);
+    free(l->optional);
     free(l->image);
     l->tag = 0;
     free(l);

@@ -87,7 +87,8 @@ static CUresult rdc_link(rt_fatbin_t *fb, const char *fn, const char *modname, i
         n++;
     }
     if (r == CUDA_SUCCESS && n) {
-        isa_status_t st = drv_link_units(n, (const char *const *)names, (const char *const *)texts, lens, stderr, out);
+        isa_status_t st = drv_link_units(n, (const char *const *)names, (const char *const *)texts, lens, NULL, stderr,
+                                         out);
         if (st != ISA_ST_OK) {
             if (skipped)
                 fprintf(stderr, "ptxemu: %s: note: %u of the program's %u prelinked fatbins %s no PTX for sm_90 or "

@@ -3,6 +3,8 @@
  * undefined names, declarations that disagree.  Each case is a row of units, the first
  * line of the diagnostics expected (or none), and a check of the linked module. */
 #include <check.h>
+#include <glob.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -45,7 +47,7 @@ static isa_module_t *link_units(const char *const *texts, char **out_diag)
     FILE *d = open_memstream(&buf, &len);
     fe_options_t o = { .diag = d, .provided = provided };
     isa_module_t *m = NULL;
-    isa_status_t st = fe_link_texts(n, names, texts, lens, &o, &m);
+    isa_status_t st = fe_link_texts(n, names, texts, lens, NULL, &o, &m);
     fclose(d);
     ck_assert_int_eq(st == ISA_ST_OK, m != NULL);
     *out_diag = buf;
@@ -304,6 +306,33 @@ START_TEST(link_case)
 }
 END_TEST
 
+/* Optional units (an archive's members) are linked only when they define what the units
+ * taken so far need: b.ptx (f) and, for g, d.ptx; c.ptx defines f again and is left out. */
+START_TEST(link_optional_units)
+{
+    const char *names[] = { "a.ptx", "b.ptx", "c.ptx", "d.ptx" };
+    const char *texts[] = { USE_F_G, HDR DEF_F(".visible", 1), HDR DEF_F(".visible", 2) ".visible .global .u32 x;\n",
+                            HDR ".visible .global .u32 g = 7;\n" };
+    size_t lens[4];
+    for (int i = 0; i < 4; i++)
+        lens[i] = strlen(texts[i]);
+    const bool optional[] = { false, true, true, true };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *d = open_memstream(&buf, &len);
+    fe_options_t o = { .diag = d };
+    isa_module_t *m = NULL;
+    ck_assert_int_eq(fe_link_texts(4, names, texts, lens, optional, &o, &m), ISA_ST_OK);
+    fclose(d);
+    ck_assert_str_eq(buf, "");
+    ck_assert_int_eq(f_result(m), 1);
+    ck_assert_uint_ne(var_named(m, "g"), ISA_NONE);
+    ck_assert_uint_eq(var_named(m, "x"), ISA_NONE);
+    isa_module_free(m);
+    free(buf);
+}
+END_TEST
+
 /* Nothing to link, and units that do not load: their own errors, no link. */
 START_TEST(link_nothing_and_bad_units)
 {
@@ -312,15 +341,130 @@ START_TEST(link_nothing_and_bad_units)
     FILE *d = open_memstream(&buf, &len);
     fe_options_t o = { .diag = d };
     isa_module_t *m = (isa_module_t *)1;
-    ck_assert_int_eq(fe_link(NULL, 0, &o, &m), ISA_ST_USAGE);
+    ck_assert_int_eq(fe_link(NULL, 0, NULL, &o, &m), ISA_ST_USAGE);
     ck_assert_ptr_null(m);
     const char *names[] = { "a.ptx", "b.ptx" }, *texts[] = { HDR "bogus;\n", HDR };
     size_t lens[] = { strlen(texts[0]), strlen(texts[1]) };
-    ck_assert_int_eq(fe_link_texts(2, names, texts, lens, &o, &m), ISA_ST_SYNTAX);
+    ck_assert_int_eq(fe_link_texts(2, names, texts, lens, NULL, &o, &m), ISA_ST_SYNTAX);
     ck_assert_ptr_null(m);
     fclose(d);
     ck_assert_msg(strstr(buf, "a.ptx:4:1: error:") != NULL, "%s", buf);
     free(buf);
+}
+END_TEST
+
+/*{=====================================================================
+ * The corpus, linked with a padding unit: every index of the later unit is renumbered
+ *====================================================================*/
+static glob_t corpus;
+
+/* The header F's module was loaded with, as PTX text. */
+static void header_of(const isa_module_t *m, char *buf, size_t size)
+{
+    size_t k = (size_t)snprintf(buf, size, ".version %u.%u\n.target ", m->ver_major, m->ver_minor);
+    for (uint32_t i = 0; i < m->ntarget && k < size; i++)
+        k += (size_t)snprintf(buf + k, size - k, "%s%s", i ? ", " : "", m->targets[i]);
+    snprintf(buf + k, size - k, "\n.address_size %u\n", m->address_size);
+}
+
+/* A unit of file-scope declarations that no corpus file uses: a variable, a sampler (its
+ * field names are module strings), a function, and with file > 0 a .file and a .loc. */
+static void pad_unit(char *buf, size_t size, unsigned file)
+{
+    size_t k = 0;
+    char loc[32];
+    snprintf(loc, sizeof loc, ".loc %u 1 1\n", file);
+    if (file)
+        k = (size_t)snprintf(buf, size, ".file %u \"pad.cu\"\n", file);
+    snprintf(buf + k, size - k,
+             ".global .samplerref __lpad_s = { filter_mode = nearest };\n.global .u32 __lpad_v = 1;\n"
+             ".func __lpad_f\n{\n%s.reg .b64 %%rd1;\nmov.u64 %%rd1, __lpad_v;\nret;\n}\n",
+             file ? loc : "");
+}
+
+static char *dump_of(const isa_module_t *m) { return tu_render(m, isa_dump_module); }
+
+/* Link units a and b (their texts); NULL when the link fails for a reason the caller
+ * accepts: an .extern that only another program would define. */
+static isa_module_t *link2(const char *a, const char *b, const char *path)
+{
+    const char *texts[] = { a, b, NULL };
+    char *diag = NULL;
+    isa_module_t *m = link_units(texts, &diag);
+    ck_assert_msg(m != NULL || strstr(diag, "undefined reference") != NULL, "%s: link failed:\n%.1500s", path, diag);
+    free(diag);
+    return m;
+}
+
+/* text with ins inserted after its header (the .address_size line, else the .target one). */
+static char *insert_after_header(const char *text, const char *ins)
+{
+    const char *p = strstr(text, ".address_size");
+    if (!p)
+        p = strstr(text, ".target");
+    ck_assert(p != NULL);
+    p += strcspn(p, "\n");
+    if (*p)
+        p++;
+    size_t a = (size_t)(p - text), b = strlen(ins), c = strlen(p);
+    char *g = malloc(a + b + c + 2);
+    memcpy(g, text, a);
+    memcpy(g + a, ins, b);
+    memcpy(g + a + b, p, c + 1);
+    return g;
+}
+
+/* Linking two units gives the IR that linking their concatenation gives (which renumbers
+ * nothing): with the padding unit first, every variable, function, string and source
+ * index of the corpus file moves; with it last, its .file number moves past the file's. */
+START_TEST(corpus_links_like_one_unit)
+{
+    const char *path = corpus.gl_pathv[_i];
+    char *text = tu_read(path);
+    ck_assert(text != NULL);
+    char *diag = NULL;
+    isa_module_t *m = tu_load(path, text, &diag);
+    ck_assert_msg(m != NULL, "%s does not load:\n%.1500s", path, diag);
+    free(diag);
+    char hdr[256], pad[1024], unit[1400];
+    header_of(m, hdr, sizeof hdr);
+    uint32_t maxfile = 0;
+    for (uint32_t i = 0; i < m->nfile; i++)
+        maxfile = m->files[i].index > maxfile ? m->files[i].index : maxfile;
+    isa_module_free(m);
+    for (int order = 0; order < 2; order++) {
+        pad_unit(pad, sizeof pad, order ? 1 : 0);
+        snprintf(unit, sizeof unit, "%s%s", hdr, pad);
+        isa_module_t *two = order ? link2(text, unit, path) : link2(unit, text, path);
+        pad_unit(pad, sizeof pad, order ? maxfile + 1 : 0);
+        char *g;
+        if (order) {
+            g = malloc(strlen(text) + strlen(pad) + 2);
+            sprintf(g, "%s\n%s", text, pad);
+        } else {
+            g = insert_after_header(text, pad);
+        }
+        isa_module_t *one = link2(g, NULL, path);
+        ck_assert_msg((one == NULL) == (two == NULL), "%s: one unit and two link differently", path);
+        if (one) {
+            char *d1 = dump_of(one), *d2 = dump_of(two);
+            if (strcmp(d1, d2) != 0) {
+                size_t i = 0;
+                while (d1[i] && d1[i] == d2[i])
+                    i++;
+                while (i > 0 && d1[i - 1] != '\n')
+                    i--;
+                ck_abort_msg("%s (pad %s): the IR differs near:\n%.300s\n--- two units ---\n%.300s", path,
+                             order ? "last" : "first", d1 + i, d2 + i);
+            }
+            free(d1);
+            free(d2);
+            isa_module_free(one);
+            isa_module_free(two);
+        }
+        free(g);
+    }
+    free(text);
 }
 END_TEST
 
@@ -330,6 +474,13 @@ Suite *make_link_suite(void)
     TCase *tc = tcase_create("link");
     tcase_add_loop_test(tc, link_case, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, link_nothing_and_bad_units);
+    tcase_add_test(tc, link_optional_units);
     suite_add_tcase(s, tc);
+    if (chdir(tu_srcdir()) == 0)
+        glob("tests/ptx/corpus/*.ptx", 0, NULL, &corpus);
+    TCase *cc = tcase_create("corpus");
+    tcase_set_timeout(cc, 120);
+    tcase_add_loop_test(cc, corpus_links_like_one_unit, 0, (int)corpus.gl_pathc);
+    suite_add_tcase(s, cc);
     return s;
 }
