@@ -76,6 +76,91 @@ typedef struct {
 isa_status_t ex_device_observe(ex_device_t *d, const ex_observer_t *o);
 /*}=====================================================================*/
 
+/*{=====================================================================
+ * Textures and surfaces (exec/tex/).  A CUDA array (ex_array_t: plain, layered, cube,
+ * mipmapped) holds texels in host memory, level after level; a texture object is a
+ * resource (an array, a mipmapped array, linear or pitched global memory) with a sampler
+ * (ex_tex_desc_t); a surface object is a resource alone.  Objects live in the device's
+ * handle table: the 64-bit handle a kernel gets as a .u64 parameter is checked on every
+ * use, so a stale or invented handle is a located fault, never a host crash.  The
+ * descriptors follow the driver's CUDA_ARRAY3D_DESCRIPTOR, CUDA_RESOURCE_DESC and
+ * CUDA_TEXTURE_DESC field by field (the enum values are the driver's where it has them),
+ * so that the driver fills them without translation tables.
+ *====================================================================*/
+/* Element formats (the channel type of CUarray_format). */
+typedef enum { EX_FMT_U8, EX_FMT_U16, EX_FMT_U32, EX_FMT_S8, EX_FMT_S16, EX_FMT_S32, EX_FMT_F16, EX_FMT_F32,
+               EX_FMT__COUNT } ex_fmt_t;
+/* Bytes of one channel of format f. */
+unsigned ex_fmt_bytes(ex_fmt_t f);
+
+/* ex_array_desc_t.flags (CUDA_ARRAY3D_LAYERED, _CUBEMAP and _SURFACE_LDST's values). */
+enum { EX_ARRAY_LAYERED = 0x01, EX_ARRAY_SURFACE = 0x02, EX_ARRAY_CUBE = 0x04 };
+typedef struct {
+    uint32_t width, height, depth;  /* texels; 0 for a dimension the array does not have.  With
+                                       EX_ARRAY_LAYERED depth is the number of layers (a 1D
+                                       layered array has height 0); a cube map has depth 6, a
+                                       layered cube map 6 per cube map */
+    ex_fmt_t format;
+    unsigned channels;              /* 1, 2 or 4 */
+    unsigned flags;                 /* EX_ARRAY_* */
+    unsigned levels;                /* mipmap levels (a plain array has 1); at most 16 */
+} ex_array_desc_t;
+typedef struct ex_array ex_array_t;
+/* A new array of zeroed texels: ISA_ST_OK; ISA_ST_USAGE for a shape the H100 refuses
+ * (a zero width, a cube map that is not square, more levels than the size allows, 3
+ * channels...), with the reason in out_msg; ISA_ST_NOMEM. */
+isa_status_t ex_array_new(ex_device_t *d, const ex_array_desc_t *desc, ex_array_t **out, char *out_msg,
+                          size_t msg_size);
+/* Drops the creator's reference: the texels go when no object uses the array any more. */
+void         ex_array_free(ex_array_t *a);
+const ex_array_desc_t *ex_array_desc(const ex_array_t *a);
+/* Level l's texels, x fastest, then y, then z (depth or layer), rows and slices packed;
+ * out_extent gets the level's width, height and depth (at least 1 each; layers are not
+ * reduced).  NULL for a level the array does not have. */
+void        *ex_array_level(ex_array_t *a, unsigned level, uint32_t out_extent[3]);
+
+/* Resources (CUresourcetype's order). */
+typedef enum { EX_RES_ARRAY, EX_RES_MIPMAP, EX_RES_LINEAR, EX_RES_PITCH2D } ex_res_kind_t;
+typedef struct {
+    ex_res_kind_t kind;
+    ex_array_t   *array;       /* ARRAY, MIPMAP */
+    unsigned      level;       /* ARRAY: the level of array the resource is (one level of a
+                                  mipmapped array, as the driver's cuMipmappedArrayGetLevel
+                                  hands it out); 0 for a plain array */
+    uint64_t      addr;        /* LINEAR, PITCH2D: a global address (in the registry) */
+    ex_fmt_t      format;      /* LINEAR, PITCH2D */
+    unsigned      channels;
+    uint64_t      bytes;       /* LINEAR: size in bytes */
+    uint32_t      width, height;  /* PITCH2D: texels */
+    uint64_t      pitch;       /* PITCH2D: bytes per row */
+} ex_res_desc_t;
+/* Address modes and filters (CUaddress_mode, CUfilter_mode). */
+typedef enum { EX_ADDR_WRAP, EX_ADDR_CLAMP, EX_ADDR_MIRROR, EX_ADDR_BORDER } ex_addr_t;
+typedef enum { EX_FILTER_POINT, EX_FILTER_LINEAR } ex_filter_t;
+/* ex_tex_desc_t.flags (CU_TRSF_*): read 8- and 16-bit integers as integers (else as
+ * normalized floats), normalized coordinates, sRGB, ... */
+enum { EX_TEXF_READ_AS_INTEGER = 0x01, EX_TEXF_NORMALIZED_COORDS = 0x02, EX_TEXF_SRGB = 0x10,
+       EX_TEXF_NO_TRILINEAR_OPT = 0x20, EX_TEXF_SEAMLESS_CUBE = 0x40 };
+typedef struct {
+    ex_addr_t   address[3];
+    ex_filter_t filter;
+    unsigned    flags;
+    unsigned    max_aniso;     /* 0 or 1: isotropic */
+    ex_filter_t mip_filter;
+    float       lod_bias, min_lod, max_lod;
+    float       border[4];
+} ex_tex_desc_t;
+/* A texture object on resource r sampled as t, or a surface object on r (an array, or
+ * one level of a mipmapped array, made with EX_ARRAY_SURFACE): the new handle in *out.
+ * ISA_ST_USAGE, with the reason in out_msg, for what the driver refuses (linear memory
+ * outside the registry, a surface on a whole mipmapped array, ...); ISA_ST_NOMEM. */
+isa_status_t ex_tex_create(ex_device_t *d, const ex_res_desc_t *r, const ex_tex_desc_t *t, uint64_t *out,
+                           char *out_msg, size_t msg_size);
+isa_status_t ex_surf_create(ex_device_t *d, const ex_res_desc_t *r, uint64_t *out, char *out_msg, size_t msg_size);
+/* Destroy a texture or surface object; ISA_ST_USAGE for a handle that names none. */
+isa_status_t ex_tex_destroy(ex_device_t *d, uint64_t handle);
+/*}=====================================================================*/
+
 typedef struct {
     uint32_t grid[3];      /* CTAs */
     uint32_t block[3];     /* threads per CTA */

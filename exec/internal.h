@@ -4,6 +4,7 @@
 #define PTXEMU_EX_INTERNAL_H
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include "exec/exec.h"
 #include "exec/machine.h"
@@ -42,13 +43,16 @@ typedef struct {
     uint32_t          local_size;    /* bytes of .local variables per thread (the depot) */
     uint32_t          cc_slot;       /* the carry flag (32 lanes of u32) of .cc / addc / subc */
     uint32_t         *var_slot;      /* per IR variable: frame offset of its storage (param areas) */
-    uint32_t         *var_local;     /* per IR variable: offset in the local frame, or ISA_NONE */
+    uint32_t         *var_local;     /* per IR variable: offset in the local frame, or ISA_NONE (a
+                                        function parameter's: its copy, when mov takes its address) */
+    uint32_t          param_copies;  /* parameters with a copy in the local frame */
     uint32_t         *reg_slot;      /* per IR register: frame offset */
     uint8_t          *reg_width;     /* per IR register: bytes per lane (0 = predicate mask) */
     uint32_t         *opd_slot;      /* per IR operand: the constant slot of a call argument */
     uint32_t          nfixup;        /* frame slots filled at frame creation (addresses) */
     struct ex_fixup  *fixups;
     uint32_t          unsupported;   /* count of instructions without semantics */
+    bool              stack_ops;     /* it runs alloca, stacksave or stackrestore (mem/stack.c) */
     /* Register-plus-immediate sources (%r2+1): each reads a pseudo-register of its own
      * (registers past the IR's, in ir_own, a copy of the IR with those operands renamed),
      * which preadd_f fills before the handler runs.  Instruction i's sums are
@@ -142,6 +146,7 @@ struct ex_device {
     struct ex_heap   *heap;             /* made at the first malloc */
     _Atomic uint64_t  pmevents[16];     /* pmevent counts (per warp instruction) */
     uint64_t          heap_size;        /* cudaLimitMallocHeapSize */
+    struct ex_textab *tex;              /* texture and surface objects (exec/tex/), made at the first */
 };
 typedef struct ex_heap ex_heap_t;
 
@@ -189,6 +194,7 @@ typedef struct ex_ctx {
     uint32_t    caller_members;/* lanes of the caller that made the call */
     const ex_insn_t *call;     /* the call instruction (return-value copy) */
     uint32_t    local_base;    /* this activation's local frame (per thread offset) */
+    uint32_t    sp_row;        /* its row of w->sp (warps with local memory) */
 } ex_ctx_t;
 
 #define EX_MAX_DEPTH 64
@@ -249,6 +255,11 @@ typedef struct ex_warp {
     uint8_t    *local;           /* per-lane local memory: lane l at local + l * local_bytes */
     uint32_t    local_bytes;
     uint32_t    local_top;       /* next free local offset (the stack) */
+    /* Per activation (its sp_row) and lane, the stack pointer of alloca: a local offset,
+     * the allocations lie above it (the stack grows down; mem/stack.c).  Rows in use:
+     * sp_used.  Only warps with local memory have it (NULL otherwise). */
+    uint32_t  (*sp)[ISA_LANES];
+    uint64_t    sp_used;
     uint64_t    backjumps;       /* for starvation avoidance */
     ex_grange_t gcache[EX_GCACHE];  /* global ranges last accessed, by instruction */
     /* fault report */
@@ -363,6 +374,8 @@ bool     ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t 
 bool     ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_warp(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_atom(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
+bool     ex_select_stack(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
+bool     ex_select_policy(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 uint32_t ex_pd_operand(void *pd, const isa_operand_t *o, unsigned w);
 /* A call's arguments into the callee's new frame, and its results back (ctrl.c). */
 void     ex_call_args(const ex_ctx_t *caller, const ex_insn_t *x, const ex_func_t *callee, uint8_t *fr,

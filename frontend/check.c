@@ -885,6 +885,105 @@ static void check_lop3(check_t *K, const isa_instr_t *in)
         CERR(K, o[0].loc, "'%s' with a predicate destination needs a BoolOp .and or .or",
              isa_instr_name(K->m, in, name, sizeof name));
 }
+
+/* The stack instructions' operand forms, as ptxas checks them: alloca's alignment is a
+ * constant power of two up to 2^23; stackrestore restores from a register. */
+static void check_stack(check_t *K, const isa_instr_t *in)
+{
+    char name[256];
+    const isa_operand_t *o = &K->f->opds[in->opd];
+    if (in->op == ISA_OP_ALLOCA && in->nopd == 3) {
+        if (o[2].kind != ISA_OPD_IMM)
+            CERR(K, o[2].loc, "operand 3 of '%s' (the alignment) must be a constant",
+                 isa_instr_name(K->m, in, name, sizeof name));
+        else if (o[2].imm <= 0 || (o[2].imm & (o[2].imm - 1)))
+            CERR(K, o[2].loc, "the alignment of '%s' must be a power of two",
+                 isa_instr_name(K->m, in, name, sizeof name));
+        else if (o[2].imm > (1 << 23))
+            CERR(K, o[2].loc, "the alignment of '%s' must not exceed 2^23",
+                 isa_instr_name(K->m, in, name, sizeof name));
+    }
+    if (in->op == ISA_OP_STACKRESTORE && in->nopd == 1 && o[0].kind != ISA_OPD_REG)
+        CERR(K, o[0].loc, "operand 1 of '%s' must be a register",
+             isa_instr_name(K->m, in, name, sizeof name));
+}
+
+/* createpolicy's three forms, as ptxas checks them:
+ *   .range{.global}.prim{.sec}.b64  d, [a], primary-size, total-size   (a in a register or
+ *       a variable; 32-bit sizes, primary <= total when both are constants)
+ *   .fractional.prim{.sec}.b64  d{, fraction}   (a float constant in (0, 1], or a 32-bit
+ *       register)
+ *   .cvt.L2.b64  d, a   (a 64-bit access property)
+ * with a secondary priority of .L2::evict_first or .L2::evict_unchanged. */
+static void check_createpolicy(check_t *K, const isa_instr_t *in)
+{
+    char name[256];
+    const isa_operand_t *o = &K->f->opds[in->opd];
+    int mode = isa_instr_mod(in, ISA_G_MODE), prim = -1, sec = -1, sp = isa_instr_space(in, 0);
+    for (unsigned i = 0; i < in->nsfx; i++)
+        if (in->sfx[i].kind == ISA_SFX_MOD && in->sfx[i].group == ISA_G_L2HINT)
+            *(prim < 0 ? &prim : &sec) = in->sfx[i].id;
+    isa_instr_name(K->m, in, name, sizeof name);
+    if (mode != ISA_M_RANGE && mode != ISA_M_FRACTIONAL && mode != ISA_M_CVT) {
+        CERR(K, in->mloc, "'%s' needs .range, .fractional or .cvt", name);
+        return;
+    }
+    if (mode == ISA_M_CVT) {
+        if (prim >= 0)
+            CERR(K, in->mloc, "'%s' takes no L2 eviction priority", name);
+        else if (!isa_instr_has(in, ISA_M_L2))
+            CERR(K, in->mloc, "'%s' needs .L2", name);
+        else if (sp >= 0)
+            CERR(K, in->mloc, "'%s' takes no state space", name);
+        else if (in->nopd != 2)
+            CERR(K, in->loc, "'%s' takes 2 operands (d, access-property), not %u", name, in->nopd);
+        else if (o[1].kind == ISA_OPD_REG && isa_types[K->f->regs[o[1].u.reg].type].bits != 64)
+            CERR(K, o[1].loc, "operand 2 of '%s' (the access property) must be a 64-bit register", name);
+        return;
+    }
+    if (isa_instr_mod(in, ISA_G_LEVEL) >= 0)
+        CERR(K, in->mloc, "'%s' takes no .L2 beside its eviction priorities", name);
+    else if (prim < 0)
+        CERR(K, in->mloc, "'%s' needs an L2 eviction priority (.L2::evict_last, .L2::evict_normal, "
+             ".L2::evict_first or .L2::evict_unchanged)", name);
+    else if (sec >= 0 && sec != ISA_M_L2_EVICT_FIRST && sec != ISA_M_L2_EVICT_UNCHANGED)
+        CERR(K, in->mloc, "the secondary priority of '%s' must be .L2::evict_first or .L2::evict_unchanged", name);
+    else if (sp >= 0 && (mode == ISA_M_FRACTIONAL || sp != ISA_SP_GLOBAL))
+        CERR(K, in->mloc, "'%s' takes %s", name, mode == ISA_M_FRACTIONAL ? "no state space" : "no state space but .global");
+    else if (mode == ISA_M_FRACTIONAL) {
+        if (in->nopd < 1 || in->nopd > 2)
+            CERR(K, in->loc, "'%s' takes 1 or 2 operands (d{, fraction}), not %u", name, in->nopd);
+        else if (in->nopd == 2 && (o[1].kind == ISA_OPD_F32 || o[1].kind == ISA_OPD_F64)) {
+            double v;
+            if (o[1].kind == ISA_OPD_F32) {
+                float fv;
+                uint32_t b = (uint32_t)o[1].imm;
+                memcpy(&fv, &b, 4);
+                v = fv;
+            } else {
+                uint64_t b = (uint64_t)o[1].imm;
+                memcpy(&v, &b, 8);
+            }
+            if (!(v > 0 && v <= 1))
+                CERR(K, o[1].loc, "the fraction of '%s' must lie in (0, 1]", name);
+        } else if (in->nopd == 2 && !(o[1].kind == ISA_OPD_REG && !(o[1].flags & (ISA_OPDF_NEG | OPDF_MINUS)) &&
+                                      K->f->regs[o[1].u.reg].type != ISA_T_PRED &&
+                                      isa_types[K->f->regs[o[1].u.reg].type].bits == 32))
+            CERR(K, o[1].loc, "operand 2 of '%s' (the fraction) must be a float constant or a 32-bit register", name);
+    } else if (in->nopd != 4) {
+        CERR(K, in->loc, "'%s' takes 4 operands (d, [a], primary-size, total-size), not %u", name, in->nopd);
+    } else if (o[1].kind != ISA_OPD_ADDR || (o[1].base != ISA_OPD_REG && o[1].base != ISA_OPD_SYM)) {
+        CERR(K, o[1].loc, "operand 2 of '%s' must be an address in a register or a variable", name);
+    } else {
+        for (unsigned k = 2; k < 4; k++)
+            if (!(o[k].kind == ISA_OPD_IMM || (o[k].kind == ISA_OPD_REG && K->f->regs[o[k].u.reg].type != ISA_T_PRED &&
+                                                isa_types[K->f->regs[o[k].u.reg].type].bits == 32)))
+                CERR(K, o[k].loc, "operand %u of '%s' must be a 32-bit register or an integer constant", k + 1, name);
+        if (o[2].kind == ISA_OPD_IMM && o[3].kind == ISA_OPD_IMM && (uint32_t)o[2].imm > (uint32_t)o[3].imm)
+            CERR(K, o[2].loc, "the primary size of '%s' (%u) exceeds its total size (%u)", name, (uint32_t)o[2].imm,
+                 (uint32_t)o[3].imm);
+    }
+}
 /*}=====================================================================*/
 
 static void check_instr(check_t *K, const isa_instr_t *in)
@@ -934,6 +1033,10 @@ static void check_instr(check_t *K, const isa_instr_t *in)
     check_selectors(K, in);
     if (in->op == ISA_OP_LOP3)
         check_lop3(K, in);
+    if (in->op == ISA_OP_ALLOCA || in->op == ISA_OP_STACKRESTORE)
+        check_stack(K, in);
+    if (in->op == ISA_OP_CREATEPOLICY)
+        check_createpolicy(K, in);
     if (in->op == ISA_OP_CALL)
         fe_check_call(K->c, K->m, K->f, in);
     check_rules(K, in);

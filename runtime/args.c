@@ -229,6 +229,295 @@ static bool buffer_init(const argctx_t *c, rt_buffer_t *b, bool count_given, cha
     return true;
 }
 
+
+/*{=====================================================================
+ * Texture and surface arguments: tex.GEOM.FORMAT[SIZE]=INIT:OPTION:... (docs/user-guide.md)
+ *====================================================================*/
+uint64_t rt_tex_level_texels(const ex_array_desc_t *q, unsigned l)
+{
+    bool layered = q->flags & (EX_ARRAY_LAYERED | EX_ARRAY_CUBE);
+    uint64_t w = q->width >> l, h = q->height >> l, d = layered ? q->depth : q->depth >> l;
+    w = w ? w : 1;
+    h = q->height ? (h ? h : 1) : 1;
+    d = q->depth ? (d ? d : 1) : 1;
+    return w * h * d;
+}
+
+uint64_t rt_tex_texels(const ex_array_desc_t *q)
+{
+    uint64_t n = 0;
+    for (unsigned l = 0; l < (q->levels ? q->levels : 1); l++)
+        n += rt_tex_level_texels(q, l);
+    return n;
+}
+
+static const char *const geom_names[] = { "1d", "2d", "3d", "a1d", "a2d", "cube", "acube", "lin", "pitch" };
+/* Sizes each geometry is written with: [W], [W,H], [W,H,D], [W,LAYERS], [W,H,LAYERS],
+ * [W] (a cube map's faces are W x W), [W,CUBES], [N], [W,H]. */
+static const uint8_t geom_ndims[] = { 1, 2, 3, 2, 3, 1, 2, 1, 2 };
+
+static bool parse_float_opt(const argctx_t *c, const char *s, float *out)
+{
+    const char *err;
+    return rt_elem_parse(s, ISA_T_F32, out, &err) || fail(c, "'%s': %s", s, err);
+}
+
+static bool parse_addr(const argctx_t *c, const char *s, ex_addr_t *out)
+{
+    static const char *const names[] = { "wrap", "clamp", "mirror", "border" };
+    for (unsigned i = 0; i < 4; i++)
+        if (!strcmp(s, names[i])) {
+            *out = (ex_addr_t)i;
+            return true;
+        }
+    return fail(c, "unknown address mode '%s' (wrap, clamp, mirror, border)", s);
+}
+
+/* One option of a texture or surface argument. */
+static bool tex_option(const argctx_t *c, rt_buffer_t *b, char *o)
+{
+    rt_tex_t *t = &b->tex;
+    ex_tex_desc_t *sd = &t->sampler;
+    char *eq = strchr(o, '=');
+    char *v = eq ? eq + 1 : NULL;
+    if (eq)
+        *eq = 0;
+    if (!strcmp(o, "out") && !v) {
+        b->out = true;
+        return true;
+    }
+    if (!strcmp(o, "out")) {
+        if (!*v)
+            return fail(c, ":out= needs a path");
+        b->out_path = strdup(v);
+        return true;
+    }
+    if (t->kind == RT_RES_SURF)
+        return fail(c, "a surface takes no option '%s' (only :out)", o);
+    if (!v && (!strcmp(o, "point") || !strcmp(o, "linear"))) {
+        sd->filter = o[0] == 'l' ? EX_FILTER_LINEAR : EX_FILTER_POINT;
+    } else if (!v && (!strcmp(o, "wrap") || !strcmp(o, "clamp") || !strcmp(o, "mirror") || !strcmp(o, "border"))) {
+        ex_addr_t m = EX_ADDR_CLAMP;
+        parse_addr(c, o, &m);
+        sd->address[0] = sd->address[1] = sd->address[2] = m;
+    } else if (!v && !strcmp(o, "norm")) {
+        sd->flags |= EX_TEXF_NORMALIZED_COORDS;
+    } else if (!v && !strcmp(o, "float")) {
+        sd->flags &= ~(unsigned)EX_TEXF_READ_AS_INTEGER;
+    } else if (!v && !strcmp(o, "srgb")) {
+        sd->flags |= EX_TEXF_SRGB;
+    } else if (v && !strcmp(o, "addr")) {
+        char *p = v;
+        for (unsigned k = 0; k < 3 && p; k++) {
+            char *comma = strchr(p, ',');
+            if (comma)
+                *comma = 0;
+            if (!parse_addr(c, p, &sd->address[k]))
+                return false;
+            for (unsigned j = k + 1; j < 3; j++)
+                sd->address[j] = sd->address[k];
+            p = comma ? comma + 1 : NULL;
+        }
+    } else if (v && !strcmp(o, "border")) {
+        char *p = v;
+        for (unsigned k = 0; k < 4; k++) {
+            char *comma = strchr(p, ',');
+            if (comma)
+                *comma = 0;
+            if (!parse_float_opt(c, p, &sd->border[k]))
+                return false;
+            if (!comma && k < 3)
+                return fail(c, "border= takes four values R,G,B,A");
+            p = comma ? comma + 1 : p;
+        }
+    } else if (v && !strcmp(o, "mip")) {
+        if (strcmp(v, "point") && strcmp(v, "linear"))
+            return fail(c, "mip= takes point or linear, not '%s'", v);
+        sd->mip_filter = v[0] == 'l' ? EX_FILTER_LINEAR : EX_FILTER_POINT;
+    } else if (v && !strcmp(o, "bias")) {
+        return parse_float_opt(c, v, &sd->lod_bias);
+    } else if (v && !strcmp(o, "minlod")) {
+        return parse_float_opt(c, v, &sd->min_lod);
+    } else if (v && !strcmp(o, "maxlod")) {
+        return parse_float_opt(c, v, &sd->max_lod);
+    } else if (v && (!strcmp(o, "levels") || !strcmp(o, "aniso") || !strcmp(o, "pitch"))) {
+        uint64_t n = 0;
+        const char *err = NULL;
+        if (!rt_elem_parse(v, ISA_T_U32, &n, &err) || v[0] == '-')
+            return fail(c, "%s='%s': %s", o, v, err ? err : "not a count");
+        if (o[0] == 'l')
+            t->array.levels = (unsigned)n;
+        else if (o[0] == 'a')
+            sd->max_aniso = (unsigned)n;
+        else
+            t->pitch = n;
+    } else {
+        return fail(c, "unknown texture option '%s'", o);
+    }
+    return true;
+}
+
+/* tex.GEOM.FORMAT[SIZE]=INIT:OPTIONS or surf.GEOM.FORMAT[SIZE]=INIT:out. */
+static bool parse_texarg(const argctx_t *c, const char *text, rt_buffer_t *b)
+{
+    memset(b, 0, sizeof *b);
+    rt_tex_t *t = &b->tex;
+    char *s = strdup(text), *p;
+    bool ok = false;
+    if (!s)
+        return fail(c, "out of memory");
+    t->kind = s[0] == 't' ? RT_RES_TEX : RT_RES_SURF;
+    p = s + (t->kind == RT_RES_TEX ? 4 : 5);
+    char *dot = strchr(p, '.'), *br = strchr(p, '[');
+    if (!dot || !br || dot > br) {
+        fail(c, "expected %s.GEOMETRY.FORMAT[SIZE] in '%s'", t->kind == RT_RES_TEX ? "tex" : "surf", text);
+        goto done;
+    }
+    *dot = 0;
+    unsigned g = 0;
+    while (g < 9 && strcmp(p, geom_names[g]))
+        g++;
+    if (g == 9 || (t->kind == RT_RES_SURF && g >= RT_G_LIN)) {
+        fail(c, "unknown geometry '%s' (1d 2d 3d a1d a2d cube acube%s)", p, t->kind == RT_RES_TEX ? " lin pitch" : "");
+        goto done;
+    }
+    t->geom = (rt_geom_t)g;
+    /* FORMAT: u8 s8 u16 s16 u32 s32 f16 f32, then x1, x2 or x4 */
+    char *fmt = dot + 1;
+    *br = 0;
+    static const char *const fnames[] = { "u8", "u16", "u32", "s8", "s16", "s32", "f16", "f32" };
+    static const isa_type_t ftypes[] = { ISA_T_U8, ISA_T_U16, ISA_T_U32, ISA_T_S8, ISA_T_S16, ISA_T_S32, ISA_T_F16, ISA_T_F32 };
+    char *xs = strchr(fmt, 'x');
+    unsigned ch = 1;
+    if (xs) {
+        *xs = 0;
+        ch = (unsigned)atoi(xs + 1);
+        if (strcmp(xs + 1, "1") && strcmp(xs + 1, "2") && strcmp(xs + 1, "4")) {
+            fail(c, "channels 'x%s': x1, x2 or x4", xs + 1);
+            goto done;
+        }
+    }
+    unsigned fi = 0;
+    while (fi < 8 && strcmp(fmt, fnames[fi]))
+        fi++;
+    if (fi == 8) {
+        fail(c, "unknown format '%s' (u8 s8 u16 s16 u32 s32 f16 f32, then x1 x2 x4)", fmt);
+        goto done;
+    }
+    char *close = strchr(br + 1, ']');
+    if (!close) {
+        fail(c, "expected ']' in '%s'", text);
+        goto done;
+    }
+    *close = 0;
+    uint64_t dims[3] = { 0, 0, 0 };
+    unsigned nd = 0;
+    for (char *q = br + 1; q && nd < 3; nd++) {
+        char *comma = strchr(q, ',');
+        if (comma)
+            *comma = 0;
+        const char *err;
+        if (!rt_elem_parse(q, ISA_T_U32, &dims[nd], &err) || q[0] == '-' || dims[nd] == 0) {
+            fail(c, "bad size '%s'", q);
+            goto done;
+        }
+        q = comma ? comma + 1 : NULL;
+        if (q && nd == 2) {
+            fail(c, "at most three sizes");
+            goto done;
+        }
+    }
+    if (nd != geom_ndims[g]) {
+        fail(c, "%s.%s takes %u size%s", t->kind == RT_RES_TEX ? "tex" : "surf", geom_names[g], geom_ndims[g],
+             geom_ndims[g] == 1 ? "" : "s");
+        goto done;
+    }
+    ex_array_desc_t *q = &t->array;
+    q->format = (ex_fmt_t)fi;
+    q->channels = ch;
+    q->levels = 1;
+    switch (t->geom) {
+    case RT_G_1D: case RT_G_LIN: q->width = (uint32_t)dims[0]; break;
+    case RT_G_2D: case RT_G_PITCH: q->width = (uint32_t)dims[0]; q->height = (uint32_t)dims[1]; break;
+    case RT_G_3D: q->width = (uint32_t)dims[0]; q->height = (uint32_t)dims[1]; q->depth = (uint32_t)dims[2]; break;
+    case RT_G_A1D: q->width = (uint32_t)dims[0]; q->depth = (uint32_t)dims[1]; q->flags = EX_ARRAY_LAYERED; break;
+    case RT_G_A2D: q->width = (uint32_t)dims[0]; q->height = (uint32_t)dims[1]; q->depth = (uint32_t)dims[2];
+        q->flags = EX_ARRAY_LAYERED; break;
+    case RT_G_CUBE: q->width = q->height = (uint32_t)dims[0]; q->depth = 6; q->flags = EX_ARRAY_CUBE; break;
+    case RT_G_ACUBE: q->width = q->height = (uint32_t)dims[0]; q->depth = (uint32_t)(6 * dims[1]);
+        q->flags = EX_ARRAY_CUBE | EX_ARRAY_LAYERED; break;
+    }
+    if (t->kind == RT_RES_SURF)
+        q->flags |= EX_ARRAY_SURFACE;
+    /* The sampler's defaults: point filtering, clamp, unnormalized coordinates, texels
+     * read as they are stored, every mipmap level usable. */
+    ex_tex_desc_t *sd = &t->sampler;
+    sd->address[0] = sd->address[1] = sd->address[2] = EX_ADDR_CLAMP;
+    sd->flags = EX_TEXF_READ_AS_INTEGER;
+    sd->max_lod = -1;   /* resolved below */
+    /* =INIT, then :options */
+    char *rest = close + 1, *init = NULL;
+    if (*rest == '=') {
+        init = rest + 1;
+        rest = strchr(init, ':');
+        if (rest)
+            *rest++ = 0;
+        else
+            rest = NULL;
+    } else if (*rest == ':') {
+        rest++;
+    } else if (*rest) {
+        fail(c, "unexpected '%s' after the size", rest);
+        goto done;
+    } else {
+        rest = NULL;
+    }
+    while (rest) {
+        char *colon = strchr(rest, ':');
+        if (colon)
+            *colon = 0;
+        if (!tex_option(c, b, rest))
+            goto done;
+        rest = colon ? colon + 1 : NULL;
+    }
+    if (q->levels == 0 || (q->levels > 1 && (t->geom == RT_G_LIN || t->geom == RT_G_PITCH))) {
+        fail(c, "levels=%u: %s", q->levels, q->levels ? "only arrays have mipmap levels" : "at least 1");
+        goto done;
+    }
+    if (sd->max_lod < 0)
+        sd->max_lod = (float)(q->levels - 1);
+    if (t->geom == RT_G_PITCH) {
+        uint64_t row = (uint64_t)q->width * ch * ex_fmt_bytes(q->format);
+        if (!t->pitch)
+            t->pitch = (row + 127) / 128 * 128;
+        if (t->pitch < row) {
+            fail(c, "pitch=%llu is less than a row (%llu bytes)", (unsigned long long)t->pitch, (unsigned long long)row);
+            goto done;
+        }
+    } else if (t->pitch) {
+        fail(c, "pitch= is for tex.pitch");
+        goto done;
+    }
+    uint64_t texels = t->geom == RT_G_LIN || t->geom == RT_G_PITCH ? (uint64_t)q->width * (q->height ? q->height : 1)
+                                                                    : rt_tex_texels(q);
+    b->type = ftypes[fi];
+    b->count = texels * ch;
+    if (b->count > ((uint64_t)1 << 36)) {
+        fail(c, "%llu elements is too large", (unsigned long long)b->count);
+        goto done;
+    }
+    if (init)
+        ok = buffer_init(c, b, true, init);
+    else {
+        b->bytes = b->count * elem_bytes(b->type);
+        ok = (b->host = buf_alloc(b->bytes)) != NULL || fail(c, "out of memory");
+    }
+done:
+    free(s);
+    return ok;
+}
+/*}=====================================================================*/
+
 /* Whether text is buffer syntax: a buffer element type name then '['. */
 static isa_type_t buffer_type(const char *text)
 {
@@ -400,10 +689,11 @@ isa_status_t rt_args_parse(const isa_func_t *f, int argc, char **argv, FILE *dia
         out->param_buffer[i] = -1;
         if (p->type == ISA_T_NONE) {
             ok = fail(&c, "opaque parameters (.texref, .samplerref, .surfref) are not supported");
-        } else if (bt != ISA_T_NONE) {
+        } else if (bt != ISA_T_NONE || !strncmp(text, "tex.", 4) || !strncmp(text, "surf.", 5)) {
             bool ptr = p->ndims == 0 && p->vec <= 1 && isa_types[p->type].bits == 64 &&
                        isa_types[p->type].cls != ISA_TC_FLOAT;
-            ok = ptr ? parse_buffer(&c, text, bt, &out->bufs[out->nbuf])
+            ok = ptr ? (bt != ISA_T_NONE ? parse_buffer(&c, text, bt, &out->bufs[out->nbuf])
+                                         : parse_texarg(&c, text, &out->bufs[out->nbuf]))
                      : fail(&c, "a buffer needs a 64-bit integer parameter, not .%s%s",
                             isa_types[p->type].text, p->ndims ? "[...]" : "");
             if (ok) {

@@ -17,6 +17,7 @@ $(BUILD)/lib/libcuda.so.1: $(driver_OBJS) $(DRIVER_LIBS) runtime/driver/libcuda.
 ifneq ($(SANITIZE),1)
 all: $(BUILD)/lib/libcuda.so.1
 check-tools: $(BUILD)/lib/libcuda.so.1
+check-apps: $(BUILD)/lib/libcuda.so.1
 endif
 # The driver's unit tests (tests/unit/driver) link its objects in, so that they also run in
 # the sanitizer build.

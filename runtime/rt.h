@@ -7,6 +7,26 @@
 #include "isa/isa.h"
 #include "exec/exec.h"
 
+/* What a buffer argument stands for: plain memory (its address is the parameter), or a
+ * texture or surface object made from its contents (the handle is the parameter).
+ * docs/user-guide.md gives the syntax (tex.GEOM.FORMAT[SIZE]=INIT:OPTIONS). */
+typedef enum { RT_RES_BUFFER, RT_RES_TEX, RT_RES_SURF } rt_res_t;
+/* Geometries as written after "tex." / "surf.". */
+typedef enum { RT_G_1D, RT_G_2D, RT_G_3D, RT_G_A1D, RT_G_A2D, RT_G_CUBE, RT_G_ACUBE, RT_G_LIN, RT_G_PITCH } rt_geom_t;
+typedef struct {
+    rt_res_t        kind;
+    rt_geom_t       geom;
+    ex_array_desc_t array;     /* the array to make (not RT_G_LIN, RT_G_PITCH): every level's
+                                  texels follow each other in the buffer, level 0 first */
+    uint64_t        pitch;     /* RT_G_PITCH: bytes per row on the device (rows are packed
+                                  in the buffer) */
+    ex_tex_desc_t   sampler;   /* RT_RES_TEX */
+} rt_tex_t;
+
+/* Texels per level l of array desc q (layers included), and in all its levels. */
+uint64_t rt_tex_level_texels(const ex_array_desc_t *q, unsigned l);
+uint64_t rt_tex_texels(const ex_array_desc_t *q);
+
 /* A buffer argument: element type, count, host storage, and what to do after the run. */
 typedef struct {
     isa_type_t type;       /* element type as written (b8..f64, f16, bf16) */
@@ -15,6 +35,7 @@ typedef struct {
     void      *host;       /* 256-byte aligned host storage */
     bool       out;        /* print after the run (":out") */
     const char *out_path;  /* or write raw bytes here (":out=PATH") */
+    rt_tex_t   tex;        /* kind RT_RES_BUFFER for plain memory */
 } rt_buffer_t;
 
 /* The arguments of one launch, parsed against the entry's parameter list. */

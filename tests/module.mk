@@ -33,6 +33,13 @@ check-print: $(BUILD)/bin/ptxrun
 	PTXRUN=$(CURDIR)/$(BUILD)/bin/ptxrun sh tests/ptx/print-ptxas.sh
 check: check-print
 
+# The CUDA programs of tests/apps, built with nvcc and run through the emulator's driver,
+# against their recordings from the H100 (skipped, visibly, without nvcc or a driver).
+.PHONY: check-apps
+check-apps: $(BUILD)/bin/ptxrun
+	BUILD=$(BUILD) PTXRUN=$(CURDIR)/$(BUILD)/bin/ptxrun sh tests/apps/run.sh
+check: check-apps
+
 .PHONY: bench
 bench: $(BUILD)/bin/ptxbench $(BUILD)/bin/drvbench $(BUILD)/lib/libcuda.so.1
 	$(BUILD)/bin/ptxbench

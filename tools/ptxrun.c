@@ -631,11 +631,10 @@ int main(int argc, char **argv)
         int rc = spawn(pargv, !cuda, false, NULL, NULL);
         return rc < 0 ? EXIT_USAGE : rc;
     }
-    if ((fifo || heap) && (cuda || compare)) {
-        fprintf(stderr, "ptxrun: error: --printf-fifo and --heap set the emulator's limits (not with --backend cuda "
-                        "or --compare yet)\n");
-        return EXIT_USAGE;
-    }
+    if (fifo)   /* for the CUDA backend (runtime/cuda.c), as for programs */
+        setenv_num("PTXEMU_PRINTF_FIFO", (double)fifo, true);
+    if (heap)
+        setenv_num("PTXEMU_HEAP", (double)heap, true);
     if (fifo || heap) {
         ex_device_t *dev = rt_device();
         if (!dev || (fifo && ex_device_set_limit(dev, EX_LIMIT_PRINTF_FIFO, fifo) != ISA_ST_OK) ||

@@ -10,6 +10,7 @@
  * pointer (both sequentially consistent), so either the writer sees the reader or the
  * reader sees the new array. */
 #include "exec/internal.h"
+#include "exec/tex/tex.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,11 @@ ex_device_t *ex_device_new(const ex_device_config_t *cfg)
     pthread_mutex_init(&d->svc_lock, NULL);
     d->printf_fifo = EX_DEFAULT_PRINTF_FIFO;
     d->heap_size = EX_DEFAULT_HEAP;
+    if (!ex_textab_new(d)) {
+        free(d->wk);
+        free(d);
+        return NULL;
+    }
     return d;
 }
 
@@ -66,6 +72,7 @@ void ex_device_free(ex_device_t *d)
     for (unsigned i = 0; i < EX_MAX_WORKERS; i++)
         ex_worker_flush(&d->wk[i]);
     free(d->wk);
+    ex_textab_free(d);
     ex_heap_free_all(d);
     free(d->printf_buf);
     free(d->printf_rec);
@@ -208,6 +215,11 @@ void ex_device_launch_end(ex_device_t *d)
         pthread_mutex_lock(&d->reg_lock);
         reclaim(d);
         pthread_mutex_unlock(&d->reg_lock);
+    }
+    if (d->tex && atomic_load(&d->tex->retired)) {
+        pthread_mutex_lock(&d->tex->lock);
+        ex_textab_reclaim(d);
+        pthread_mutex_unlock(&d->tex->lock);
     }
 }
 /*}=====================================================================*/

@@ -177,6 +177,24 @@ static void report_fault(ex_warp_t *w, ex_fault_t *f, FILE *out, const char *ker
 /*{=====================================================================
  * Calls
  *====================================================================*/
+/* The parameters of callee whose address mov takes, from its new frame fr into their
+ * places in its local frame (local_base), for the lanes of mask. */
+static void param_copies(ex_warp_t *w, const ex_func_t *callee, const uint8_t *fr, uint32_t local_base, uint32_t mask)
+{
+    const isa_func_t *fn = callee->ir;
+    for (uint32_t v = fn->nret; v < fn->nret + fn->nparam; v++) {
+        if (callee->var_local[v] == ISA_NONE || callee->var_slot[v] == ISA_NONE)
+            continue;
+        uint32_t size = (uint32_t)isa_var_size(&fn->vars[v]), off = local_base + callee->var_local[v];
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            const uint8_t *src = fr + callee->var_slot[v] + (size_t)l * size;
+            for (uint32_t b = 0; b < size; b++)
+                *EX_LOCAL_AT(w->local, l, off + b) = src[b];
+        }
+    }
+}
+
 static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi, uint32_t next_pc)
 {
     ex_ctx_t *cx = ex_top(w);
@@ -185,13 +203,23 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
         return ex_set_fault_k(w, x, mask, EX_FAULT_STACK, "call stack overflow");
     ex_func_t *callee = &p->funcs[fi];
     uint32_t local_base = w->local_top;
-    if (callee->local_size && (!w->local || (uint64_t)local_base + callee->local_size > w->local_bytes))
-        return ex_set_fault_k(w, x, mask, EX_FAULT_STACK, "local memory stack overflow");
+    if (callee->local_size) {
+        /* The frame must stay below every calling lane's alloca stack (mem/stack.c). */
+        uint32_t floor = w->local ? w->local_bytes : 0;
+        if (w->sp) {
+            const uint32_t *sp = w->sp[cx->sp_row];
+            ISA_LANE_LOOP(mask, { floor = sp[l] < floor ? sp[l] : floor; });
+        }
+        if ((uint64_t)local_base + callee->local_size > floor)
+            return ex_set_fault_k(w, x, mask, EX_FAULT_STACK, "local memory stack overflow");
+    }
     uint8_t *fr = frame_new(w, callee, local_base, NULL);
     if (!fr)
         return ex_set_fault_k(w, x, mask, EX_FAULT_NOMEM, "out of host memory");
     /* Arguments: registers, .param areas or constants of the caller, per lane. */
     ex_call_args(cx, x, callee, fr, mask);
+    if (callee->param_copies)
+        param_copies(w, callee, fr, local_base, mask);
     w->local_top += callee->local_size;
     cx->inside |= mask;
     ex_ctx_t *nx = &w->ctx[w->depth++];
@@ -204,6 +232,11 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
     nx->caller_members = mask;
     nx->call = x;
     nx->local_base = local_base;
+    if (w->sp) {           /* the callee's stack starts at the caller's; its allocas go with it */
+        nx->sp_row = (uint32_t)__builtin_ctzll(~w->sp_used);
+        w->sp_used |= 1ull << nx->sp_row;
+        memcpy(w->sp[nx->sp_row], w->sp[cx->sp_row], sizeof *w->sp);
+    }
     return W_RUNNABLE;
 }
 
@@ -222,6 +255,7 @@ static void pop_ctx(ex_warp_t *w, uint32_t i)
     caller->members &= ~(cx->caller_members & ~w->alive);
     caller->inside &= ~cx->caller_members;
     free(cx->frame);
+    w->sp_used &= ~(1ull << cx->sp_row);
     w->depth--;
     if (i < w->depth) {
         memmove(&w->ctx[i], &w->ctx[i + 1], (w->depth - i) * sizeof *w->ctx);
@@ -652,6 +686,11 @@ static bool cta_start(launch_t *L, ex_cta_t *c, uint64_t id, uint64_t clock)
         ex_ctx_t *cx = &w->ctx[0];
         memset(cx, 0, sizeof *cx);
         cx->fn = ef;
+        if (w->sp) {
+            for (unsigned ln = 0; ln < ISA_LANES; ln++)
+                w->sp[0][ln] = w->local_bytes;
+            w->sp_used = 1;
+        }
         if (!w->frame0)
             w->frame0 = malloc(ef->frame_size + 64);
         cx->frame = frame_new(w, ef, 0, w->frame0);
@@ -736,6 +775,7 @@ static void cta_free(ex_cta_t *c)
     for (uint32_t i = 0; c->warps && i < c->nwarps; i++) {
         if (c->warps[i].local)
             munmap(c->warps[i].local, (size_t)ISA_LANES * EX_LOCAL_BYTES);
+        free(c->warps[i].sp);
         free(c->warps[i].frame0);
     }
     free(c->warps);
@@ -803,6 +843,12 @@ static ex_cta_t *cta_alloc(launch_t *L)
         }
         c->warps[i].local_bytes = EX_LOCAL_BYTES;
         c->warps[i].local = m;
+        c->warps[i].sp = malloc(EX_MAX_DEPTH * sizeof *c->warps[i].sp);
+        if (!c->warps[i].sp) {
+            out_of_memory(L, "a warp's stack pointers", EX_MAX_DEPTH * sizeof *c->warps[i].sp);
+            ok = false;
+            break;
+        }
     }
     if (!ok) {
         cta_free(c);
@@ -971,7 +1017,7 @@ static bool graph_local(const ex_program_t *p, uint32_t fi, uint8_t *seen)
         return false;
     seen[fi] = 1;
     const isa_func_t *fn = &p->m->funcs[fi];
-    if (p->funcs[fi].local_size)
+    if (p->funcs[fi].local_size || p->funcs[fi].stack_ops)
         return true;
     for (uint32_t i = 0; i < fn->ninstr; i++) {
         const isa_instr_t *in = &fn->instrs[i];
@@ -989,7 +1035,7 @@ static bool graph_local(const ex_program_t *p, uint32_t fi, uint8_t *seen)
         }
         if (!direct)
             for (uint32_t f = 0; f < p->m->nfunc; f++)
-                if (p->funcs[f].local_size)
+                if (p->funcs[f].local_size || p->funcs[f].stack_ops)
                     return true;
     }
     return false;

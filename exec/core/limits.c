@@ -114,9 +114,9 @@ isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_lau
     /* What cuLaunchKernel refuses (CUDA_ERROR_INVALID_VALUE). */
     for (unsigned d = 0; d < 3; d++)
         if (b[d] == 0 || b[d] > lim.block_dim[d])
-            return refuse(out_msg, size, ISA_ST_USAGE, "block dimension %c is %llu, more than %llu "
+            return refuse(out_msg, size, ISA_ST_USAGE, "block dimension %c is %llu, %s %llu "
                           "(CUDA_ERROR_INVALID_VALUE)", dims[d], (unsigned long long)b[d],
-                          (unsigned long long)lim.block_dim[d]);
+                          b[d] ? "more than" : "not 1 to", (unsigned long long)lim.block_dim[d]);
     uint64_t threads = b[0] * b[1] * b[2];   /* each at most 1024 now: no overflow */
     if (threads > lim.block_threads)
         return refuse(out_msg, size, ISA_ST_USAGE, "a block of %llu threads, more than %llu "
@@ -124,9 +124,9 @@ isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_lau
                       (unsigned long long)lim.block_threads);
     for (unsigned d = 0; d < 3; d++)
         if (g[d] == 0 || g[d] > lim.grid_dim[d])
-            return refuse(out_msg, size, ISA_ST_USAGE, "grid dimension %c is %llu, more than %llu "
+            return refuse(out_msg, size, ISA_ST_USAGE, "grid dimension %c is %llu, %s %llu "
                           "(CUDA_ERROR_INVALID_VALUE)", dims[d], (unsigned long long)g[d],
-                          (unsigned long long)lim.grid_dim[d]);
+                          g[d] ? "more than" : "not 1 to", (unsigned long long)lim.grid_dim[d]);
     uint64_t st = ex_entry_shared(p, entry), dyn = l->shared_bytes;
     if (st + dyn > lim.shared_optin)
         return refuse(out_msg, size, ISA_ST_USAGE, "%llu bytes of static and %llu of dynamic shared memory, "

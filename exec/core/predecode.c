@@ -3,6 +3,7 @@
  * immediate a constant slot, every parameter area its place, and every instruction a
  * handler chosen for its exact types and modifiers. */
 #include "exec/internal.h"
+#include "exec/tex/tex.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,12 @@ static bool var_address(pd_t *d, const isa_operand_t *o, ex_fixkind_t *kind, uin
     case ISA_SP_PARAM:
         if (fn->is_entry && o->u.sym < fn->nparam) {
             *kind = FX_KPARAM;
+            *off = d->f->var_local[o->u.sym];
+            return true;
+        }
+        if (!fn->is_entry && d->f->var_local[o->u.sym] != ISA_NONE) {
+            /* A function parameter whose address mov takes: its copy in the frame. */
+            *kind = FX_LOCAL;
             *off = d->f->var_local[o->u.sym];
             return true;
         }
@@ -505,6 +512,27 @@ static void layout(pd_t *d)
             break;
         }
     }
+    /* "If the address of a device function parameter is moved to a register, the
+     * parameter will be copied onto the stack and the address will be in the local state
+     * space": such an input parameter gets a place in the local frame, which each call
+     * fills from the argument (do_call); ld.param still reads the argument. */
+    for (uint32_t i = 0; !fn->is_entry && i < fn->ninstr; i++) {
+        const isa_instr_t *in = &fn->instrs[i];
+        if (in->op != ISA_OP_MOV || in->nopd != 2)
+            continue;
+        const isa_operand_t *o = &fn->opds[in->opd + 1];
+        if (o->kind != ISA_OPD_SYM || (o->flags & ISA_OPDF_MODSYM))
+            continue;
+        uint32_t v = o->u.sym;
+        if (v < fn->nret || v >= fn->nret + fn->nparam || f->var_slot[v] == ISA_NONE || f->var_local[v] != ISA_NONE)
+            continue;
+        uint32_t align = isa_var_align(&fn->vars[v]);
+        align = align < 16 ? 16 : align;
+        local = (local + align - 1) & ~(uint64_t)(align - 1);
+        f->var_local[v] = local < UINT32_MAX ? (uint32_t)local : UINT32_MAX;
+        local += isa_var_size(&fn->vars[v]);
+        f->param_copies++;
+    }
     local = (local + 15) & ~15ull;
     f->local_size = local < UINT32_MAX ? (uint32_t)local : UINT32_MAX & ~15u;   /* refused at launch */
 }
@@ -547,6 +575,7 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
         bool ok = sums && (ex_select_ctrl(&d, f, in, x) || ex_select_mem(&d, f, in, x) ||
                            ex_select_atom(&d, f, in, x) ||
                            ex_select_mov(&d, f, in, x) || ex_select_warp(&d, f, in, x) ||
+                           ex_select_tex(&d, f, in, x) ||
                            select_alu(&d, in, x));
         if (!sums) {
             for (unsigned k = 0; k < in->nopd; k++)

@@ -2,6 +2,7 @@
  * relocations, the constant bank, module-scope shared variables), the registered global
  * ranges, pre-decoded functions, and the check that an entry can run. */
 #include "exec/internal.h"
+#include "exec/tex/tex.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,8 @@ void ex_program_free(ex_program_t *p)
         return;
     for (uint32_t i = 0; p->funcs && i < p->m->nfunc; i++) {
         ex_func_t *f = &p->funcs[i];
+        for (uint32_t i = 0; f->code && i < f->ncode; i++)
+            ex_tex_insn_free(&f->code[i]);
         free(f->code);
         free(f->frame_init);
         free(f->reg_slot);

@@ -378,10 +378,12 @@ static bool const_arg(const isa_operand_t *o, const isa_var_t *formal, uint64_t 
 /* Checks the elements of one list against the formals (rets or params) and gives each
  * constant its slot; false for a form pre-decoding has no rule for. */
 /*{=====================================================================
- * Device services: calls to vprintf, malloc, free and __assertfail (functions without a
- * body) run on the host (exec/svc/), with the signatures nvcc declares.
+ * Device services: calls to vprintf, malloc, free, __assertfail and cudaGraphSetConditional
+ * (functions without a body) run on the host (exec/svc/), with the signatures nvcc declares.
+ * cudaGraphSetConditional(handle, value) stores the 32-bit value at the global address
+ * handle: the driver's conditional handles are the addresses of their values.
  *====================================================================*/
-enum { SVC_VPRINTF, SVC_MALLOC, SVC_FREE, SVC_ASSERT };
+enum { SVC_VPRINTF, SVC_MALLOC, SVC_FREE, SVC_ASSERT, SVC_SETCOND };
 static const struct {
     const char *name;
     uint8_t     nret, ret_bytes, nparam, pbytes[5];
@@ -390,6 +392,7 @@ static const struct {
     [SVC_MALLOC]  = { "malloc", 1, 8, 1, { 8 } },
     [SVC_FREE]    = { "free", 0, 0, 1, { 8 } },
     [SVC_ASSERT]  = { "__assertfail", 0, 0, 5, { 8, 8, 4, 8, 8 } },
+    [SVC_SETCOND] = { "cudaGraphSetConditional", 0, 0, 2, { 8, 4 } },
 };
 
 const char *ex_service_name(unsigned i)
@@ -502,6 +505,17 @@ static int svc_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         w->fault_insn = x;
         return ISA_X_FAULT;
     }
+    case SVC_SETCOND:
+        svc_args(fn, f, args, 0, 8, mask, a0);
+        svc_args(fn, f, args, 1, 4, mask, a1);
+        for (uint32_t m = mask; m; m &= m - 1) {   /* racing calls: the last lane's value stays */
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint32_t *h = ex_mem(w, l, ISA_SP_GLOBAL, a0[l], 4, x);
+            if (!h)
+                return ISA_X_FAULT;
+            __atomic_store_n(h, (uint32_t)a1[l], __ATOMIC_RELEASE);
+        }
+        return ISA_X_NEXT;
     }
     return ISA_X_FAULT;
 }

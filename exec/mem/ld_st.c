@@ -553,6 +553,36 @@ static int isspacep_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 }
 static const isa_xdesc_t isspacep_d[1] = { { isspacep_f, { 0 }, 0 } };
 
+/* mapa: the address of the same location in the shared memory of CTA rank b of the
+ * cluster.  As the H100's code computes it (a PRMT in ptxas 13's SASS), bits 24-31 of the
+ * address's low word become the rank, for a .shared::cluster address and for a generic one
+ * alike; a shared::cta address of the CTA itself is its .shared::cluster address with rank
+ * 0.  A cluster has one CTA here, so rank 0 maps an address to itself, and an address with
+ * another rank faults when it is used (mem.c).  x->width: 4 or 8. */
+static int mapa_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)wv;
+    const uint32_t *b = ISA_SLOT(const uint32_t, f, x->o[2]);
+    ISA_LANE_LOOP(mask, {
+        uint64_t a = reg_load(f, x->o[1], x->width, l);
+        reg_store(f, x->o[0], x->width, l, (a & ~0xff000000ull) | (uint64_t)(b[l] & 0xff) << 24);
+    });
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t mapa_d[1] = { { mapa_f, { 0 }, 0 } };
+
+/* getctarank: the rank of the CTA whose shared memory the address names, bits 24-31 of its
+ * low word (as the H100's code extracts it): 0 for every address of the CTA's own shared
+ * memory. */
+static int getctarank_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)wv;
+    uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+    ISA_LANE_LOOP(mask, { d[l] = (uint32_t)(reg_load(f, x->o[1], x->width, l) >> 24) & 0xff; });
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t getctarank_d[1] = { { getctarank_f, { 0 }, 0 } };
+
 static unsigned opd_width(ex_func_t *f, const isa_operand_t *o, unsigned dflt)
 {
     return o->kind == ISA_OPD_REG ? ex_reg_width(f, o) : dflt;
@@ -751,7 +781,32 @@ bool ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         x->desc = cvta_d;
         return true;
     }
+    case ISA_OP_MAPA:
+    case ISA_OP_GETCTARANK: {
+        /* mapa{.shared::cluster}.type d, a, b; getctarank{.shared::cluster}.type d, a:
+         * a is an address of the type's width (register, or a shared variable's name). */
+        const isa_operand_t *o = &f->ir->opds[in->opd];
+        bool mapa = in->op == ISA_OP_MAPA;
+        int sp = isa_instr_space(in, 0);
+        if (in->ntypes != 1 || in->nopd != (mapa ? 3u : 2u) || o[0].kind != ISA_OPD_REG ||
+            (sp >= 0 && sp != ISA_SP_SHARED_CLUSTER))
+            return false;
+        unsigned tw = isa_types[in->types[0]].bits / 8, dw;
+        x->o[0] = ex_reg_operand(f, &o[0], &dw);
+        if (x->o[0] == ISA_NONE || dw != (mapa ? tw : 4u) || opd_width(f, &o[1], tw) != tw)
+            return false;
+        x->width = (uint8_t)tw;
+        x->o[1] = ex_pd_operand(pd, &o[1], tw);
+        if (x->o[1] == ISA_NONE)
+            return false;
+        if (mapa) {
+            if (opd_width(f, &o[2], 4) != 4 || (x->o[2] = ex_pd_operand(pd, &o[2], 4)) == ISA_NONE)
+                return false;
+        }
+        x->desc = mapa ? mapa_d : getctarank_d;
+        return true;
+    }
     default:
-        return false;
+        return ex_select_stack(pd, f, in, x) || ex_select_policy(pd, f, in, x);
     }
 }

@@ -40,6 +40,13 @@ void *ex_mem(ex_warp_t *w, unsigned lane, isa_space_t sp, uint64_t addr, unsigne
             return fault(w, lane, addr, "global address outside every allocation", in);
         return (void *)(uintptr_t)addr;
     case ISA_SP_SHARED:
+        if (addr >> 24 && addr >> 32 == 0 && (addr & 0xffffff) < c->shared_size) {
+            /* A .shared::cluster address of another CTA (mapa); a cluster has one here. */
+            snprintf(w->fault_buf, sizeof w->fault_buf,
+                     "shared::cluster address of CTA rank %u, outside the cluster (1 CTA)",
+                     (unsigned)((addr >> 24) & 0xff));
+            return fault(w, lane, addr, w->fault_buf, in);
+        }
         if (addr > c->shared_size || bytes > c->shared_size - addr)
             return fault(w, lane, addr, "shared address outside the CTA's shared memory", in);
         return c->shared + addr;

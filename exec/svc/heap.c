@@ -1,10 +1,14 @@
 /* heap.c: the device heap behind malloc and free.  One region of the device's heap size
  * (8 MiB by default, cudaLimitMallocHeapSize), reserved at the first malloc and mapped as
  * global memory, so that blocks outlive the launch until freed.  Blocks are 16-byte
- * aligned with a 16-byte header (size, a check word); freed blocks go to free lists by
- * size class (16-byte steps up to 4 KiB), larger ones to a first-fit list, and the rest
- * of the region is taken in order.  One lock per call of a warp (all its lanes), so a
- * warp-wide malloc takes the lock once. */
+ * aligned with a 16-byte header (their size, the size of the block before them, and a
+ * check word that tells a block in use from a free one and from no block at all).  A freed
+ * block merges with free neighbours, and one that reaches the unused end of the region
+ * gives its bytes back to it, so the whole heap is reusable after frees in any order.  Free
+ * blocks are kept in doubly linked lists by size class (16-byte steps up to 4 KiB, then
+ * one list per power of two); a request takes the first block of its class or of the
+ * next class that holds one (splitting off the rest), else the region's unused end.  One
+ * lock per call of a warp (all its lanes), so a warp-wide malloc takes the lock once. */
 #include "exec/internal.h"
 
 #include <stdlib.h>
@@ -12,28 +16,41 @@
 #include <sys/mman.h>
 
 #define HDR        16u
-#define MAGIC_USED 0x6d616c6cu   /* "mall" */
-#define MAGIC_FREE 0x66726565u   /* "free" */
-#define NCLASS     256           /* 16-byte classes up to 4096 bytes */
+#define MIN_BLOCK  16u             /* the smallest payload: room for the free-list links */
+#define MAGIC_USED 0x6d616c6cu     /* "mall" */
+#define MAGIC_FREE 0x66726565u     /* "free" */
+#define NSMALL     256             /* classes 1..256: payloads of 16..4096 bytes */
+#define NCLASS     (NSMALL + 48)   /* then one class per power of two */
+#define MAX_BLOCK  (0xffffffffull * 16 - HDR)   /* what prev16 can describe */
 
 typedef struct blk {
-    uint64_t    size;            /* bytes after the header */
+    uint64_t    size;              /* bytes after the header */
     uint32_t    magic;
-    uint32_t    pad;
+    uint32_t    prev16;            /* the size of the block before (header included) / 16; 0: first */
 } blk_t;
 
 typedef struct free_blk {
     blk_t            h;
-    struct free_blk *next;
+    struct free_blk *next, *prev;
 } free_blk_t;
 
 struct ex_heap {
     uint8_t    *base;
-    uint64_t    size, top;       /* the region and the part handed out in order */
-    free_blk_t *cls[NCLASS + 1]; /* [NCLASS]: larger blocks */
+    uint64_t    size, top;         /* the region and the part handed out so far */
+    uint64_t    last;              /* offset of the block that ends at top (valid when top > 0) */
+    free_blk_t *cls[NCLASS];
 };
 
 static uint64_t round16(uint64_t n) { return (n + 15) & ~15ull; }
+
+static unsigned class_of(uint64_t size)
+{
+    if (size / 16 <= NSMALL)
+        return (unsigned)(size / 16) - 1;
+    unsigned lg = 63u - (unsigned)__builtin_clzll(size);   /* >= 12 */
+    unsigned c = NSMALL + (lg - 12);
+    return c < NCLASS ? c : NCLASS - 1;
+}
 
 /* The heap, made at first use; NULL when it cannot be. */
 static ex_heap_t *heap_get(ex_device_t *d)
@@ -67,36 +84,85 @@ void ex_heap_free_all(ex_device_t *d)
     d->heap = NULL;
 }
 
+static uint64_t off_of(const ex_heap_t *h, const blk_t *b) { return (uint64_t)((const uint8_t *)b - h->base); }
+static blk_t *at(const ex_heap_t *h, uint64_t off) { return (blk_t *)(void *)(h->base + off); }
+
+static void list_add(ex_heap_t *h, free_blk_t *f)
+{
+    unsigned c = class_of(f->h.size);
+    f->h.magic = MAGIC_FREE;
+    f->prev = NULL;
+    f->next = h->cls[c];
+    if (f->next)
+        f->next->prev = f;
+    h->cls[c] = f;
+}
+
+static void list_remove(ex_heap_t *h, free_blk_t *f)
+{
+    if (f->prev)
+        f->prev->next = f->next;
+    else
+        h->cls[class_of(f->h.size)] = f->next;
+    if (f->next)
+        f->next->prev = f->prev;
+}
+
+/* The block after b, or NULL when b ends at top. */
+static blk_t *next_of(const ex_heap_t *h, const blk_t *b)
+{
+    uint64_t o = off_of(h, b) + HDR + b->size;
+    return o < h->top ? at(h, o) : NULL;
+}
+
+/* Split block b (in use) so that it keeps need bytes, when the rest can be a block. */
+static void split(ex_heap_t *h, blk_t *b, uint64_t need)
+{
+    if (b->size < need + HDR + MIN_BLOCK)
+        return;
+    blk_t *r = at(h, off_of(h, b) + HDR + need);
+    r->size = b->size - need - HDR;
+    r->prev16 = (uint32_t)((HDR + need) / 16);
+    b->size = need;
+    blk_t *n = next_of(h, r);
+    if (n)
+        n->prev16 = (uint32_t)((HDR + r->size) / 16);
+    else
+        h->last = off_of(h, r);
+    list_add(h, (free_blk_t *)r);
+}
+
 /* Under svc_lock: a block of n bytes (16-byte aligned), or 0. */
 static uint64_t heap_alloc(ex_heap_t *h, uint64_t n)
 {
     uint64_t need = round16(n ? n : 1);
-    if (need > h->size)
+    if (need < MIN_BLOCK)
+        need = MIN_BLOCK;
+    if (need > h->size || need > MAX_BLOCK)
         return 0;
-    unsigned c = need / 16 <= NCLASS ? (unsigned)(need / 16) : NCLASS;
     blk_t *b = NULL;
-    if (c < NCLASS && h->cls[c]) {
-        free_blk_t *f = h->cls[c];
-        h->cls[c] = f->next;
-        b = &f->h;
-    } else {
-        /* first fit among the larger free blocks (for a large request) */
-        for (free_blk_t **pp = &h->cls[NCLASS]; c == NCLASS && *pp; pp = &(*pp)->next) {
-            if ((*pp)->h.size >= need) {
-                b = &(*pp)->h;
-                *pp = (*pp)->next;
+    unsigned c = class_of(need);
+    /* the exact small class, then any larger class (first fit within a power-of-two class) */
+    for (; c < NCLASS && !b; c++)
+        for (free_blk_t *f = h->cls[c]; f; f = f->next)
+            if (f->h.size >= need) {
+                list_remove(h, f);
+                b = &f->h;
                 break;
             }
-        }
-        if (!b) {
-            if (h->top + HDR + need > h->size)
-                return 0;
-            b = (blk_t *)(void *)(h->base + h->top);
-            b->size = need;
-            h->top += HDR + need;
-        }
+    if (b) {
+        b->magic = MAGIC_USED;
+        split(h, b, need);
+    } else {
+        if (h->top + HDR + need > h->size)
+            return 0;
+        b = at(h, h->top);
+        b->size = need;
+        b->magic = MAGIC_USED;
+        b->prev16 = h->top ? (uint32_t)((HDR + at(h, h->last)->size) / 16) : 0;
+        h->last = h->top;
+        h->top += HDR + need;
     }
-    b->magic = MAGIC_USED;
     return (uint64_t)(uintptr_t)b + HDR;
 }
 
@@ -109,15 +175,42 @@ static bool heap_release(ex_heap_t *h, uint64_t a)
     if (b->magic != MAGIC_USED)
         return false;
     b->magic = MAGIC_FREE;
-    free_blk_t *f = (free_blk_t *)b;
-    unsigned c = b->size / 16 <= NCLASS ? (unsigned)(b->size / 16) : NCLASS;
-    if (c < NCLASS) {
-        f->next = h->cls[c];
-        h->cls[c] = f;
-    } else {
-        f->next = h->cls[NCLASS];
-        h->cls[NCLASS] = f;
+    /* merge with a free block after it */
+    blk_t *n = next_of(h, b);
+    if (n && n->magic == MAGIC_FREE && b->size + HDR + n->size <= MAX_BLOCK) {
+        list_remove(h, (free_blk_t *)n);
+        n->magic = 0;
+        b->size += HDR + n->size;
+        blk_t *nn = next_of(h, b);
+        if (nn)
+            nn->prev16 = (uint32_t)((HDR + b->size) / 16);
+        else
+            h->last = off_of(h, b);
     }
+    /* and with a free block before it */
+    if (b->prev16) {
+        blk_t *p = at(h, off_of(h, b) - (uint64_t)b->prev16 * 16);
+        if (p->magic == MAGIC_FREE && p->size + HDR + b->size <= MAX_BLOCK) {
+            list_remove(h, (free_blk_t *)p);
+            b->magic = 0;
+            p->size += HDR + b->size;
+            b = p;
+            blk_t *nn = next_of(h, b);
+            if (nn)
+                nn->prev16 = (uint32_t)((HDR + b->size) / 16);
+            else
+                h->last = off_of(h, b);
+        }
+    }
+    /* a free block at the end goes back to the unused part */
+    if (!next_of(h, b)) {
+        h->top = off_of(h, b);
+        b->magic = 0;
+        if (h->top)
+            h->last = h->top - (uint64_t)b->prev16 * 16;
+        return true;
+    }
+    list_add(h, (free_blk_t *)b);
     return true;
 }
 

@@ -24,7 +24,12 @@ typedef struct drv_func        *CUkernel;
 typedef struct drv_stream      *CUstream;
 typedef struct drv_event       *CUevent;
 typedef struct drv_link        *CUlinkState;
+typedef struct drv_array       *CUarray;
+typedef struct drv_mipmap      *CUmipmappedArray;
+typedef unsigned long long      CUtexObject;
+typedef unsigned long long      CUsurfObject;
 typedef struct { char bytes[16]; } CUuuid;
+typedef struct { int type; int id; } CUmemLocation;   /* CUmemLocation: CUmemLocationType and its id */
 
 /* Memory types (CUmemorytype). */
 enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYPE_ARRAY = 3, CU_MEMORYTYPE_UNIFIED = 4 };
@@ -108,13 +113,13 @@ typedef struct {
     int          srcMemoryType;
     const void  *srcHost;
     CUdeviceptr  srcDevice;
-    void        *srcArray;
+    CUarray      srcArray;
     size_t       srcPitch;
     size_t       dstXInBytes, dstY;
     int          dstMemoryType;
     void        *dstHost;
     CUdeviceptr  dstDevice;
-    void        *dstArray;
+    CUarray      dstArray;
     size_t       dstPitch;
     size_t       WidthInBytes, Height;
 } CUDA_MEMCPY2D;
@@ -123,18 +128,119 @@ typedef struct {
     int          srcMemoryType;
     const void  *srcHost;
     CUdeviceptr  srcDevice;
-    void        *srcArray;
+    CUarray      srcArray;
     void        *reserved0;
     size_t       srcPitch, srcHeight;
     size_t       dstXInBytes, dstY, dstZ, dstLOD;
     int          dstMemoryType;
     void        *dstHost;
     CUdeviceptr  dstDevice;
-    void        *dstArray;
+    CUarray      dstArray;
     void        *reserved1;
     size_t       dstPitch, dstHeight;
     size_t       WidthInBytes, Height, Depth;
 } CUDA_MEMCPY3D;
+
+typedef struct {
+    size_t       srcXInBytes, srcY, srcZ, srcLOD;
+    int          srcMemoryType;
+    const void  *srcHost;
+    CUdeviceptr  srcDevice;
+    CUarray      srcArray;
+    CUcontext    srcContext;
+    size_t       srcPitch, srcHeight;
+    size_t       dstXInBytes, dstY, dstZ, dstLOD;
+    int          dstMemoryType;
+    void        *dstHost;
+    CUdeviceptr  dstDevice;
+    CUarray      dstArray;
+    CUcontext    dstContext;
+    size_t       dstPitch, dstHeight;
+    size_t       WidthInBytes, Height, Depth;
+} CUDA_MEMCPY3D_PEER;
+
+/* CUDA arrays: element formats (CUarray_format; the ones with a channel type), the flags
+ * of CUDA_ARRAY3D_DESCRIPTOR, the descriptors. */
+enum {
+    CU_AD_FORMAT_UNSIGNED_INT8 = 0x01, CU_AD_FORMAT_UNSIGNED_INT16 = 0x02, CU_AD_FORMAT_UNSIGNED_INT32 = 0x03,
+    CU_AD_FORMAT_SIGNED_INT8 = 0x08, CU_AD_FORMAT_SIGNED_INT16 = 0x09, CU_AD_FORMAT_SIGNED_INT32 = 0x0a,
+    CU_AD_FORMAT_HALF = 0x10, CU_AD_FORMAT_FLOAT = 0x20
+};
+#define CUDA_ARRAY3D_LAYERED             0x01
+#define CUDA_ARRAY3D_SURFACE_LDST        0x02
+#define CUDA_ARRAY3D_CUBEMAP             0x04
+#define CUDA_ARRAY3D_TEXTURE_GATHER      0x08
+#define CUDA_ARRAY3D_DEPTH_TEXTURE       0x10
+#define CUDA_ARRAY3D_COLOR_ATTACHMENT    0x20
+#define CUDA_ARRAY3D_SPARSE              0x40
+#define CUDA_ARRAY3D_DEFERRED_MAPPING    0x80
+#define CUDA_ARRAY3D_VIDEO_ENCODE_DECODE 0x100
+typedef struct {
+    size_t       Width, Height;
+    int          Format;          /* CUarray_format */
+    unsigned int NumChannels;
+} CUDA_ARRAY_DESCRIPTOR;
+typedef struct {
+    size_t       Width, Height, Depth;
+    int          Format;          /* CUarray_format */
+    unsigned int NumChannels;
+    unsigned int Flags;
+} CUDA_ARRAY3D_DESCRIPTOR;
+typedef struct {
+    struct { unsigned int width, height, depth; } tileExtent;
+    unsigned int       miptailFirstLevel;
+    unsigned long long miptailSize;
+    unsigned int       flags;
+    unsigned int       reserved[4];
+} CUDA_ARRAY_SPARSE_PROPERTIES;
+typedef struct {
+    size_t       size, alignment;
+    unsigned int reserved[4];
+} CUDA_ARRAY_MEMORY_REQUIREMENTS;
+
+/* Texture and surface objects: resources (CUresourcetype), samplers (CUaddress_mode,
+ * CUfilter_mode, the CU_TRSF_* flags), resource views. */
+enum { CU_RESOURCE_TYPE_ARRAY = 0, CU_RESOURCE_TYPE_MIPMAPPED_ARRAY = 1, CU_RESOURCE_TYPE_LINEAR = 2,
+       CU_RESOURCE_TYPE_PITCH2D = 3 };
+enum { CU_TR_ADDRESS_MODE_WRAP = 0, CU_TR_ADDRESS_MODE_CLAMP = 1, CU_TR_ADDRESS_MODE_MIRROR = 2,
+       CU_TR_ADDRESS_MODE_BORDER = 3 };
+enum { CU_TR_FILTER_MODE_POINT = 0, CU_TR_FILTER_MODE_LINEAR = 1 };
+#define CU_TRSF_READ_AS_INTEGER                0x01
+#define CU_TRSF_NORMALIZED_COORDINATES         0x02
+#define CU_TRSF_SRGB                           0x10
+#define CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION 0x20
+#define CU_TRSF_SEAMLESS_CUBEMAP               0x40
+typedef struct {
+    int resType;                  /* CUresourcetype */
+    union {
+        struct { CUarray hArray; } array;
+        struct { CUmipmappedArray hMipmappedArray; } mipmap;
+        struct { CUdeviceptr devPtr; int format; unsigned int numChannels; size_t sizeInBytes; } linear;
+        struct {
+            CUdeviceptr devPtr; int format; unsigned int numChannels;
+            size_t width, height, pitchInBytes;
+        } pitch2D;
+        struct { int reserved[32]; } reserved;
+    } res;
+    unsigned int flags;
+} CUDA_RESOURCE_DESC;
+typedef struct {
+    int          addressMode[3];  /* CUaddress_mode */
+    int          filterMode;      /* CUfilter_mode */
+    unsigned int flags;           /* CU_TRSF_* */
+    unsigned int maxAnisotropy;
+    int          mipmapFilterMode;
+    float        mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+    float        borderColor[4];
+    int          reserved[12];
+} CUDA_TEXTURE_DESC;
+typedef struct {
+    int          format;          /* CUresourceViewFormat; 0: the resource's own */
+    size_t       width, height, depth;
+    unsigned int firstMipmapLevel, lastMipmapLevel;
+    unsigned int firstLayer, lastLayer;
+    unsigned int reserved[16];
+} CUDA_RESOURCE_VIEW_DESC;
 
 /* Flags. */
 #define CU_MEMHOSTALLOC_PORTABLE      0x01

@@ -9,6 +9,7 @@
 #define PTXEMU_DRV_H
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -24,6 +25,7 @@ typedef void (*drv_fn_t)(void);
 /* Driver functions the driver itself calls. */
 CUresult cuModuleLoadData(CUmodule *out, const void *image);
 CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice d);
+CUresult cuGetErrorName(CUresult e, const char **s);
 CUresult cuDeviceGetUuid(CUuuid *u, CUdevice d);
 CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d);
 CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f);
@@ -40,6 +42,7 @@ typedef struct drv_ctx {
     unsigned   refs;          /* primary: retains; other contexts: 1 */
     CUresult   sticky;        /* a kernel's fault: every call in the context returns it */
     uint64_t   stack_size;    /* CU_LIMIT_STACK_SIZE */
+    size_t     sync_depth, pending_launches, l2_fetch, l2_persisting;   /* the other limits set */
     int        cache_config;
     int        shmem_config;
     struct cls { void *key, *value; void (*dtor)(CUcontext, void *, void *); struct cls *next; } *cls;
@@ -100,12 +103,19 @@ typedef struct {
     drv_ctx_t    *ctx;
     unsigned      flags;
     uint64_t      id;         /* CU_POINTER_ATTRIBUTE_BUFFER_ID */
+    /* managed memory's advice and prefetches (kept per allocation; CUmemLocation type and
+     * id, type 0 = none), answered by cuMemRangeGetAttribute */
+    bool          read_mostly;
+    int           pref_type, pref_id;
+    int           pf_type, pf_id;
+    unsigned      accessed_by;   /* bit 0: device 0, bit 1: the host */
 } drv_alloc_t;
 
 /* The driver's state. */
 typedef struct {
     pthread_mutex_t lock;          /* guards what follows */
     bool            inited;
+    bool            exiting;     /* the process is running its exit handlers */
     ex_device_t    *dev;
     drv_ctx_t       primary;
     bool            primary_active;
@@ -122,6 +132,10 @@ extern drv_state_t drv;
 
 /* The current context of the calling thread (NULL: none). */
 drv_ctx_t *drv_current(void);
+void       drv_ctx_limits_default(drv_ctx_t *c);
+void       drv_at_exit(void);
+int        drv_thread_capture_mode(void);
+CUresult   drv_capture_unsafe(const char *fn);
 void       drv_set_current(drv_ctx_t *c);
 /* The check at the start of every call that works in the current context: the driver is
  * initialised, a context is current, it has no sticky error.  CUDA_SUCCESS or why not. */
@@ -133,6 +147,9 @@ bool       drv_ctx_valid(const drv_ctx_t *c);
 /* Say once on stderr that a driver function is not implemented; CUDA_ERROR_NOT_SUPPORTED. */
 CUresult   drv_unsupported(const char *fn);
 /* Report an error in words on stderr ("ptxemu: cuFoo: ..."); returns r. */
+/* The error log (logs.c): level 0 an error, 1 a warning. */
+void       drv_vlog(int level, const char *source, const char *fmt, va_list ap);
+void       drv_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 CUresult   drv_fail(CUresult r, const char *fn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Allocation registry (mem.c). */
@@ -142,6 +159,25 @@ const drv_alloc_t *drv_alloc_find(uintptr_t p, size_t n);
 void       drv_alloc_remove_ctx(drv_ctx_t *c);
 /* Forget the registry entry at base without releasing its memory (module variables). */
 void       drv_alloc_forget(uintptr_t base);
+
+/* Device memory taken by what is not an allocation (arrays): CUDA_ERROR_OUT_OF_MEMORY
+ * beyond the device's memory (mem.c). */
+CUresult   drv_mem_reserve(size_t n);
+void       drv_mem_unreserve(size_t n);
+
+/* CUDA arrays (array.c).  A copy reaches an array's texels through its span: one level of
+ * an array, rows of `row` bytes packed, `rows` rows per slice, `slices` slices (the depth
+ * or the layers; 1 for a 1D or 2D array). */
+typedef struct {
+    uint8_t *base;
+    size_t   row, rows, slices;
+    unsigned elem;            /* bytes per element */
+} drv_array_span_t;
+/* The span of array a; CUDA_ERROR_INVALID_HANDLE (said on stderr, for fn) when a names no
+ * live array. */
+CUresult   drv_array_span(CUarray a, const char *fn, drv_array_span_t *out);
+/* Destroy the arrays, mipmapped arrays, texture and surface objects of context c. */
+void       drv_array_remove_ctx(drv_ctx_t *c);
 
 /* Synchronisation points: the kernels' printf text goes to stdout, failed assertions'
  * messages to stderr (stream.c). */
@@ -171,6 +207,11 @@ CUresult   drv_capture_set(CUstream s, CUdeviceptr d, size_t pitch, unsigned v, 
 CUresult   drv_capture_host(CUstream s, CUhostFn fn, void *user);
 CUresult   drv_capture_record(CUstream s, drv_event_t *e);
 CUresult   drv_capture_wait(CUstream s, drv_event_t *e);
+/* cuMemAllocAsync and cuMemFreeAsync in a capturing stream: memory alloc and free nodes. */
+CUresult   drv_capture_mem_alloc(CUstream s, size_t bytes, CUdeviceptr *out);
+CUresult   drv_capture_mem_free(CUstream s, CUdeviceptr d);
+/* cuMemFree(Async) of d: true if d is a graph allocation (graph_mem.c), *out the result. */
+bool       drv_graph_mem_free(const char *fn, CUdeviceptr d, CUresult *out);
 CUresult   drv_capture_info(CUstream s, int *status, unsigned long long *id, void **graph, const void **deps,
                             size_t *ndeps);
 

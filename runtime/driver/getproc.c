@@ -154,12 +154,20 @@ static const drv_fn_t tools_table[7] = {
     (drv_fn_t)tools_slot4, (drv_fn_t)tools_slot5, (drv_fn_t)tools_buffer2,
 };
 
-/* {42d85a81-23f6-cb47-8298-f6e78a3aecdc} and {f8cff951-2146-8b4e-b9e2-fb469e7c0dd9}: asked
- * for, never called. */
+/* {42d85a81-23f6-cb47-8298-f6e78a3aecdc}: asked for, never called.
+ * {f8cff951-2146-8b4e-b9e2-fb469e7c0dd9}: the error log. */
 UNKNOWN_SLOT(tls, 1)
 UNKNOWN_SLOT(tls, 2)
 static const drv_fn_t tls_table[3] = { DRV_SIZE(3), (drv_fn_t)tls_slot1, (drv_fn_t)tls_slot2 };
-UNKNOWN_SLOT(f8c, 1)
+/* f8c slot 1: the runtime's messages for the error log, (source, level, format, va_list),
+ * as seen when cudaSetDevice is given a device that does not exist. */
+static CUresult f8c_slot1(const char *source, int level, const char *fmt, va_list ap)
+{
+    if (!fmt)
+        return CUDA_ERROR_INVALID_VALUE;
+    drv_vlog(level, source, fmt, ap);
+    return CUDA_SUCCESS;
+}
 UNKNOWN_SLOT(f8c, 2)
 static const drv_fn_t f8c_table[3] = { DRV_SIZE(3), (drv_fn_t)f8c_slot1, (drv_fn_t)f8c_slot2 };
 

@@ -1,91 +1,38 @@
-/* graph.c: CUDA graphs and stream capture.  A graph is a set of nodes (kernel, copy, set,
- * host function, empty, child graph, event record and wait) with dependencies; an executable
- * graph is its nodes in an order that respects them, parameters copied; launching one runs
- * the nodes in that order (work runs when submitted, as everywhere in this driver).  While
- * a stream captures, the work submitted to it (and to the streams that join the capture
- * through events) becomes nodes of the capture's graph instead of running. */
+/* graph.c: CUDA graphs and their nodes: kernel, copy, set, host function, empty, child graph,
+ * event record and wait, memory allocation and free, conditional; dependencies, clones, the
+ * generic node API (cuGraphAddNode, cuGraphNodeSetParams), kernel node attributes and DOT
+ * output.  Executable graphs are in graph_exec.c, stream capture in capture.c, graph memory,
+ * user objects and conditional handles in graph_mem.c. */
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/driver/drv.h"
-
-enum { DRV_GRAPH = 0x47524131, DRV_GEXEC = 0x47455831, DRV_NODE = 0x4e4f4431 };
-enum { NODE_KERNEL = 0, NODE_MEMCPY = 1, NODE_MEMSET = 2, NODE_HOST = 3, NODE_GRAPH = 4, NODE_EMPTY = 5,
-       NODE_WAIT_EVENT = 6, NODE_EVENT_RECORD = 7 };
-
-typedef struct drv_graph drv_graph_t;
-typedef struct drv_node {
-    uint32_t          tag;
-    int               type;
-    drv_graph_t      *g;
-    struct drv_node **deps;
-    size_t            ndeps;
-    struct {
-        drv_func_t *f;
-        unsigned    grid[3], block[3], shared;
-        uint8_t    *params;
-        size_t      psize;
-    } k;
-    CUDA_MEMCPY3D     copy;
-    struct { CUdeviceptr dst; size_t pitch; unsigned value, es; size_t w, h; } set;
-    struct { CUhostFn fn; void *user; } host;
-    drv_graph_t      *child;
-    drv_event_t      *event;
-} drv_node_t;
-
-struct drv_graph {
-    uint32_t     tag;
-    drv_node_t **nodes;
-    size_t       n, cap;
-};
-
-typedef struct {
-    uint32_t     tag;
-    drv_graph_t *g;        /* a private copy, nodes in execution order */
-} drv_gexec_t;
-
-/* A capture in progress: its graph and the streams that take part. */
-struct drv_capture {
-    drv_graph_t  *g;
-    int           mode;
-    unsigned long long id;
-    drv_stream_t *origin;
-    drv_stream_t *streams[64];
-    unsigned      nstreams;
-    bool          invalid;
-};
-
-typedef struct {
-    CUfunction   func;
-    unsigned int gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
-    void       **kernelParams;
-    void       **extra;
-    CUkernel     kern;
-    CUcontext    ctx;
-} kernel_params_t;
-typedef struct {
-    CUdeviceptr  dst;
-    size_t       pitch;
-    unsigned int value, elementSize;
-    size_t       width, height;
-} memset_params_t;
-typedef struct { CUhostFn fn; void *userData; } host_params_t;
+#include "runtime/driver/graph.h"
 
 /*{=====================================================================
  * Graphs and nodes
  *====================================================================*/
 
-static bool graph_ok(const drv_graph_t *g) { return g && g->tag == DRV_GRAPH; }
-static bool node_ok(const drv_node_t *n) { return n && n->tag == DRV_NODE; }
+bool drv_graph_ok(const drv_graph_t *g) { return g && g->tag == DRV_GRAPH; }
+bool drv_node_ok(const drv_node_t *n) { return n && n->tag == DRV_NODE; }
 
 static void node_free(drv_node_t *n);
-static void graph_free(drv_graph_t *g)
+
+/* A graph and what it holds: its nodes, its references to user objects, the conditional
+ * handles made for it; an executable graph made from it no longer counts against it. */
+void drv_graph_free(drv_graph_t *g)
 {
     if (!g)
         return;
     for (size_t i = 0; i < g->n; i++)
         node_free(g->nodes[i]);
     free(g->nodes);
+    if (g->inst)
+        g->inst->from = NULL;
+    drv_gmem_forget_graph(g);
+    drv_graph_urefs_drop(g);
+    drv_graph_conds_drop(g);
     g->tag = 0;
     free(g);
 }
@@ -94,13 +41,23 @@ static void node_free(drv_node_t *n)
 {
     free(n->deps);
     free(n->k.params);
+    free(n->k.attr);
     if (n->type == NODE_GRAPH)
-        graph_free(n->child);
+        drv_graph_free(n->child);
+    if (n->mem)
+        drv_gmem_unref(n->mem);
+    if (n->type == NODE_CONDITIONAL) {
+        for (unsigned i = 0; n->cond.body && i < n->cond.size; i++)
+            drv_graph_free(n->cond.body[i]);
+        free(n->cond.body);
+        if (n->cond.h)
+            drv_cond_unref(n->cond.h);
+    }
     n->tag = 0;
     free(n);
 }
 
-static drv_graph_t *graph_new(void)
+drv_graph_t *drv_graph_new(void)
 {
     drv_graph_t *g = calloc(1, sizeof *g);
     if (g)
@@ -108,16 +65,51 @@ static drv_graph_t *graph_new(void)
     return g;
 }
 
-/* A new node of g after deps[0..ndeps). */
-static CUresult add_node(drv_graph_t *g, int type, drv_node_t *const *deps, size_t ndeps, drv_node_t **out)
+bool drv_graph_has(const drv_graph_t *g, unsigned mask)
 {
-    if (!graph_ok(g))
+    for (size_t i = 0; i < g->n; i++) {
+        const drv_node_t *n = g->nodes[i];
+        if (mask >> n->type & 1)
+            return true;
+        if (n->type == NODE_GRAPH && drv_graph_has(n->child, mask))
+            return true;
+        for (unsigned b = 0; n->type == NODE_CONDITIONAL && b < n->cond.size; b++)
+            if (drv_graph_has(n->cond.body[b], mask))
+                return true;
+    }
+    return false;
+}
+
+/* Whether a node of type may go into g: a conditional node's body holds only kernel, copy,
+ * set, empty, child-graph and conditional nodes (cuda.h, CUDA_CONDITIONAL_NODE_PARAMS). */
+static CUresult type_allowed(const char *fn, const drv_graph_t *g, int type)
+{
+    static const unsigned body_ok = 1u << NODE_KERNEL | 1u << NODE_MEMCPY | 1u << NODE_MEMSET | 1u << NODE_EMPTY |
+                                    1u << NODE_GRAPH | 1u << NODE_CONDITIONAL;
+    for (const drv_graph_t *b = g; b->owner; b = b->owner->g)
+        if (b->owner->type == NODE_CONDITIONAL && !(body_ok >> type & 1))
+            return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "a conditional node's body graph may hold only kernel, "
+                            "memcpy, memset, empty, child graph and conditional nodes (this is node type %d)", type);
+    return CUDA_SUCCESS;
+}
+
+/* A new node of g after deps[0..ndeps). */
+CUresult drv_graph_add_node(drv_graph_t *g, int type, drv_node_t *const *deps, size_t ndeps, drv_node_t **out)
+{
+    if (!drv_graph_ok(g))
         return CUDA_ERROR_INVALID_VALUE;
     if (ndeps && !deps)
         return CUDA_ERROR_INVALID_VALUE;
-    for (size_t i = 0; i < ndeps; i++)
-        if (!node_ok(deps[i]) || deps[i]->g != g)
+    for (size_t i = 0; i < ndeps; i++) {
+        if (!drv_node_ok(deps[i]) || deps[i]->g != g)
             return CUDA_ERROR_INVALID_VALUE;
+        for (size_t j = 0; j < i; j++)
+            if (deps[j] == deps[i])
+                return CUDA_ERROR_INVALID_VALUE;   /* "dependencies may not have any duplicate entries" */
+    }
+    CUresult r = type_allowed("cuGraphAddNode", g, type);
+    if (r)
+        return r;
     drv_node_t *n = calloc(1, sizeof *n);
     if (!n || (ndeps && !(n->deps = malloc(ndeps * sizeof *n->deps)))) {
         free(n);
@@ -145,9 +137,14 @@ static CUresult add_node(drv_graph_t *g, int type, drv_node_t *const *deps, size
     return CUDA_SUCCESS;
 }
 
+void drv_graph_drop_last(drv_graph_t *g)
+{
+    node_free(g->nodes[--g->n]);
+}
+
 /* The kernel node's own copy of the parameter block. */
-static CUresult set_kernel(drv_node_t *n, drv_func_t *f, const unsigned grid[3], const unsigned block[3],
-                           unsigned shared, void **params, void **extra)
+CUresult drv_node_set_kernel(drv_node_t *n, drv_func_t *f, const unsigned grid[3], const unsigned block[3],
+                             unsigned shared, void **params, void **extra)
 {
     if (!f || f->tag != DRV_FUNC)
         return CUDA_ERROR_INVALID_VALUE;
@@ -187,30 +184,33 @@ static CUresult set_kernel(drv_node_t *n, drv_func_t *f, const unsigned grid[3],
     return CUDA_SUCCESS;
 }
 
-static CUresult kernel_from(drv_node_t *n, const kernel_params_t *p)
+CUresult drv_node_kernel_from(drv_node_t *n, const kernel_params_t *p)
 {
     if (!p)
         return CUDA_ERROR_INVALID_VALUE;
     unsigned grid[3] = { p->gridDimX, p->gridDimY, p->gridDimZ }, block[3] = { p->blockDimX, p->blockDimY, p->blockDimZ };
-    return set_kernel(n, p->func ? p->func : p->kern, grid, block, p->sharedMemBytes, p->kernelParams, p->extra);
+    return drv_node_set_kernel(n, p->func ? p->func : p->kern, grid, block, p->sharedMemBytes, p->kernelParams, p->extra);
 }
 
 DRV_API CUresult cuGraphCreate(void **out, unsigned int flags)
 {
     if (!out || flags)
         return CUDA_ERROR_INVALID_VALUE;
-    drv_graph_t *g = graph_new();
+    drv_graph_t *g = drv_graph_new();
     if (!g)
         return CUDA_ERROR_OUT_OF_MEMORY;
     *out = g;
     return CUDA_SUCCESS;
 }
 
-DRV_API CUresult cuGraphDestroy(void *g)
+DRV_API CUresult cuGraphDestroy(drv_graph_t *g)
 {
-    if (!graph_ok(g))
+    if (!drv_graph_ok(g))
         return CUDA_ERROR_INVALID_VALUE;
-    graph_free(g);
+    if (g->owner)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, __func__, "the graph belongs to a node (a child graph moved into "
+                        "its parent, or a conditional node's body): it goes with its node");
+    drv_graph_free(g);
     return CUDA_SUCCESS;
 }
 
@@ -220,12 +220,11 @@ DRV_API CUresult cuGraphAddKernelNode_v2(drv_node_t **out, drv_graph_t *g, drv_n
     if (!out || !p)
         return CUDA_ERROR_INVALID_VALUE;
     drv_node_t *n;
-    CUresult r = add_node(g, NODE_KERNEL, deps, ndeps, &n);
+    CUresult r = drv_graph_add_node(g, NODE_KERNEL, deps, ndeps, &n);
     if (r)
         return r;
-    if ((r = kernel_from(n, p))) {
-        g->n--;
-        node_free(n);
+    if ((r = drv_node_kernel_from(n, p))) {
+        drv_graph_drop_last(g);
         return r;
     }
     *out = n;
@@ -234,22 +233,23 @@ DRV_API CUresult cuGraphAddKernelNode_v2(drv_node_t **out, drv_graph_t *g, drv_n
 DRV_API CUresult cuGraphAddKernelNode(drv_node_t **out, drv_graph_t *g, drv_node_t *const *deps, size_t ndeps,
                                       const kernel_params_t *p)
 {
-    kernel_params_t q = *p;   /* the first form has no kern and ctx */
-    q.kern = NULL;
-    q.ctx = NULL;
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    kernel_params_t q = { 0 };   /* the first form has no kern and ctx */
+    memcpy(&q, p, offsetof(kernel_params_t, kern));
     return cuGraphAddKernelNode_v2(out, g, deps, ndeps, &q);
 }
 
 DRV_API CUresult cuGraphKernelNodeSetParams_v2(drv_node_t *n, const kernel_params_t *p)
 {
-    if (!node_ok(n) || n->type != NODE_KERNEL)
+    if (!drv_node_ok(n) || n->type != NODE_KERNEL)
         return CUDA_ERROR_INVALID_VALUE;
-    return kernel_from(n, p);
+    return drv_node_kernel_from(n, p);
 }
 
 DRV_API CUresult cuGraphKernelNodeGetParams_v2(drv_node_t *n, kernel_params_t *p)
 {
-    if (!node_ok(n) || n->type != NODE_KERNEL || !p)
+    if (!drv_node_ok(n) || n->type != NODE_KERNEL || !p)
         return CUDA_ERROR_INVALID_VALUE;
     memset(p, 0, sizeof *p);
     p->func = n->k.f;
@@ -266,7 +266,7 @@ DRV_API CUresult cuGraphAddMemcpyNode(drv_node_t **out, drv_graph_t *g, drv_node
     if (!out || !c)
         return CUDA_ERROR_INVALID_VALUE;
     drv_node_t *n;
-    CUresult r = add_node(g, NODE_MEMCPY, deps, ndeps, &n);
+    CUresult r = drv_graph_add_node(g, NODE_MEMCPY, deps, ndeps, &n);
     if (r)
         return r;
     n->copy = *c;
@@ -276,7 +276,7 @@ DRV_API CUresult cuGraphAddMemcpyNode(drv_node_t **out, drv_graph_t *g, drv_node
 
 DRV_API CUresult cuGraphMemcpyNodeSetParams(drv_node_t *n, const CUDA_MEMCPY3D *c)
 {
-    if (!node_ok(n) || n->type != NODE_MEMCPY || !c)
+    if (!drv_node_ok(n) || n->type != NODE_MEMCPY || !c)
         return CUDA_ERROR_INVALID_VALUE;
     n->copy = *c;
     return CUDA_SUCCESS;
@@ -284,13 +284,13 @@ DRV_API CUresult cuGraphMemcpyNodeSetParams(drv_node_t *n, const CUDA_MEMCPY3D *
 
 DRV_API CUresult cuGraphMemcpyNodeGetParams(drv_node_t *n, CUDA_MEMCPY3D *c)
 {
-    if (!node_ok(n) || n->type != NODE_MEMCPY || !c)
+    if (!drv_node_ok(n) || n->type != NODE_MEMCPY || !c)
         return CUDA_ERROR_INVALID_VALUE;
     *c = n->copy;
     return CUDA_SUCCESS;
 }
 
-static CUresult set_from(drv_node_t *n, const memset_params_t *p)
+CUresult drv_node_set_from(drv_node_t *n, const memset_params_t *p)
 {
     if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4))
         return CUDA_ERROR_INVALID_VALUE;
@@ -310,12 +310,11 @@ DRV_API CUresult cuGraphAddMemsetNode(drv_node_t **out, drv_graph_t *g, drv_node
     if (!out)
         return CUDA_ERROR_INVALID_VALUE;
     drv_node_t *n;
-    CUresult r = add_node(g, NODE_MEMSET, deps, ndeps, &n);
+    CUresult r = drv_graph_add_node(g, NODE_MEMSET, deps, ndeps, &n);
     if (r)
         return r;
-    if ((r = set_from(n, p))) {
-        g->n--;
-        node_free(n);
+    if ((r = drv_node_set_from(n, p))) {
+        drv_graph_drop_last(g);
         return r;
     }
     *out = n;
@@ -324,14 +323,14 @@ DRV_API CUresult cuGraphAddMemsetNode(drv_node_t **out, drv_graph_t *g, drv_node
 
 DRV_API CUresult cuGraphMemsetNodeSetParams(drv_node_t *n, const memset_params_t *p)
 {
-    if (!node_ok(n) || n->type != NODE_MEMSET)
+    if (!drv_node_ok(n) || n->type != NODE_MEMSET)
         return CUDA_ERROR_INVALID_VALUE;
-    return set_from(n, p);
+    return drv_node_set_from(n, p);
 }
 
 DRV_API CUresult cuGraphMemsetNodeGetParams(drv_node_t *n, memset_params_t *p)
 {
-    if (!node_ok(n) || n->type != NODE_MEMSET || !p)
+    if (!drv_node_ok(n) || n->type != NODE_MEMSET || !p)
         return CUDA_ERROR_INVALID_VALUE;
     p->dst = n->set.dst;
     p->pitch = n->set.pitch;
@@ -348,7 +347,7 @@ DRV_API CUresult cuGraphAddHostNode(drv_node_t **out, drv_graph_t *g, drv_node_t
     if (!out || !p || !p->fn)
         return CUDA_ERROR_INVALID_VALUE;
     drv_node_t *n;
-    CUresult r = add_node(g, NODE_HOST, deps, ndeps, &n);
+    CUresult r = drv_graph_add_node(g, NODE_HOST, deps, ndeps, &n);
     if (r)
         return r;
     n->host.fn = p->fn;
@@ -359,7 +358,7 @@ DRV_API CUresult cuGraphAddHostNode(drv_node_t **out, drv_graph_t *g, drv_node_t
 
 DRV_API CUresult cuGraphHostNodeSetParams(drv_node_t *n, const host_params_t *p)
 {
-    if (!node_ok(n) || n->type != NODE_HOST || !p || !p->fn)
+    if (!drv_node_ok(n) || n->type != NODE_HOST || !p || !p->fn)
         return CUDA_ERROR_INVALID_VALUE;
     n->host.fn = p->fn;
     n->host.user = p->userData;
@@ -368,7 +367,7 @@ DRV_API CUresult cuGraphHostNodeSetParams(drv_node_t *n, const host_params_t *p)
 
 DRV_API CUresult cuGraphHostNodeGetParams(drv_node_t *n, host_params_t *p)
 {
-    if (!node_ok(n) || n->type != NODE_HOST || !p)
+    if (!drv_node_ok(n) || n->type != NODE_HOST || !p)
         return CUDA_ERROR_INVALID_VALUE;
     p->fn = n->host.fn;
     p->userData = n->host.user;
@@ -379,32 +378,53 @@ DRV_API CUresult cuGraphAddEmptyNode(drv_node_t **out, drv_graph_t *g, drv_node_
 {
     if (!out)
         return CUDA_ERROR_INVALID_VALUE;
-    return add_node(g, NODE_EMPTY, deps, ndeps, out);
+    return drv_graph_add_node(g, NODE_EMPTY, deps, ndeps, out);
 }
 
-static drv_graph_t *graph_clone(const drv_graph_t *g);
-
-DRV_API CUresult cuGraphAddChildGraphNode(drv_node_t **out, drv_graph_t *g, drv_node_t *const *deps, size_t ndeps,
-                                          drv_graph_t *child)
+/* A child graph node running child: a clone of it, or child itself moved in (then owned by
+ * the node).  A graph with memory nodes goes in only moved, one with conditional nodes not
+ * at all (cuda.h, CUDA_CHILD_GRAPH_NODE_PARAMS). */
+static CUresult add_child(const char *fn, drv_node_t **out, drv_graph_t *g, drv_node_t *const *deps, size_t ndeps,
+                          drv_graph_t *child, int ownership)
 {
-    if (!out || !graph_ok(child))
+    if (!out || !drv_graph_ok(child) || (ownership != 0 && ownership != 1) || child == g)
         return CUDA_ERROR_INVALID_VALUE;
+    if (drv_graph_has(child, COND_NODES))
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "a graph with conditional nodes cannot be a child graph");
+    if (ownership == 0 && drv_graph_has(child, MEM_NODES))
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "a graph with memory alloc or free nodes can be a child graph "
+                        "only moved in (CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE)");
+    if (ownership == 1 && (child->owner || child->inst))
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "a graph %s cannot be moved into a node",
+                        child->owner ? "that belongs to a node" : "with an executable graph");
+    for (const drv_graph_t *a = g; ownership == 1 && a->owner; a = a->owner->g)
+        if (a == child)
+            return CUDA_ERROR_INVALID_VALUE;   /* a graph inside itself */
     drv_node_t *n;
-    CUresult r = add_node(g, NODE_GRAPH, deps, ndeps, &n);
+    CUresult r = drv_graph_add_node(g, NODE_GRAPH, deps, ndeps, &n);
     if (r)
         return r;
-    if (!(n->child = graph_clone(child))) {
-        g->n--;
-        node_free(n);
+    if (ownership == 1) {
+        n->child = child;
+        n->moved = true;
+    } else if (!(n->child = drv_graph_clone(child))) {
+        drv_graph_drop_last(g);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
+    n->child->owner = n;
     *out = n;
     return CUDA_SUCCESS;
 }
 
+DRV_API CUresult cuGraphAddChildGraphNode(drv_node_t **out, drv_graph_t *g, drv_node_t *const *deps, size_t ndeps,
+                                          drv_graph_t *child)
+{
+    return add_child(__func__, out, g, deps, ndeps, child, 0);
+}
+
 DRV_API CUresult cuGraphChildGraphNodeGetGraph(drv_node_t *n, drv_graph_t **out)
 {
-    if (!node_ok(n) || n->type != NODE_GRAPH || !out)
+    if (!drv_node_ok(n) || n->type != NODE_GRAPH || !out)
         return CUDA_ERROR_INVALID_VALUE;
     *out = n->child;
     return CUDA_SUCCESS;
@@ -415,7 +435,7 @@ static CUresult add_event_node(drv_node_t **out, drv_graph_t *g, drv_node_t *con
 {
     if (!out || !e || e->tag != DRV_EVENT)
         return CUDA_ERROR_INVALID_VALUE;
-    CUresult r = add_node(g, type, deps, ndeps, out);
+    CUresult r = drv_graph_add_node(g, type, deps, ndeps, out);
     if (!r)
         (*out)->event = e;
     return r;
@@ -433,7 +453,7 @@ DRV_API CUresult cuGraphAddEventWaitNode(drv_node_t **out, drv_graph_t *g, drv_n
 
 DRV_API CUresult cuGraphNodeGetType(drv_node_t *n, int *type)
 {
-    if (!node_ok(n) || !type)
+    if (!drv_node_ok(n) || !type)
         return CUDA_ERROR_INVALID_VALUE;
     *type = n->type;
     return CUDA_SUCCESS;
@@ -441,7 +461,7 @@ DRV_API CUresult cuGraphNodeGetType(drv_node_t *n, int *type)
 
 DRV_API CUresult cuGraphGetNodes(drv_graph_t *g, drv_node_t **nodes, size_t *n)
 {
-    if (!graph_ok(g) || !n)
+    if (!drv_graph_ok(g) || !n)
         return CUDA_ERROR_INVALID_VALUE;
     if (nodes) {
         size_t k = *n < g->n ? *n : g->n;
@@ -455,7 +475,7 @@ DRV_API CUresult cuGraphGetNodes(drv_graph_t *g, drv_node_t **nodes, size_t *n)
 
 DRV_API CUresult cuGraphGetRootNodes(drv_graph_t *g, drv_node_t **nodes, size_t *n)
 {
-    if (!graph_ok(g) || !n)
+    if (!drv_graph_ok(g) || !n)
         return CUDA_ERROR_INVALID_VALUE;
     size_t k = 0;
     for (size_t i = 0; i < g->n; i++)
@@ -473,7 +493,7 @@ DRV_API CUresult cuGraphGetRootNodes(drv_graph_t *g, drv_node_t **nodes, size_t 
 
 DRV_API CUresult cuGraphNodeGetDependencies(drv_node_t *nd, drv_node_t **deps, size_t *n)
 {
-    if (!node_ok(nd) || !n)
+    if (!drv_node_ok(nd) || !n)
         return CUDA_ERROR_INVALID_VALUE;
     if (deps)
         for (size_t i = 0; i < *n; i++)
@@ -484,10 +504,10 @@ DRV_API CUresult cuGraphNodeGetDependencies(drv_node_t *nd, drv_node_t **deps, s
 
 DRV_API CUresult cuGraphAddDependencies(drv_graph_t *g, drv_node_t *const *from, drv_node_t *const *to, size_t n)
 {
-    if (!graph_ok(g) || (n && (!from || !to)))
+    if (!drv_graph_ok(g) || (n && (!from || !to)))
         return CUDA_ERROR_INVALID_VALUE;
     for (size_t i = 0; i < n; i++) {
-        if (!node_ok(from[i]) || !node_ok(to[i]) || from[i]->g != g || to[i]->g != g || from[i] == to[i])
+        if (!drv_node_ok(from[i]) || !drv_node_ok(to[i]) || from[i]->g != g || to[i]->g != g || from[i] == to[i])
             return CUDA_ERROR_INVALID_VALUE;
         drv_node_t **d = realloc(to[i]->deps, (to[i]->ndeps + 1) * sizeof *d);
         if (!d)
@@ -498,11 +518,177 @@ DRV_API CUresult cuGraphAddDependencies(drv_graph_t *g, drv_node_t *const *from,
     return CUDA_SUCCESS;
 }
 
+bool drv_edges_default(const edge_data_t *e, size_t n)
+{
+    for (size_t i = 0; e && i < n; i++)
+        if (e[i].from_port || e[i].to_port || e[i].type)
+            return false;
+    return true;
+}
+
+DRV_API CUresult cuGraphAddDependencies_v2(drv_graph_t *g, drv_node_t *const *from, drv_node_t *const *to,
+                                           const edge_data_t *e, size_t n)
+{
+    if (!drv_edges_default(e, n))
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "edge data with ports or a type other than the default");
+    return cuGraphAddDependencies(g, from, to, n);
+}
+
+/* Nodes and edges of a graph with memory nodes cannot be deleted (cuda.h, cuGraphAddMemAllocNode). */
+static CUresult deletable(const char *fn, const drv_graph_t *g)
+{
+    if (drv_graph_has(g, MEM_NODES))
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "nodes and edges of a graph with memory alloc or free nodes "
+                        "cannot be deleted");
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuGraphRemoveDependencies(drv_graph_t *g, drv_node_t *const *from, drv_node_t *const *to, size_t n)
+{
+    if (!drv_graph_ok(g) || (n && (!from || !to)))
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = deletable(__func__, g);
+    if (r)
+        return r;
+    for (size_t i = 0; i < n; i++) {
+        if (!drv_node_ok(from[i]) || !drv_node_ok(to[i]) || from[i]->g != g || to[i]->g != g)
+            return CUDA_ERROR_INVALID_VALUE;
+        size_t j = 0;
+        while (j < to[i]->ndeps && to[i]->deps[j] != from[i])
+            j++;
+        if (j == to[i]->ndeps)
+            return CUDA_ERROR_INVALID_VALUE;   /* no such edge */
+        memmove(&to[i]->deps[j], &to[i]->deps[j + 1], (to[i]->ndeps - j - 1) * sizeof *to[i]->deps);
+        to[i]->ndeps--;
+    }
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuGraphRemoveDependencies_v2(drv_graph_t *g, drv_node_t *const *from, drv_node_t *const *to,
+                                              const edge_data_t *e, size_t n)
+{
+    if (!drv_edges_default(e, n))
+        return CUDA_ERROR_INVALID_VALUE;
+    return cuGraphRemoveDependencies(g, from, to, n);
+}
+
+DRV_API CUresult cuGraphGetEdges_v2(drv_graph_t *g, drv_node_t **from, drv_node_t **to, edge_data_t *e, size_t *n)
+{
+    if (!drv_graph_ok(g) || !n || (!from != !to))
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t k = 0;
+    for (size_t i = 0; i < g->n; i++)
+        for (size_t j = 0; j < g->nodes[i]->ndeps; j++, k++)
+            if (from && k < *n) {
+                from[k] = g->nodes[i]->deps[j];
+                to[k] = g->nodes[i];
+                if (e)
+                    memset(&e[k], 0, sizeof *e);
+            }
+    if (from) {
+        for (size_t i = k; i < *n; i++) {
+            from[i] = to[i] = NULL;
+            if (e)
+                memset(&e[i], 0, sizeof *e);
+        }
+        if (k > *n)
+            return CUDA_ERROR_LOSSY_QUERY;   /* more edges than room: the first *n given */
+    }
+    *n = k;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuGraphGetEdges(drv_graph_t *g, drv_node_t **from, drv_node_t **to, size_t *n)
+{
+    return cuGraphGetEdges_v2(g, from, to, NULL, n);
+}
+
+DRV_API CUresult cuGraphNodeGetDependencies_v2(drv_node_t *nd, drv_node_t **deps, edge_data_t *e, size_t *n)
+{
+    if (!drv_node_ok(nd) || !n)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (deps && e)
+        memset(e, 0, *n * sizeof *e);
+    if (deps && *n < nd->ndeps) {
+        memcpy(deps, nd->deps, *n * sizeof *deps);
+        return CUDA_ERROR_LOSSY_QUERY;
+    }
+    return cuGraphNodeGetDependencies(nd, deps, n);
+}
+
+DRV_API CUresult cuGraphNodeGetDependentNodes_v2(drv_node_t *nd, drv_node_t **out, edge_data_t *e, size_t *n)
+{
+    if (!drv_node_ok(nd) || !n)
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t k = 0;
+    for (size_t i = 0; i < nd->g->n; i++)
+        for (size_t j = 0; j < nd->g->nodes[i]->ndeps; j++)
+            if (nd->g->nodes[i]->deps[j] == nd) {
+                if (out && k < *n) {
+                    out[k] = nd->g->nodes[i];
+                    if (e)
+                        memset(&e[k], 0, sizeof *e);
+                }
+                k++;
+            }
+    if (out) {
+        for (size_t i = k; i < *n; i++)
+            out[i] = NULL;
+        if (k > *n)
+            return CUDA_ERROR_LOSSY_QUERY;
+    }
+    *n = k;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuGraphNodeGetDependentNodes(drv_node_t *nd, drv_node_t **out, size_t *n)
+{
+    return cuGraphNodeGetDependentNodes_v2(nd, out, NULL, n);
+}
+
+static CUresult event_of(drv_node_t *n, int type, drv_event_t **out)
+{
+    if (!drv_node_ok(n) || n->type != type || !out)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = n->event;
+    return CUDA_SUCCESS;
+}
+static CUresult set_event_of(drv_node_t *n, int type, drv_event_t *e)
+{
+    if (!drv_node_ok(n) || n->type != type || !e || e->tag != DRV_EVENT)
+        return CUDA_ERROR_INVALID_VALUE;
+    n->event = e;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuGraphEventRecordNodeGetEvent(drv_node_t *n, drv_event_t **e) { return event_of(n, NODE_EVENT_RECORD, e); }
+DRV_API CUresult cuGraphEventWaitNodeGetEvent(drv_node_t *n, drv_event_t **e) { return event_of(n, NODE_WAIT_EVENT, e); }
+DRV_API CUresult cuGraphEventRecordNodeSetEvent(drv_node_t *n, drv_event_t *e) { return set_event_of(n, NODE_EVENT_RECORD, e); }
+DRV_API CUresult cuGraphEventWaitNodeSetEvent(drv_node_t *n, drv_event_t *e) { return set_event_of(n, NODE_WAIT_EVENT, e); }
+
+DRV_API CUresult cuGraphKernelNodeSetParams(drv_node_t *n, const kernel_params_t *p)
+{
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    kernel_params_t q = { 0 };
+    memcpy(&q, p, offsetof(kernel_params_t, kern));
+    return cuGraphKernelNodeSetParams_v2(n, &q);
+}
+DRV_API CUresult cuGraphKernelNodeGetParams(drv_node_t *n, kernel_params_t *p)
+{
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    kernel_params_t q;
+    CUresult r = cuGraphKernelNodeGetParams_v2(n, &q);
+    if (!r)
+        memcpy(p, &q, offsetof(kernel_params_t, kern));
+    return r;
+}
+
 DRV_API CUresult cuGraphDestroyNode(drv_node_t *n)
 {
-    if (!node_ok(n))
+    if (!drv_node_ok(n))
         return CUDA_ERROR_INVALID_VALUE;
     drv_graph_t *g = n->g;
+    CUresult r = deletable(__func__, g);
+    if (r)
+        return r;
     for (size_t i = 0; i < g->n; i++) {
         drv_node_t *o = g->nodes[i];
         size_t k = 0;
@@ -521,11 +707,49 @@ DRV_API CUresult cuGraphDestroyNode(drv_node_t *n)
     return CUDA_SUCCESS;
 }
 
-/* A copy of g with its nodes in an order that respects the dependencies (Kahn); NULL when
- * memory runs out or g has a cycle. */
-static drv_graph_t *graph_clone(const drv_graph_t *g)
+/* What node o owns, copied into m (a copy of o whose owned pointers are NULL): the parameter
+ * block, the attributes, a child graph or conditional bodies (cloned), and references to
+ * the graph allocation or conditional handle it shares with o. */
+static bool copy_node_data(drv_node_t *m, const drv_node_t *o)
 {
-    drv_graph_t *c = graph_new();
+    if (o->k.params) {
+        if (!(m->k.params = malloc(o->k.psize + 1)))
+            return false;
+        memcpy(m->k.params, o->k.params, o->k.psize);
+    }
+    if (o->k.attr) {
+        if (!(m->k.attr = malloc(NODE_NATTR * sizeof *m->k.attr)))
+            return false;
+        memcpy(m->k.attr, o->k.attr, NODE_NATTR * sizeof *m->k.attr);
+    }
+    if (o->type == NODE_GRAPH) {
+        if (!(m->child = drv_graph_clone(o->child)))
+            return false;
+        m->child->owner = m;
+    }
+    if (o->mem) {   /* memory alloc and free nodes */
+        m->mem = o->mem;
+        drv_gmem_ref(m->mem);
+    }
+    if (o->type == NODE_CONDITIONAL) {
+        m->cond.h = o->cond.h;
+        drv_cond_ref(m->cond.h);
+        if (!(m->cond.body = calloc(o->cond.size, sizeof *m->cond.body)))
+            return false;
+        for (unsigned b = 0; b < o->cond.size; b++) {
+            if (!(m->cond.body[b] = drv_graph_clone(o->cond.body[b])))
+                return false;
+            m->cond.body[b]->owner = m;
+        }
+    }
+    return true;
+}
+
+/* A copy of g with its nodes in an order that respects the dependencies (Kahn) and its
+ * references to user objects; NULL when memory runs out or g has a cycle. */
+drv_graph_t *drv_graph_clone(const drv_graph_t *g)
+{
+    drv_graph_t *c = drv_graph_new();
     size_t n = g->n;
     drv_node_t **order = malloc((n + 1) * sizeof *order), **copy = calloc(n + 1, sizeof *copy);
     size_t *left = calloc(n + 1, sizeof *left);
@@ -563,27 +787,26 @@ static drv_graph_t *graph_clone(const drv_graph_t *g)
             break;
         }
         *m = *o;
+        m->origin = o;
         m->g = c;
         m->deps = NULL;
         m->ndeps = 0;
         m->k.params = NULL;
+        m->k.attr = NULL;
         m->child = NULL;
+        m->mem = NULL;
+        m->cond.h = NULL;
+        m->cond.body = NULL;
         copy[i] = m;
-        c->nodes = realloc(c->nodes, (c->n + 1) * sizeof *c->nodes);   /* grown one by one: small graphs */
-        if (!c->nodes) {
+        drv_node_t **grown = realloc(c->nodes, (c->n + 1) * sizeof *c->nodes);   /* one by one: small graphs */
+        if (!grown) {
             free(m);
             ok = false;
             break;
         }
+        c->nodes = grown;
         c->nodes[c->n++] = m;
-        if (o->k.params) {
-            if (!(m->k.params = malloc(o->k.psize + 1)))
-                ok = false;
-            else
-                memcpy(m->k.params, o->k.params, o->k.psize);
-        }
-        if (o->type == NODE_GRAPH && !(m->child = graph_clone(o->child)))
-            ok = false;
+        ok = copy_node_data(m, o);
         if (o->ndeps && ok) {
             if (!(m->deps = malloc(o->ndeps * sizeof *m->deps))) {
                 ok = false;
@@ -599,401 +822,459 @@ static drv_graph_t *graph_clone(const drv_graph_t *g)
     free(copy);
     free(left);
     free(done);
+    if (ok && drv_graph_urefs_copy(c, g))
+        ok = false;
     if (!ok) {
-        graph_free(c);
+        drv_graph_free(c);
         return NULL;
     }
     c->cap = c->n;
     return c;
 }
 
+DRV_API CUresult cuGraphNodeFindInClone(drv_node_t **out, drv_node_t *orig, drv_graph_t *clone)
+{
+    if (!out || !drv_node_ok(orig) || !drv_graph_ok(clone))
+        return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < clone->n; i++)
+        if (clone->nodes[i]->origin == orig) {
+            *out = clone->nodes[i];
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
 DRV_API CUresult cuGraphClone(drv_graph_t **out, drv_graph_t *g)
 {
-    if (!out || !graph_ok(g))
+    if (!out || !drv_graph_ok(g))
         return CUDA_ERROR_INVALID_VALUE;
-    return (*out = graph_clone(g)) ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+    if (drv_graph_has(g, MEM_NODES | COND_NODES))
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "a graph with memory alloc, free or conditional nodes "
+                        "cannot be cloned");
+    return (*out = drv_graph_clone(g)) ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
+
 
 /*{=====================================================================
- * Executable graphs
+ * Memory alloc and free nodes (their allocations: graph_mem.c)
  *====================================================================*/
 
-DRV_API CUresult cuGraphInstantiateWithFlags(drv_gexec_t **out, drv_graph_t *g, unsigned long long flags)
+/* An alloc node's allocation, from its parameters: memory of device 0 (the only one), no
+ * IPC handle types; its address goes to p->dptr. */
+CUresult drv_node_mem_alloc(const char *fn, drv_node_t *n, mem_alloc_params_t *p)
 {
-    (void)flags;
-    CUresult r = drv_enter(NULL);
+    const pool_props_t *pp = &p->poolProps;
+    if (p->bytesize == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (pp->allocType != 1)   /* CU_MEM_ALLOCATION_TYPE_PINNED */
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "allocation type %d: a graph allocation is "
+                        "CU_MEM_ALLOCATION_TYPE_PINNED", pp->allocType);
+    if (pp->handleTypes)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "a graph allocation has no IPC handle types");
+    if (pp->location.type != 1)   /* CU_MEM_LOCATION_TYPE_DEVICE */
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "graph allocations at location type %d (not device memory) "
+                        "are not emulated", pp->location.type);
+    if (pp->location.id != 0)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "device %d: there is one device, 0", pp->location.id);
+    if (p->accessDescCount > 1 || (p->accessDescCount && !p->accessDescs))
+        return CUDA_ERROR_INVALID_VALUE;   /* "must not exceed the number of GPUs" */
+    for (size_t i = 0; i < p->accessDescCount; i++)
+        if (p->accessDescs[i].location.type != 1 || p->accessDescs[i].location.id != 0 ||
+            (unsigned)p->accessDescs[i].flags > 3)
+            return CUDA_ERROR_INVALID_VALUE;
+    drv_gmem_t *m;
+    CUresult r = drv_gmem_new(fn, p->bytesize, &m);
     if (r)
         return r;
-    if (!out || !graph_ok(g))
-        return CUDA_ERROR_INVALID_VALUE;
-    drv_gexec_t *x = calloc(1, sizeof *x);
-    if (!x)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    if (!(x->g = graph_clone(g))) {
-        free(x);
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    x->tag = DRV_GEXEC;
-    *out = x;
+    drv_gmem_set_graph(m, n->g);
+    n->mem = m;
+    p->dptr = drv_gmem_base(m);
     return CUDA_SUCCESS;
 }
 
-DRV_API CUresult cuGraphInstantiate_v2(drv_gexec_t **out, drv_graph_t *g, drv_node_t **err, char *log, size_t loglen)
+static CUresult add_mem_alloc(const char *fn, drv_node_t **out, drv_graph_t *g, drv_node_t *const *deps, size_t ndeps,
+                              mem_alloc_params_t *p)
 {
-    if (err)
-        *err = NULL;
-    if (log && loglen)
-        log[0] = 0;
-    return cuGraphInstantiateWithFlags(out, g, 0);
-}
-DRV_API CUresult cuGraphInstantiate(drv_gexec_t **out, drv_graph_t *g, drv_node_t **err, char *log, size_t loglen)
-{
-    return cuGraphInstantiate_v2(out, g, err, log, loglen);
-}
-
-typedef struct { unsigned long long flags; void *upload_stream; } inst_params_t;
-DRV_API CUresult cuGraphInstantiateWithParams(drv_gexec_t **out, drv_graph_t *g, inst_params_t *p)
-{
-    return cuGraphInstantiateWithFlags(out, g, p ? p->flags : 0);
-}
-
-DRV_API CUresult cuGraphExecDestroy(drv_gexec_t *x)
-{
-    if (!x || x->tag != DRV_GEXEC)
+    if (!out || !p)
         return CUDA_ERROR_INVALID_VALUE;
-    graph_free(x->g);
-    x->tag = 0;
-    free(x);
-    return CUDA_SUCCESS;
-}
-
-DRV_API CUresult cuGraphUpload(drv_gexec_t *x, CUstream s)
-{
-    if (!x || x->tag != DRV_GEXEC)
-        return CUDA_ERROR_INVALID_VALUE;
-    return drv_stream_check(s);
-}
-
-static CUresult run_graph(drv_graph_t *g, CUstream s)
-{
-    for (size_t i = 0; i < g->n; i++) {
-        drv_node_t *n = g->nodes[i];
-        CUresult r = CUDA_SUCCESS;
-        switch (n->type) {
-        case NODE_KERNEL: {
-            size_t sz = n->k.psize;
-            void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, n->k.params, CU_LAUNCH_PARAM_BUFFER_SIZE, &sz,
-                              CU_LAUNCH_PARAM_END };
-            r = drv_launch("cuGraphLaunch", n->k.f, n->k.grid, n->k.block, n->k.shared, s, NULL, extra, false, NULL);
-            break;
-        }
-        case NODE_MEMCPY: r = drv_copy3d(&n->copy, s, false); break;
-        case NODE_MEMSET: r = drv_set2d(n->set.dst, n->set.pitch, n->set.value, n->set.es, n->set.w, n->set.h, s); break;
-        case NODE_HOST:
-            drv_flush_output();
-            n->host.fn(n->host.user);
-            break;
-        case NODE_GRAPH: r = run_graph(n->child, s); break;
-        case NODE_EVENT_RECORD:
-            if (n->event && n->event->tag == DRV_EVENT) {
-                n->event->recorded = true;
-                n->event->time = drv_now();
-            }
-            break;
-        default: break;
-        }
-        if (r)
-            return r;
-    }
-    return CUDA_SUCCESS;
-}
-
-DRV_API CUresult cuGraphLaunch(drv_gexec_t *x, CUstream s)
-{
-    CUresult r = drv_enter(NULL);
-    if (r)
-        return r;
-    if (!x || x->tag != DRV_GEXEC)
-        return CUDA_ERROR_INVALID_VALUE;
-    if ((r = drv_stream_check(s)))
-        return r;
-    return run_graph(x->g, s);
-}
-DRV_API CUresult cuGraphLaunch_ptsz(drv_gexec_t *x, CUstream s) { return cuGraphLaunch(x, s); }
-
-/* Updating an executable graph in place: its node of the same position takes the graph's
- * parameters (same topology required). */
-typedef struct { int result; drv_node_t *errorNode, *errorFromNode; } update_info_t;
-DRV_API CUresult cuGraphExecUpdate_v2(drv_gexec_t *x, drv_graph_t *g, update_info_t *info)
-{
-    if (!x || x->tag != DRV_GEXEC || !graph_ok(g))
-        return CUDA_ERROR_INVALID_VALUE;
-    drv_graph_t *c = graph_clone(g);
-    if (!c)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    bool same = c->n == x->g->n;
-    for (size_t i = 0; same && i < c->n; i++)
-        same = c->nodes[i]->type == x->g->nodes[i]->type && c->nodes[i]->ndeps == x->g->nodes[i]->ndeps;
-    if (info) {
-        memset(info, 0, sizeof *info);
-        info->result = same ? 0 : 2;   /* CU_GRAPH_EXEC_UPDATE_SUCCESS, ..._ERROR_TOPOLOGY_CHANGED */
-    }
-    if (!same) {
-        graph_free(c);
-        return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
-    }
-    graph_free(x->g);
-    x->g = c;
-    return CUDA_SUCCESS;
-}
-
-/*{=====================================================================
- * Stream capture
- *====================================================================*/
-
-drv_capture_t *drv_capture_of(CUstream s)
-{
-    if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD || s->tag != DRV_STREAM)
-        return NULL;
-    return s->cap;
-}
-
-/* The node a capturing stream's next work becomes: after the stream's current dependencies,
- * which it then replaces. */
-static CUresult capture_node(CUstream s, int type, drv_node_t **out)
-{
-    drv_capture_t *cap = s->cap;
+    if (drv_graph_ok(g) && g->owner)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "memory nodes cannot be added to a graph that belongs to a node");
     drv_node_t *n;
-    CUresult r = add_node(cap->g, type, (drv_node_t *const *)s->cdeps, s->ncdeps, &n);
-    if (r) {
-        cap->invalid = true;
+    CUresult r = drv_graph_add_node(g, NODE_MEM_ALLOC, deps, ndeps, &n);
+    if (r)
+        return r;
+    if ((r = drv_node_mem_alloc(fn, n, p))) {
+        drv_graph_drop_last(g);
         return r;
     }
-    void **d = realloc(s->cdeps, sizeof *d);
-    if (!d) {
-        cap->invalid = true;
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    }
-    d[0] = n;
-    s->cdeps = d;
-    s->ncdeps = 1;
     *out = n;
     return CUDA_SUCCESS;
 }
 
-CUresult drv_capture_kernel(CUstream s, drv_func_t *f, const unsigned grid[3], const unsigned block[3], unsigned shared,
-                            void **params, void **extra)
+/* A free node's allocation: an address an alloc node returned, by the rules of drv_gmem_add_free. */
+CUresult drv_node_mem_free(const char *fn, drv_node_t *n, CUdeviceptr d)
 {
-    drv_node_t *n;
-    CUresult r = capture_node(s, NODE_KERNEL, &n);
-    return r ? r : set_kernel(n, f, grid, block, shared, params, extra);
-}
-
-CUresult drv_capture_copy(CUstream s, const CUDA_MEMCPY3D *c)
-{
-    drv_node_t *n;
-    CUresult r = capture_node(s, NODE_MEMCPY, &n);
-    if (!r)
-        n->copy = *c;
-    return r;
-}
-
-CUresult drv_capture_set(CUstream s, CUdeviceptr d, size_t pitch, unsigned v, unsigned es, size_t w, size_t h)
-{
-    drv_node_t *n;
-    CUresult r = capture_node(s, NODE_MEMSET, &n);
-    if (!r) {
-        n->set.dst = d;
-        n->set.pitch = pitch;
-        n->set.value = v;
-        n->set.es = es;
-        n->set.w = w;
-        n->set.h = h;
-    }
-    return r;
-}
-
-CUresult drv_capture_host(CUstream s, CUhostFn fn, void *user)
-{
-    drv_node_t *n;
-    CUresult r = capture_node(s, NODE_HOST, &n);
-    if (!r) {
-        n->host.fn = fn;
-        n->host.user = user;
-    }
-    return r;
-}
-
-/* An event recorded in a capturing stream holds the stream's dependencies, for streams that
- * wait on it (they join the capture). */
-CUresult drv_capture_record(CUstream s, drv_event_t *e)
-{
-    void **d = s->ncdeps ? malloc(s->ncdeps * sizeof *d) : NULL;
-    if (s->ncdeps && !d)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    if (s->ncdeps)
-        memcpy(d, s->cdeps, s->ncdeps * sizeof *d);
-    free(e->cdeps);
-    e->cdeps = d;
-    e->ncdeps = s->ncdeps;
-    e->cap = s->cap;
-    return CUDA_SUCCESS;
-}
-
-CUresult drv_capture_wait(CUstream s, drv_event_t *e)
-{
-    drv_capture_t *cap = e->cap;
-    if (s->cap && s->cap != cap)
-        return CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
-    if (!s->cap) {
-        if (cap->nstreams == 64)
-            return CUDA_ERROR_OUT_OF_MEMORY;
-        s->cap = cap;
-        cap->streams[cap->nstreams++] = s;
-        free(s->cdeps);
-        s->cdeps = NULL;
-        s->ncdeps = 0;
-    }
-    void **d = realloc(s->cdeps, (s->ncdeps + e->ncdeps + 1) * sizeof *d);
-    if (!d)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < e->ncdeps; i++) {
-        bool have = false;
-        for (size_t j = 0; j < s->ncdeps; j++)
-            have |= d[j] == e->cdeps[i];
-        if (!have)
-            d[s->ncdeps++] = e->cdeps[i];
-    }
-    s->cdeps = d;
-    return CUDA_SUCCESS;
-}
-
-/* Whether target is one of from[0..n) or an ancestor of one (a graph of at most max nodes). */
-static bool reaches(drv_node_t *const *from, size_t n, const void *target, size_t max)
-{
-    drv_node_t **stack = malloc((max + 1) * sizeof *stack), **seen = malloc((max + 1) * sizeof *seen);
-    size_t sp = 0, ns = 0;
-    bool found = false;
-    if (!stack || !seen) {
-        free(stack);
-        free(seen);
-        return true;   /* cannot tell: do not refuse the capture */
-    }
-    for (size_t i = 0; i < n && sp <= max; i++)
-        stack[sp++] = from[i];
-    while (sp && !found) {
-        drv_node_t *x = stack[--sp];
-        if ((const void *)x == target) {
-            found = true;
-            break;
-        }
-        bool was = false;
-        for (size_t i = 0; i < ns && !was; i++)
-            was = seen[i] == x;
-        if (was || ns > max)
-            continue;
-        seen[ns++] = x;
-        for (size_t i = 0; i < x->ndeps && sp <= max; i++)
-            stack[sp++] = x->deps[i];
-    }
-    free(stack);
-    free(seen);
-    return found;
-}
-
-DRV_API CUresult cuStreamBeginCapture_v2(CUstream s, int mode)
-{
-    CUresult r = drv_enter(NULL);
+    drv_gmem_t *m = drv_gmem_at((uintptr_t)d);
+    if (!m)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "%#llx is no address an allocation node returned", d);
+    CUresult r = drv_gmem_add_free(fn, m, n->g);
     if (r)
         return r;
-    if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD)
-        return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
-    if (s->tag != DRV_STREAM)
-        return CUDA_ERROR_INVALID_HANDLE;
-    if (s->cap)
-        return CUDA_ERROR_ILLEGAL_STATE;
-    if (mode < 0 || mode > 2)
-        return CUDA_ERROR_INVALID_VALUE;
-    drv_capture_t *cap = calloc(1, sizeof *cap);
-    if (!cap || !(cap->g = graph_new())) {
-        free(cap);
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    }
-    static unsigned long long ids;
-    cap->id = __atomic_add_fetch(&ids, 1, __ATOMIC_RELAXED);
-    cap->mode = mode;
-    cap->origin = s;
-    cap->streams[cap->nstreams++] = s;
-    s->cap = cap;
-    free(s->cdeps);
-    s->cdeps = NULL;
-    s->ncdeps = 0;
+    n->mem = m;
+    drv_gmem_ref(m);
+    n->free_ptr = d;
     return CUDA_SUCCESS;
 }
-DRV_API CUresult cuStreamBeginCapture(CUstream s) { return cuStreamBeginCapture_v2(s, 0); }
-DRV_API CUresult cuStreamBeginCapture_ptsz(CUstream s) { return cuStreamBeginCapture_v2(s, 0); }
-DRV_API CUresult cuStreamBeginCapture_v2_ptsz(CUstream s, int mode) { return cuStreamBeginCapture_v2(s, mode); }
 
-DRV_API CUresult cuStreamEndCapture(CUstream s, drv_graph_t **out)
+static CUresult add_mem_free(const char *fn, drv_node_t **out, drv_graph_t *g, drv_node_t *const *deps, size_t ndeps,
+                             CUdeviceptr d)
 {
-    if (!out)
+    if (!out || !drv_graph_ok(g))
         return CUDA_ERROR_INVALID_VALUE;
-    if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD || s->tag != DRV_STREAM)
-        return CUDA_ERROR_ILLEGAL_STATE;
-    drv_capture_t *cap = s->cap;
-    if (!cap)
-        return CUDA_ERROR_ILLEGAL_STATE;
-    if (cap->origin != s)
-        return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
-    /* every other stream that joined must have been joined back into this one: its last
-     * work is among the ancestors of the origin stream's */
-    CUresult r = CUDA_SUCCESS;
-    for (unsigned i = 0; i < cap->nstreams; i++) {
-        drv_stream_t *o = cap->streams[i];
-        if (o == s || o->tag != DRV_STREAM || o->cap != cap)
-            continue;
-        for (size_t j = 0; j < o->ncdeps && r == CUDA_SUCCESS; j++)
-            if (!reaches((drv_node_t *const *)s->cdeps, s->ncdeps, o->cdeps[j], cap->g->n))
-                r = CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
-        o->cap = NULL;
-        free(o->cdeps);
-        o->cdeps = NULL;
-        o->ncdeps = 0;
-    }
-    s->cap = NULL;
-    free(s->cdeps);
-    s->cdeps = NULL;
-    s->ncdeps = 0;
-    if (cap->invalid) {
-        graph_free(cap->g);
-        free(cap);
-        *out = NULL;
-        return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
-    }
-    if (r) {
-        graph_free(cap->g);
-        free(cap);
-        *out = NULL;
+    if (g->owner)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "memory nodes cannot be added to a graph that belongs to a node");
+    drv_node_t *n;
+    CUresult r = drv_graph_add_node(g, NODE_MEM_FREE, deps, ndeps, &n);
+    if (r)
+        return r;
+    if ((r = drv_node_mem_free(fn, n, d))) {
+        drv_graph_drop_last(g);
         return r;
     }
-    *out = cap->g;
-    free(cap);
+    *out = n;
     return CUDA_SUCCESS;
 }
-DRV_API CUresult cuStreamEndCapture_ptsz(CUstream s, drv_graph_t **out) { return cuStreamEndCapture(s, out); }
 
-CUresult drv_capture_info(CUstream s, int *status, unsigned long long *id, void **graph, const void **deps, size_t *ndeps)
+DRV_API CUresult cuGraphAddMemAllocNode(drv_node_t **out, drv_graph_t *g, drv_node_t *const *deps, size_t ndeps,
+                                        mem_alloc_params_t *p)
 {
-    drv_capture_t *cap = drv_capture_of(s);
-    *status = cap ? (cap->invalid ? CU_STREAM_CAPTURE_STATUS_INVALIDATED : CU_STREAM_CAPTURE_STATUS_ACTIVE)
-                  : CU_STREAM_CAPTURE_STATUS_NONE;
-    if (id)
-        *id = cap ? cap->id : 0;
-    if (graph)
-        *graph = cap ? cap->g : NULL;
-    if (deps)
-        *deps = cap ? (const void *)s->cdeps : NULL;
-    if (ndeps)
-        *ndeps = cap ? s->ncdeps : 0;
+    return add_mem_alloc(__func__, out, g, deps, ndeps, p);
+}
+
+DRV_API CUresult cuGraphAddMemFreeNode(drv_node_t **out, drv_graph_t *g, drv_node_t *const *deps, size_t ndeps,
+                                       CUdeviceptr d)
+{
+    return add_mem_free(__func__, out, g, deps, ndeps, d);
+}
+
+DRV_API CUresult cuGraphMemAllocNodeGetParams(drv_node_t *n, mem_alloc_params_t *p)
+{
+    if (!drv_node_ok(n) || n->type != NODE_MEM_ALLOC || !p)
+        return CUDA_ERROR_INVALID_VALUE;
+    memset(p, 0, sizeof *p);
+    p->poolProps.allocType = 1;
+    p->poolProps.location.type = 1;
+    p->bytesize = drv_gmem_size(n->mem);
+    p->dptr = drv_gmem_base(n->mem);
     return CUDA_SUCCESS;
 }
+
+DRV_API CUresult cuGraphMemFreeNodeGetParams(drv_node_t *n, CUdeviceptr *d)
+{
+    if (!drv_node_ok(n) || n->type != NODE_MEM_FREE || !d)
+        return CUDA_ERROR_INVALID_VALUE;
+    *d = n->free_ptr;
+    return CUDA_SUCCESS;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Conditional nodes: IF, WHILE and SWITCH over a handle's value, with body graphs the
+ * node makes and owns (run in graph_exec.c)
+ *====================================================================*/
+
+static const char *const cond_names[] = { "IF", "WHILE", "SWITCH" };
+
+static CUresult add_cond(const char *fn, drv_node_t **out, drv_graph_t *g, drv_node_t *const *deps, size_t ndeps,
+                         cond_params_t *p)
+{
+    if (!out || !p || !drv_graph_ok(g))
+        return CUDA_ERROR_INVALID_VALUE;
+    drv_cond_t *h = drv_cond_of(p->handle);
+    if (!h)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "%#llx is no conditional handle (cuGraphConditionalHandleCreate "
+                        "makes them)", p->handle);
+    if (drv_cond_graph(h) != g)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "the conditional handle was made for another graph");
+    bool size_ok = p->type == COND_IF ? p->size == 1 || p->size == 2
+                 : p->type == COND_WHILE ? p->size == 1 : p->type == COND_SWITCH ? p->size >= 1 : false;
+    if (!size_ok)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "conditional type %d with %u body graph%s (IF takes 1 or 2, "
+                        "WHILE 1, SWITCH 1 or more)", p->type, p->size, p->size == 1 ? "" : "s");
+    if (p->ctx && p->ctx != drv_current())
+        return CUDA_ERROR_INVALID_VALUE;   /* "must match the context used to create the handle" */
+    drv_node_t *n;
+    CUresult r = drv_graph_add_node(g, NODE_CONDITIONAL, deps, ndeps, &n);
+    if (r)
+        return r;
+    n->cond.type = p->type;
+    n->cond.size = p->size;
+    n->cond.h = h;
+    drv_cond_ref(h);
+    drv_cond_use(h);
+    if (!(n->cond.body = calloc(p->size, sizeof *n->cond.body))) {
+        drv_graph_drop_last(g);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    for (unsigned b = 0; b < p->size; b++) {
+        if (!(n->cond.body[b] = drv_graph_new())) {
+            drv_graph_drop_last(g);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        n->cond.body[b]->owner = n;
+    }
+    p->phGraph_out = n->cond.body;
+    *out = n;
+    return CUDA_SUCCESS;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * The generic node API: CUgraphNodeParams for every node type the emulator has
+ *====================================================================*/
+
+static const char *const type_names[NODE_NTYPES] = {
+    "kernel", "memcpy", "memset", "host", "child graph", "empty", "event wait", "event record",
+    "external semaphore signal", "external semaphore wait", "memory alloc", "memory free", "batch memop", "conditional"
+};
+
+static CUresult not_emulated(const char *fn, int type)
+{
+    if (type >= 0 && type < NODE_NTYPES)
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "%s nodes are not emulated", type_names[type]);
+    return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "no node type %d", type);
+}
+
+static CUresult add_generic(const char *fn, drv_node_t **out, drv_graph_t *g, drv_node_t *const *deps, size_t ndeps,
+                            node_params_t *p)
+{
+    if (!out || !p || p->reserved0[0] || p->reserved0[1] || p->reserved0[2] || p->reserved2)
+        return CUDA_ERROR_INVALID_VALUE;
+    switch (p->type) {
+    case NODE_KERNEL: return cuGraphAddKernelNode_v2(out, g, deps, ndeps, &p->u.kernel);
+    case NODE_MEMCPY:
+        if (p->u.memcpy.flags || p->u.memcpy.reserved)
+            return CUDA_ERROR_INVALID_VALUE;
+        return cuGraphAddMemcpyNode(out, g, deps, ndeps, &p->u.memcpy.copyParams, p->u.memcpy.copyCtx);
+    case NODE_MEMSET: return cuGraphAddMemsetNode(out, g, deps, ndeps, &p->u.memset, p->u.memset.ctx);
+    case NODE_HOST: return cuGraphAddHostNode(out, g, deps, ndeps, &p->u.host);
+    case NODE_GRAPH: return add_child(fn, out, g, deps, ndeps, p->u.graph.graph, p->u.graph.ownership);
+    case NODE_EMPTY: return cuGraphAddEmptyNode(out, g, deps, ndeps);
+    case NODE_WAIT_EVENT: return add_event_node(out, g, deps, ndeps, p->u.eventWait.event, NODE_WAIT_EVENT);
+    case NODE_EVENT_RECORD: return add_event_node(out, g, deps, ndeps, p->u.eventRecord.event, NODE_EVENT_RECORD);
+    case NODE_MEM_ALLOC: return add_mem_alloc(fn, out, g, deps, ndeps, &p->u.alloc);
+    case NODE_MEM_FREE: return add_mem_free(fn, out, g, deps, ndeps, p->u.free.dptr);
+    case NODE_CONDITIONAL: return add_cond(fn, out, g, deps, ndeps, &p->u.conditional);
+    default: return not_emulated(fn, p->type);
+    }
+}
+
+DRV_API CUresult cuGraphAddNode(drv_node_t **out, drv_graph_t *g, drv_node_t *const *deps, size_t ndeps,
+                                node_params_t *p)
+{
+    return add_generic(__func__, out, g, deps, ndeps, p);
+}
+
+DRV_API CUresult cuGraphAddNode_v2(drv_node_t **out, drv_graph_t *g, drv_node_t *const *deps, const edge_data_t *e,
+                                   size_t ndeps, node_params_t *p)
+{
+    if (!drv_edges_default(e, ndeps))
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "edge data with ports or a type other than the default");
+    return add_generic(__func__, out, g, deps, ndeps, p);
+}
+
+/* A node's parameters set from p (of the node's type): what the per-type calls allow. */
+DRV_API CUresult cuGraphNodeSetParams(drv_node_t *n, node_params_t *p)
+{
+    if (!drv_node_ok(n) || !p || p->type != n->type)
+        return CUDA_ERROR_INVALID_VALUE;
+    switch (p->type) {
+    case NODE_KERNEL: return cuGraphKernelNodeSetParams_v2(n, &p->u.kernel);
+    case NODE_MEMCPY:
+        if (p->u.memcpy.flags || p->u.memcpy.reserved)
+            return CUDA_ERROR_INVALID_VALUE;
+        return cuGraphMemcpyNodeSetParams(n, &p->u.memcpy.copyParams);
+    case NODE_MEMSET: return cuGraphMemsetNodeSetParams(n, &p->u.memset);
+    case NODE_HOST: return cuGraphHostNodeSetParams(n, &p->u.host);
+    case NODE_EMPTY: return CUDA_SUCCESS;
+    case NODE_WAIT_EVENT: return cuGraphEventWaitNodeSetEvent(n, p->u.eventWait.event);
+    case NODE_EVENT_RECORD: return cuGraphEventRecordNodeSetEvent(n, p->u.eventRecord.event);
+    case NODE_GRAPH: {
+        drv_graph_t *c = p->u.graph.graph;
+        if (!drv_graph_ok(c) || p->u.graph.ownership != 0 || c == n->child)
+            return CUDA_ERROR_INVALID_VALUE;
+        if (drv_graph_has(c, MEM_NODES | COND_NODES))
+            return drv_fail(CUDA_ERROR_INVALID_VALUE, __func__, "a graph with memory or conditional nodes cannot "
+                            "be cloned into a child graph node");
+        drv_graph_t *k = drv_graph_clone(c);
+        if (!k)
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        drv_graph_free(n->child);
+        n->child = k;
+        n->moved = false;
+        k->owner = n;
+        return CUDA_SUCCESS;
+    }
+    case NODE_MEM_ALLOC:
+    case NODE_MEM_FREE:
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "the parameters of %s nodes cannot be changed",
+                        type_names[p->type]);
+    case NODE_CONDITIONAL:
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "setting a conditional node's parameters is not "
+                        "emulated (make a new node)");
+    default: return not_emulated(__func__, p->type);
+    }
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Kernel node attributes (CUlaunchAttributeID / CUkernelNodeAttrID): stored per node and
+ * returned; cooperative nodes launch cooperatively, priorities and access policy windows
+ * have no effect on the emulator; clusters larger than one CTA are not emulated.
+ *====================================================================*/
+
+static bool attr_known(int id)
+{
+    switch (id) {
+    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+    case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY: case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN: case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
+    case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE: case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+CUresult drv_node_attr_set(const char *fn, drv_node_t *n, int id, const CUlaunchAttributeValue *v)
+{
+    if (!drv_node_ok(n) || n->type != NODE_KERNEL || !v || !attr_known(id))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION || id == CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION) {
+        unsigned x = v->clusterDim.x, y = v->clusterDim.y, z = v->clusterDim.z;
+        if ((x | y | z) > 1)
+            return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "thread-block clusters (%ux%ux%u) are not emulated", x, y, z);
+    }
+    if (id == CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE && v->cooperative)
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "device-updatable kernel nodes are not emulated");
+    if (!n->k.attr && !(n->k.attr = calloc(NODE_NATTR, sizeof *n->k.attr)))
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    n->k.attr[id] = *v;
+    n->k.attr_set |= 1u << id;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuGraphKernelNodeSetAttribute(drv_node_t *n, int id, const CUlaunchAttributeValue *v)
+{
+    return drv_node_attr_set(__func__, n, id, v);
+}
+
+/* An attribute never set reads as zero. */
+DRV_API CUresult cuGraphKernelNodeGetAttribute(drv_node_t *n, int id, CUlaunchAttributeValue *v)
+{
+    if (!drv_node_ok(n) || n->type != NODE_KERNEL || !v || !attr_known(id))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (n->k.attr_set >> id & 1)
+        *v = n->k.attr[id];
+    else
+        memset(v, 0, sizeof *v);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuGraphKernelNodeCopyAttributes(drv_node_t *dst, drv_node_t *src)
+{
+    if (!drv_node_ok(dst) || !drv_node_ok(src) || dst->type != NODE_KERNEL || src->type != NODE_KERNEL)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!src->k.attr) {
+        free(dst->k.attr);
+        dst->k.attr = NULL;
+        dst->k.attr_set = 0;
+        return CUDA_SUCCESS;
+    }
+    if (!dst->k.attr && !(dst->k.attr = malloc(NODE_NATTR * sizeof *dst->k.attr)))
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    memcpy(dst->k.attr, src->k.attr, NODE_NATTR * sizeof *dst->k.attr);
+    dst->k.attr_set = src->k.attr_set;
+    return CUDA_SUCCESS;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * cuGraphDebugDotPrint: the graph in Graphviz's DOT language, a box per node (its type
+ * and main parameters), an arrow per dependency, and a cluster per child graph or
+ * conditional body.
+ *====================================================================*/
+
+static void dot_graph(FILE *f, const drv_graph_t *g, int depth);
+
+static void dot_node(FILE *f, const drv_node_t *n, int depth)
+{
+    fprintf(f, "%*s\"n%p\" [shape=box,label=\"%s", 2 * depth, "", (const void *)n,
+            n->type < NODE_NTYPES ? type_names[n->type] : "?");
+    switch (n->type) {
+    case NODE_KERNEL:
+        fprintf(f, "\\n%s\\n<<<(%u,%u,%u), (%u,%u,%u), %u>>>", n->k.f->mod->m->funcs[n->k.f->entry].name,
+                n->k.grid[0], n->k.grid[1], n->k.grid[2], n->k.block[0], n->k.block[1], n->k.block[2], n->k.shared);
+        break;
+    case NODE_MEMCPY:
+        fprintf(f, "\\n%zu x %zu x %zu bytes", n->copy.WidthInBytes, n->copy.Height, n->copy.Depth);
+        break;
+    case NODE_MEMSET:
+        fprintf(f, "\\n%#llx: %zu x %zu of %u bytes = %#x", n->set.dst, n->set.w, n->set.h, n->set.es, n->set.value);
+        break;
+    case NODE_EVENT_RECORD:
+    case NODE_WAIT_EVENT:
+        fprintf(f, "\\nevent %p", (void *)n->event);
+        break;
+    case NODE_MEM_ALLOC:
+        fprintf(f, "\\n%#llx, %zu bytes", (unsigned long long)drv_gmem_base(n->mem), drv_gmem_size(n->mem));
+        break;
+    case NODE_MEM_FREE:
+        fprintf(f, "\\n%#llx", n->free_ptr);
+        break;
+    case NODE_CONDITIONAL:
+        fprintf(f, "\\n%s, handle %p", cond_names[n->cond.type], (void *)n->cond.h);
+        break;
+    default:
+        break;
+    }
+    fprintf(f, "\"];\n");
+    unsigned nsub = n->type == NODE_GRAPH ? 1 : n->type == NODE_CONDITIONAL ? n->cond.size : 0;
+    for (unsigned b = 0; b < nsub; b++) {
+        const drv_graph_t *sub = n->type == NODE_GRAPH ? n->child : n->cond.body[b];
+        fprintf(f, "%*ssubgraph \"cluster_%p_%u\" {\n%*slabel=\"%s %u of n%p\";\n", 2 * depth, "", (const void *)n, b,
+                2 * depth + 2, "", n->type == NODE_GRAPH ? "child graph" : "body", b, (const void *)n);
+        dot_graph(f, sub, depth + 1);
+        fprintf(f, "%*s}\n", 2 * depth, "");
+        for (size_t i = 0; i < sub->n; i++)
+            if (!sub->nodes[i]->ndeps)
+                fprintf(f, "%*s\"n%p\" -> \"n%p\" [style=dashed];\n", 2 * depth, "", (const void *)n,
+                        (const void *)sub->nodes[i]);
+    }
+}
+
+static void dot_graph(FILE *f, const drv_graph_t *g, int depth)
+{
+    for (size_t i = 0; i < g->n; i++)
+        dot_node(f, g->nodes[i], depth + 1);
+    for (size_t i = 0; i < g->n; i++)
+        for (size_t j = 0; j < g->nodes[i]->ndeps; j++)
+            fprintf(f, "%*s\"n%p\" -> \"n%p\";\n", 2 * depth + 2, "", (const void *)g->nodes[i]->deps[j],
+                    (const void *)g->nodes[i]);
+}
+
+DRV_API CUresult cuGraphDebugDotPrint(drv_graph_t *g, const char *path, unsigned flags)
+{
+    (void)flags;   /* every flag asks for more detail; the emulator's one level has the parameters above */
+    if (!drv_graph_ok(g) || !path)
+        return CUDA_ERROR_INVALID_VALUE;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return drv_fail(CUDA_ERROR_OPERATING_SYSTEM, __func__, "cannot write %s", path);
+    fprintf(f, "digraph \"graph_%p\" {\n  label=\"graph %p\";\n", (void *)g, (void *)g);
+    dot_graph(f, g, 0);
+    fprintf(f, "}\n");
+    return fclose(f) ? drv_fail(CUDA_ERROR_OPERATING_SYSTEM, __func__, "cannot write %s", path) : CUDA_SUCCESS;
+}
+/*}=====================================================================*/

@@ -75,11 +75,15 @@ CUresult drv_unsupported(const char *fn)
 CUresult drv_fail(CUresult r, const char *fn, const char *fmt, ...)
 {
     va_list ap;
+    char text[512];
     va_start(ap, fmt);
-    fprintf(stderr, "ptxemu: %s: ", fn);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "ptxemu: %s: %s\n", fn, text);
+    const char *name = NULL;
+    cuGetErrorName(r, &name);
+    drv_log(0, "%s", text);
+    drv_log(0, "Returning %d (%s) from %s", (int)r, name ? name : "?", fn);
     return r;
 }
 
@@ -115,6 +119,7 @@ DRV_API CUresult cuInit(unsigned int flags)
     pthread_mutex_lock(&drv.lock);
     CUresult r = CUDA_SUCCESS;
     if (!drv.inited) {
+        atexit(drv_at_exit);
         drv.dev = rt_device();
         if (!drv.dev) {
             r = CUDA_ERROR_OUT_OF_MEMORY;
@@ -123,6 +128,7 @@ DRV_API CUresult cuInit(unsigned int flags)
             drv.primary.tag = DRV_CTX;
             drv.primary.primary = true;
             drv.primary.stack_size = 1024;
+            drv_ctx_limits_default(&drv.primary);
             drv.inited = true;
         }
     }
@@ -373,6 +379,7 @@ static void ctx_teardown(drv_ctx_t *c)
         free(e);
     }
     c->cls = NULL;
+    drv_array_remove_ctx(c);
     drv_alloc_remove_ctx(c);
     c->sticky = CUDA_SUCCESS;
 }
@@ -456,6 +463,7 @@ static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice d)
     c->flags = flags;
     c->refs = 1;
     c->stack_size = 1024;
+    drv_ctx_limits_default(c);
     if (ctx_depth < 64)
         ctx_stack[ctx_depth++] = c;
     *pctx = c;
@@ -639,6 +647,14 @@ DRV_API CUresult cuCtxSynchronize_v2(CUcontext c)
     return r;
 }
 
+void drv_ctx_limits_default(drv_ctx_t *c)
+{
+    c->sync_depth = 2;
+    c->pending_launches = 2048;
+    c->l2_fetch = 64;
+    c->l2_persisting = 0;
+}
+
 DRV_API CUresult cuCtxGetLimit(size_t *v, int limit)
 {
     drv_ctx_t *c;
@@ -651,12 +667,12 @@ DRV_API CUresult cuCtxGetLimit(size_t *v, int limit)
     case CU_LIMIT_STACK_SIZE:       *v = c->stack_size; break;
     case CU_LIMIT_PRINTF_FIFO_SIZE: *v = ex_device_limit(drv.dev, EX_LIMIT_PRINTF_FIFO); break;
     case CU_LIMIT_MALLOC_HEAP_SIZE: *v = ex_device_limit(drv.dev, EX_LIMIT_HEAP); break;
-    case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH: *v = 2; break;
-    case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: *v = 2048; break;
-    case CU_LIMIT_MAX_L2_FETCH_GRANULARITY: *v = 64; break;
-    case CU_LIMIT_PERSISTING_L2_CACHE_SIZE: *v = 0; break;
+    case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH: *v = c->sync_depth; break;
+    case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: *v = c->pending_launches; break;
+    case CU_LIMIT_MAX_L2_FETCH_GRANULARITY: *v = c->l2_fetch; break;
+    case CU_LIMIT_PERSISTING_L2_CACHE_SIZE: *v = c->l2_persisting; break;
     case CU_LIMIT_SHMEM_SIZE: *v = 232448; break;
-    default: return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    default: return CUDA_ERROR_INVALID_VALUE;   /* as the H100's driver answers (tests/apps/err_api.cu) */
     }
     return CUDA_SUCCESS;
 }
@@ -673,12 +689,18 @@ DRV_API CUresult cuCtxSetLimit(int limit, size_t v)
         return ex_device_set_limit(drv.dev, EX_LIMIT_PRINTF_FIFO, v) == ISA_ST_OK ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
     case CU_LIMIT_MALLOC_HEAP_SIZE:
         return ex_device_set_limit(drv.dev, EX_LIMIT_HEAP, v) == ISA_ST_OK ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-    case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH:
-    case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:
+    case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH: c->sync_depth = v; return CUDA_SUCCESS;
+    case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: c->pending_launches = v; return CUDA_SUCCESS;
     case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:
-    case CU_LIMIT_PERSISTING_L2_CACHE_SIZE:
+        if (v > 128)
+            return CUDA_ERROR_INVALID_VALUE;
+        c->l2_fetch = v;
         return CUDA_SUCCESS;
-    default: return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    case CU_LIMIT_PERSISTING_L2_CACHE_SIZE:
+        c->l2_persisting = v > 32768000 ? 32768000 : v;   /* at most persistingL2CacheMaxSize */
+        return CUDA_SUCCESS;
+    case CU_LIMIT_SHMEM_SIZE: return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    default: return CUDA_ERROR_INVALID_VALUE;   /* as the H100's driver answers (tests/apps/err_api.cu) */
     }
 }
 

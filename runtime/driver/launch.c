@@ -106,9 +106,14 @@ CUresult drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const
         }
         if (!buf || !sz)
             return CUDA_ERROR_INVALID_VALUE;
+        /* as the H100's driver answers (tests/apps/drvapi.cu): a larger buffer is more than
+         * the kernel's parameter space holds */
         if (*sz < psize)
             return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "kernel %s: a %zu-byte parameter buffer for %zu bytes of parameters",
                             kname, *sz, psize);
+        if (*sz > psize)
+            return drv_fail(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, fn, "kernel %s: a %zu-byte parameter buffer for %zu "
+                            "bytes of parameters", kname, *sz, psize);
         pb = buf;
     } else {
         if (psize > sizeof stackbuf && !(pb = calloc(1, psize)))
@@ -308,7 +313,7 @@ DRV_API CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *out, CUfunction
     uint64_t per_sm = 233472, stat = ex_entry_shared(f->mod->p, f->entry);
     uint64_t each = per_sm / (uint64_t)blocks;
     each = each > 1024 ? each - 1024 : 0;   /* the 1 KB the H100 reserves per CTA */
-    each = each > 232448 ? 232448 : each;
-    *out = each > stat ? each - stat : 0;
+    each = each > stat ? each - stat : 0;
+    *out = each > f->max_dyn_shared ? f->max_dyn_shared : each;   /* what a launch of f may ask for */
     return CUDA_SUCCESS;
 }

@@ -1,6 +1,7 @@
 /* mem.c: memory: device, pinned host, managed and registered host allocations (device
  * addresses are host addresses, each allocation mapped as the emulated device's global
- * memory), every cuMemcpy and cuMemset form (array operands excepted), pointer attributes. */
+ * memory), every cuMemcpy and cuMemset form (an array operand through array.c's
+ * drv_array_span), pointer attributes. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -48,7 +49,8 @@ CUresult drv_alloc_add(void *base, size_t size, drv_memkind_t kind, unsigned fla
     }
     size_t i = find_slot((uintptr_t)base);
     memmove(&drv.allocs[i + 1], &drv.allocs[i], (drv.nalloc - i) * sizeof *drv.allocs);
-    drv.allocs[i] = (drv_alloc_t){ (uintptr_t)base, size, kind, drv_current(), flags, ++drv.next_id };
+    drv.allocs[i] = (drv_alloc_t){ .base = (uintptr_t)base, .size = size, .kind = kind, .ctx = drv_current(), .flags = flags,
+                                   .id = ++drv.next_id };
     drv.nalloc++;
     if (kind == DRV_MEM_DEVICE || kind == DRV_MEM_MANAGED)
         in_use += size;
@@ -132,8 +134,30 @@ void drv_alloc_remove_ctx(drv_ctx_t *c)
  * Allocation
  *====================================================================*/
 
+/* Device memory that is no allocation (CUDA arrays, array.c) counts against the device's
+ * memory as allocations do, for cuMemGetInfo and for running out. */
+CUresult drv_mem_reserve(size_t n)
+{
+    pthread_mutex_lock(&drv.lock);
+    bool ok = n <= DEV_MEM && in_use + n <= DEV_MEM;
+    if (ok)
+        in_use += n;
+    pthread_mutex_unlock(&drv.lock);
+    return ok ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+void drv_mem_unreserve(size_t n)
+{
+    pthread_mutex_lock(&drv.lock);
+    in_use -= n < in_use ? n : in_use;
+    pthread_mutex_unlock(&drv.lock);
+}
+
 static CUresult alloc(void **out, size_t n, drv_memkind_t kind, unsigned flags)
 {
+    CUresult r = drv_capture_unsafe("a memory allocation");
+    if (r)
+        return r;
     if (n > DEV_MEM || (kind != DRV_MEM_HOST && in_use + n > DEV_MEM))
         return CUDA_ERROR_OUT_OF_MEMORY;
     size_t sz = (n + 255) & ~(size_t)255;
@@ -144,12 +168,15 @@ static CUresult alloc(void **out, size_t n, drv_memkind_t kind, unsigned flags)
             return CUDA_ERROR_OUT_OF_MEMORY;
         flags |= 0x80000000u;
     } else {
-        p = aligned_alloc(256, sz);
+        /* aligned to CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT, so that any allocation can be a
+         * linear or pitched texture resource (as the GPU's allocations can) */
+        size_t room = (sz + 511) & ~(size_t)511;
+        p = aligned_alloc(512, room);
         if (!p)
             return CUDA_ERROR_OUT_OF_MEMORY;
-        memset(p, 0, sz);
+        memset(p, 0, room);
     }
-    CUresult r = drv_alloc_add(p, sz, kind, flags, true);
+    r = drv_alloc_add(p, sz, kind, flags, true);
     if (r) {
         if (sz >= BIG)
             munmap(p, sz);
@@ -210,6 +237,8 @@ DRV_API CUresult cuMemFree_v2(CUdeviceptr dp)
         return r;
     if (!dp)
         return CUDA_SUCCESS;
+    if (drv_graph_mem_free(__func__, dp, &r))   /* an allocation of a graph's alloc node (graph_mem.c) */
+        return r;
     drv_alloc_t a;
     if (!remove_at((uintptr_t)dp, 1u << DRV_MEM_DEVICE | 1u << DRV_MEM_MANAGED, &a))
         return CUDA_ERROR_INVALID_VALUE;
@@ -328,13 +357,17 @@ DRV_API CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdevi
 DRV_API CUresult cuMemAllocAsync(CUdeviceptr *dp, size_t n, CUstream s)
 {
     CUresult r = drv_stream_check(s);
+    if (!r && drv_capture_of(s))   /* a graph memory alloc node (graph.c) */
+        return (r = drv_enter(NULL)) ? r : !dp || n == 0 ? CUDA_ERROR_INVALID_VALUE : drv_capture_mem_alloc(s, n, dp);
     return r ? r : cuMemAlloc_v2(dp, n);
 }
 DRV_API CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dp, size_t n, CUstream s) { return cuMemAllocAsync(dp, n, s); }
 DRV_API CUresult cuMemFreeAsync(CUdeviceptr dp, CUstream s)
 {
     CUresult r = drv_stream_check(s);
-    return r ? r : cuMemFree_v2(dp);
+    if (!r && drv_capture_of(s))   /* a graph memory free node (graph.c) */
+        return (r = drv_enter(NULL)) ? r : drv_capture_mem_free(s, dp);
+    return r ? r : cuMemFree_v2(dp);   /* a graph allocation's free too */
 }
 DRV_API CUresult cuMemFreeAsync_ptsz(CUdeviceptr dp, CUstream s) { return cuMemFreeAsync(dp, s); }
 
@@ -417,20 +450,70 @@ DRV_API CUresult cuMemcpyAsync_ptsz(CUdeviceptr d, CUdeviceptr s, size_t n, CUst
 DRV_API CUresult cuMemcpyPeer_ptds(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n) { return cuMemcpyPeer(d, dc, s, sc, n); }
 DRV_API CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st) { return cuMemcpyPeerAsync(d, dc, s, sc, n, st); }
 
-/* One side of a 2D/3D copy: its base address and whether it is device memory. */
-static CUresult side(int type, const void *host, CUdeviceptr dev, void *array, void **out, bool *is_dev)
+/* One side of a 2D/3D copy: where it starts, how its rows and slices lie, and what
+ * bounds it: device memory is checked against the registry, an array against its level's
+ * extent (x and the width in whole elements, LOD 0 as the driver API requires), host
+ * memory not at all. */
+typedef struct {
+    char  *base;
+    size_t pitch, height;     /* bytes per row, rows per slice */
+    bool   dev;               /* device memory: the registry checks the extent */
+    bool   array;
+    drv_array_span_t span;    /* array: its level */
+} side_t;
+
+static CUresult side(const char *fn, int type, const void *host, CUdeviceptr dev, CUarray array, size_t pitch,
+                     size_t height, size_t lod, size_t w, size_t h, side_t *out)
 {
+    memset(out, 0, sizeof *out);
+    out->pitch = pitch ? pitch : w;
+    out->height = height ? height : h;
     switch (type) {
-    case CU_MEMORYTYPE_HOST:    *out = (void *)host; *is_dev = false; return CUDA_SUCCESS;
-    case CU_MEMORYTYPE_DEVICE:  *out = PTR(dev); *is_dev = true; return CUDA_SUCCESS;
-    case CU_MEMORYTYPE_UNIFIED: *out = PTR(dev); *is_dev = drv_alloc_find((uintptr_t)dev, 0) != NULL; return CUDA_SUCCESS;
-    case CU_MEMORYTYPE_ARRAY:   (void)array; return drv_unsupported("cuMemcpy2D/3D with a CUDA array");
-    default:                    return CUDA_ERROR_INVALID_VALUE;
+    case CU_MEMORYTYPE_HOST:    out->base = (char *)host; return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_DEVICE:  out->base = PTR(dev); out->dev = true; return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_UNIFIED: out->base = PTR(dev); out->dev = drv_alloc_find((uintptr_t)dev, 0) != NULL; return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_ARRAY: {
+        CUresult r = drv_array_span(array, fn, &out->span);
+        if (r)
+            return r;
+        if (lod)
+            return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "an array's LOD in a copy must be 0 (copy to a level "
+                            "of a mipmapped array through cuMipmappedArrayGetLevel)");
+        out->base = (char *)out->span.base;
+        out->pitch = out->span.row;
+        out->height = out->span.rows;
+        out->array = true;
+        return CUDA_SUCCESS;
     }
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+/* Whether the box at (x bytes, y, z) of w bytes x h x d fits side s: ISA_ST_OK's analogue
+ * for copies, with the reason said for an array. */
+static CUresult side_fits(const char *fn, const side_t *s, size_t x, size_t y, size_t z, size_t w, size_t h, size_t d)
+{
+    if (s->array) {
+        const drv_array_span_t *a = &s->span;
+        if (x % a->elem || w % a->elem)
+            return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "an array's x offset (%zu bytes) and the width (%zu "
+                            "bytes) must be whole elements of %u bytes", x, w, a->elem);
+        if (x > a->row || w > a->row - x || y > a->rows || h > a->rows - y || z > a->slices || d > a->slices - z)
+            return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "the copy (%zu bytes x %zu x %zu at %zu, %zu, %zu) "
+                            "goes beyond the array (%zu bytes x %zu x %zu)", w, h, d, x, y, z, a->row, a->rows,
+                            a->slices);
+        return CUDA_SUCCESS;
+    }
+    if (!s->dev)
+        return CUDA_SUCCESS;
+    size_t off = (z * s->height + y) * s->pitch + x, ext = ((d - 1) * s->height + (h - 1)) * s->pitch + w;
+    return dev_ok((uintptr_t)s->base + off, ext) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult drv_copy3d(const CUDA_MEMCPY3D *c, CUstream s, bool sync)
 {
+    static const char fn[] = "cuMemcpy3D";
     CUresult r = drv_enter(NULL);
     if (r)
         return r;
@@ -440,26 +523,26 @@ CUresult drv_copy3d(const CUDA_MEMCPY3D *c, CUstream s, bool sync)
         return r;
     if (drv_capture_of(s))
         return drv_capture_copy(s, c);
-    void *src = NULL, *dst = NULL;
-    bool sdev = false, ddev = false;
-    if ((r = side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, &src, &sdev)) ||
-        (r = side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, &dst, &ddev)))
-        return r;
     size_t w = c->WidthInBytes, h = c->Height ? c->Height : 1, d = c->Depth ? c->Depth : 1;
-    size_t sp = c->srcPitch ? c->srcPitch : w, dpt = c->dstPitch ? c->dstPitch : w;
-    size_t sh = c->srcHeight ? c->srcHeight : h, dh = c->dstHeight ? c->dstHeight : h;
-    if ((c->srcPitch && c->srcPitch < w + c->srcXInBytes) || (c->dstPitch && c->dstPitch < w + c->dstXInBytes))
+    side_t src, dst;
+    if ((r = side(fn, c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcPitch, c->srcHeight,
+                  c->srcLOD, w, h, &src)) ||
+        (r = side(fn, c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstPitch, c->dstHeight,
+                  c->dstLOD, w, h, &dst)))
+        return r;
+    if ((!src.array && c->srcPitch && c->srcPitch < w + c->srcXInBytes) ||
+        (!dst.array && c->dstPitch && c->dstPitch < w + c->dstXInBytes))
         return CUDA_ERROR_INVALID_VALUE;
     if (w == 0 || c->Height == 0 || c->Depth == 0)
         return CUDA_SUCCESS;
-    /* the whole extent each side touches */
-    size_t soff = ((c->srcZ * sh) + c->srcY) * sp + c->srcXInBytes, doff = ((c->dstZ * dh) + c->dstY) * dpt + c->dstXInBytes;
-    size_t sext = ((d - 1) * sh + (h - 1)) * sp + w, dext = ((d - 1) * dh + (h - 1)) * dpt + w;
-    if ((sdev && !dev_ok((uintptr_t)src + soff, sext)) || (ddev && !dev_ok((uintptr_t)dst + doff, dext)))
-        return CUDA_ERROR_INVALID_VALUE;
+    if ((r = side_fits(fn, &src, c->srcXInBytes, c->srcY, c->srcZ, w, h, d)) ||
+        (r = side_fits(fn, &dst, c->dstXInBytes, c->dstY, c->dstZ, w, h, d)))
+        return r;
+    char *sp = src.base + (c->srcZ * src.height + c->srcY) * src.pitch + c->srcXInBytes;
+    char *dp = dst.base + (c->dstZ * dst.height + c->dstY) * dst.pitch + c->dstXInBytes;
     for (size_t z = 0; z < d; z++)
         for (size_t y = 0; y < h; y++)
-            memmove((char *)dst + doff + (z * dh + y) * dpt, (const char *)src + soff + (z * sh + y) * sp, w);
+            memmove(dp + (z * dst.height + y) * dst.pitch, sp + (z * src.height + y) * src.pitch, w);
     if (sync)
         drv_flush_output();
     return CUDA_SUCCESS;
@@ -494,6 +577,69 @@ DRV_API CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *c) { return co
 DRV_API CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *c, CUstream s) { return copy2d(c, s, false); }
 DRV_API CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *c) { return drv_copy3d(c, NULL, true); }
 DRV_API CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *c, CUstream s) { return drv_copy3d(c, s, false); }
+
+/* cuMemcpy3DPeer: both contexts are on the one device, so it is cuMemcpy3D once they are
+ * checked (an array side's context is ignored, as the driver API says). */
+static CUresult copy3d_peer(const CUDA_MEMCPY3D_PEER *p, CUstream s, bool sync)
+{
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    if ((p->srcMemoryType != CU_MEMORYTYPE_ARRAY && p->srcContext && !drv_ctx_valid(p->srcContext)) ||
+        (p->dstMemoryType != CU_MEMORYTYPE_ARRAY && p->dstContext && !drv_ctx_valid(p->dstContext)))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    CUDA_MEMCPY3D c = {
+        .srcXInBytes = p->srcXInBytes, .srcY = p->srcY, .srcZ = p->srcZ, .srcLOD = p->srcLOD,
+        .srcMemoryType = p->srcMemoryType, .srcHost = p->srcHost, .srcDevice = p->srcDevice,
+        .srcArray = p->srcArray, .srcPitch = p->srcPitch, .srcHeight = p->srcHeight,
+        .dstXInBytes = p->dstXInBytes, .dstY = p->dstY, .dstZ = p->dstZ, .dstLOD = p->dstLOD,
+        .dstMemoryType = p->dstMemoryType, .dstHost = p->dstHost, .dstDevice = p->dstDevice,
+        .dstArray = p->dstArray, .dstPitch = p->dstPitch, .dstHeight = p->dstHeight,
+        .WidthInBytes = p->WidthInBytes, .Height = p->Height, .Depth = p->Depth };
+    return drv_copy3d(&c, s, sync);
+}
+DRV_API CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *p) { return copy3d_peer(p, NULL, true); }
+DRV_API CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *p) { return copy3d_peer(p, NULL, true); }
+DRV_API CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *p, CUstream s) { return copy3d_peer(p, s, false); }
+DRV_API CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *p, CUstream s) { return copy3d_peer(p, s, false); }
+
+/* The copies of CUDA 2.0 between an array and linear memory: ByteCount bytes at a byte
+ * offset into the array's first row (they are meant for 1D arrays), as one-row 3D copies. */
+static CUresult copy_array(int dtype, void *dhost, CUdeviceptr ddev, CUarray da, size_t doff, int stype,
+                           const void *shost, CUdeviceptr sdev, CUarray sa, size_t soff, size_t n, CUstream s,
+                           bool sync)
+{
+    CUDA_MEMCPY3D c;
+    memset(&c, 0, sizeof c);
+    c.dstMemoryType = dtype, c.dstHost = dhost, c.dstDevice = ddev, c.dstArray = da;
+    c.srcMemoryType = stype, c.srcHost = shost, c.srcDevice = sdev, c.srcArray = sa;
+    if (dtype == CU_MEMORYTYPE_ARRAY)
+        c.dstXInBytes = doff;
+    if (stype == CU_MEMORYTYPE_ARRAY)
+        c.srcXInBytes = soff;
+    c.WidthInBytes = n;
+    c.Height = c.Depth = 1;
+    return drv_copy3d(&c, s, sync);
+}
+#define HOST CU_MEMORYTYPE_HOST
+#define DEV  CU_MEMORYTYPE_DEVICE
+#define ARR  CU_MEMORYTYPE_ARRAY
+DRV_API CUresult cuMemcpyHtoA_v2(CUarray a, size_t off, const void *h, size_t n) { return copy_array(ARR, NULL, 0, a, off, HOST, h, 0, NULL, 0, n, NULL, true); }
+DRV_API CUresult cuMemcpyAtoH_v2(void *h, CUarray a, size_t off, size_t n) { return copy_array(HOST, h, 0, NULL, 0, ARR, NULL, 0, a, off, n, NULL, true); }
+DRV_API CUresult cuMemcpyDtoA_v2(CUarray a, size_t off, CUdeviceptr d, size_t n) { return copy_array(ARR, NULL, 0, a, off, DEV, NULL, d, NULL, 0, n, NULL, false); }
+DRV_API CUresult cuMemcpyAtoD_v2(CUdeviceptr d, CUarray a, size_t off, size_t n) { return copy_array(DEV, NULL, d, NULL, 0, ARR, NULL, 0, a, off, n, NULL, false); }
+DRV_API CUresult cuMemcpyAtoA_v2(CUarray da, size_t doff, CUarray sa, size_t soff, size_t n) { return copy_array(ARR, NULL, 0, da, doff, ARR, NULL, 0, sa, soff, n, NULL, false); }
+DRV_API CUresult cuMemcpyHtoAAsync_v2(CUarray a, size_t off, const void *h, size_t n, CUstream s) { return copy_array(ARR, NULL, 0, a, off, HOST, h, 0, NULL, 0, n, s, false); }
+DRV_API CUresult cuMemcpyAtoHAsync_v2(void *h, CUarray a, size_t off, size_t n, CUstream s) { return copy_array(HOST, h, 0, NULL, 0, ARR, NULL, 0, a, off, n, s, false); }
+DRV_API CUresult cuMemcpyHtoA_v2_ptds(CUarray a, size_t off, const void *h, size_t n) { return cuMemcpyHtoA_v2(a, off, h, n); }
+DRV_API CUresult cuMemcpyAtoH_v2_ptds(void *h, CUarray a, size_t off, size_t n) { return cuMemcpyAtoH_v2(h, a, off, n); }
+DRV_API CUresult cuMemcpyDtoA_v2_ptds(CUarray a, size_t off, CUdeviceptr d, size_t n) { return cuMemcpyDtoA_v2(a, off, d, n); }
+DRV_API CUresult cuMemcpyAtoD_v2_ptds(CUdeviceptr d, CUarray a, size_t off, size_t n) { return cuMemcpyAtoD_v2(d, a, off, n); }
+DRV_API CUresult cuMemcpyAtoA_v2_ptds(CUarray da, size_t doff, CUarray sa, size_t soff, size_t n) { return cuMemcpyAtoA_v2(da, doff, sa, soff, n); }
+DRV_API CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray a, size_t off, const void *h, size_t n, CUstream s) { return cuMemcpyHtoAAsync_v2(a, off, h, n, s); }
+DRV_API CUresult cuMemcpyAtoHAsync_v2_ptsz(void *h, CUarray a, size_t off, size_t n, CUstream s) { return cuMemcpyAtoHAsync_v2(h, a, off, n, s); }
+#undef HOST
+#undef DEV
+#undef ARR
 
 /* Set n elements of size es (1, 2, 4) at d, rows of width elements `pitch` bytes apart. */
 CUresult drv_set2d(CUdeviceptr d, size_t pitch, uint32_t v, unsigned es, size_t width, size_t height, CUstream s)
@@ -550,25 +696,167 @@ DRV_API CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr d, size_t p, unsigned char v
 DRV_API CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream s) { return cuMemsetD2D16Async(d, p, v, w, h, s); }
 DRV_API CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream s) { return cuMemsetD2D32Async(d, p, v, w, h, s); }
 
-/* Managed memory hints: the emulator's memory is one, so they only check their operands. */
+/* Managed memory hints: the emulator's memory is one, so they change no result; they check
+ * their operands as the driver does and are remembered (per allocation) for
+ * cuMemRangeGetAttribute.  Locations are CUmemLocation {type, id}: 1 a device, 2 the host,
+ * 3 a host NUMA node, 4 the current host NUMA node. */
+enum { LOC_NONE, LOC_DEVICE, LOC_HOST, LOC_HOST_NUMA, LOC_HOST_NUMA_CURRENT };
+enum { CPU_DEVICE = -1, INVALID_DEVICE = -2 };
+
+static CUresult check_location(CUmemLocation loc)
+{
+    switch (loc.type) {
+    case LOC_DEVICE: return loc.id == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+    case LOC_HOST: case LOC_HOST_NUMA: case LOC_HOST_NUMA_CURRENT: return CUDA_SUCCESS;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+static CUmemLocation device_location(CUdevice dev)
+{
+    CUmemLocation l = { dev == CPU_DEVICE ? LOC_HOST : LOC_DEVICE, dev == CPU_DEVICE ? 0 : dev };
+    return l;
+}
+
+/* The managed allocation holding [d, d+n), locked; NULL (unlocked) when there is none. */
+static drv_alloc_t *managed_range(CUdeviceptr d, size_t n)
+{
+    pthread_mutex_lock(&drv.lock);
+    size_t i = find_slot((uintptr_t)d);
+    if (i > 0) {
+        drv_alloc_t *c = &drv.allocs[i - 1];
+        if (c->kind == DRV_MEM_MANAGED && (uintptr_t)d - c->base < c->size && n <= c->size - ((uintptr_t)d - c->base))
+            return c;
+    }
+    pthread_mutex_unlock(&drv.lock);
+    return NULL;
+}
+
+static CUresult prefetch(CUdeviceptr d, size_t n, CUmemLocation loc, unsigned flags, CUstream s)
+{
+    CUresult r = drv_enter(NULL);
+    if (r || (r = drv_stream_check(s)))
+        return r;
+    if (flags || !n)
+        return CUDA_ERROR_INVALID_VALUE;
+    if ((r = check_location(loc)))
+        return r;
+    drv_alloc_t *a = managed_range(d, n);
+    if (!a)
+        return CUDA_ERROR_INVALID_VALUE;
+    a->pf_type = loc.type == LOC_DEVICE ? LOC_DEVICE : LOC_HOST;
+    a->pf_id = loc.type == LOC_DEVICE ? loc.id : 0;
+    pthread_mutex_unlock(&drv.lock);
+    return CUDA_SUCCESS;
+}
+
 DRV_API CUresult cuMemPrefetchAsync(CUdeviceptr d, size_t n, CUdevice dev, CUstream s)
 {
-    (void)dev;
-    CUresult r = drv_stream_check(s);
-    if (r)
-        return r;
-    const drv_alloc_t *a = drv_alloc_find((uintptr_t)d, n);
-    return a && a->kind == DRV_MEM_MANAGED ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    return prefetch(d, n, device_location(dev), 0, s);
 }
 DRV_API CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr d, size_t n, CUdevice dev, CUstream s) { return cuMemPrefetchAsync(d, n, dev, s); }
-DRV_API CUresult cuMemAdvise(CUdeviceptr d, size_t n, int advice, CUdevice dev)
+DRV_API CUresult cuMemPrefetchAsync_v2(CUdeviceptr d, size_t n, CUmemLocation loc, unsigned flags, CUstream s)
 {
-    (void)advice, (void)dev;
+    return prefetch(d, n, loc, flags, s);
+}
+DRV_API CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr d, size_t n, CUmemLocation loc, unsigned flags, CUstream s)
+{
+    return prefetch(d, n, loc, flags, s);
+}
+
+enum { ADV_SET_READ_MOSTLY = 1, ADV_UNSET_READ_MOSTLY, ADV_SET_PREFERRED, ADV_UNSET_PREFERRED, ADV_SET_ACCESSED_BY,
+       ADV_UNSET_ACCESSED_BY };
+
+static CUresult advise(CUdeviceptr d, size_t n, int advice, CUmemLocation loc)
+{
     CUresult r = drv_enter(NULL);
     if (r)
         return r;
-    const drv_alloc_t *a = drv_alloc_find((uintptr_t)d, n);
-    return a && a->kind == DRV_MEM_MANAGED ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    if (advice < ADV_SET_READ_MOSTLY || advice > ADV_UNSET_ACCESSED_BY || !n)
+        return CUDA_ERROR_INVALID_VALUE;
+    bool needs_loc = advice == ADV_SET_PREFERRED || advice == ADV_SET_ACCESSED_BY || advice == ADV_UNSET_ACCESSED_BY;
+    if (needs_loc && (r = check_location(loc)))
+        return r;
+    drv_alloc_t *a = managed_range(d, n);
+    if (!a)
+        return CUDA_ERROR_INVALID_VALUE;
+    unsigned bit = loc.type == LOC_DEVICE ? 1u : 2u;
+    switch (advice) {
+    case ADV_SET_READ_MOSTLY: a->read_mostly = true; break;
+    case ADV_UNSET_READ_MOSTLY: a->read_mostly = false; break;
+    case ADV_SET_PREFERRED:
+        a->pref_type = loc.type == LOC_DEVICE ? LOC_DEVICE : LOC_HOST;
+        a->pref_id = loc.type == LOC_DEVICE ? loc.id : 0;
+        break;
+    case ADV_UNSET_PREFERRED: a->pref_type = LOC_NONE, a->pref_id = 0; break;
+    case ADV_SET_ACCESSED_BY: a->accessed_by |= bit; break;
+    case ADV_UNSET_ACCESSED_BY: a->accessed_by &= ~bit; break;
+    }
+    pthread_mutex_unlock(&drv.lock);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemAdvise(CUdeviceptr d, size_t n, int advice, CUdevice dev)
+{
+    return advise(d, n, advice, device_location(dev));
+}
+DRV_API CUresult cuMemAdvise_v2(CUdeviceptr d, size_t n, int advice, CUmemLocation loc) { return advise(d, n, advice, loc); }
+
+/* CUmem_range_attribute */
+enum { RA_READ_MOSTLY = 1, RA_PREFERRED_LOCATION, RA_ACCESSED_BY, RA_LAST_PREFETCH_LOCATION, RA_PREFERRED_LOCATION_TYPE,
+       RA_PREFERRED_LOCATION_ID, RA_LAST_PREFETCH_LOCATION_TYPE, RA_LAST_PREFETCH_LOCATION_ID };
+
+static int as_device(int type, int id) { return type == LOC_DEVICE ? id : type == LOC_NONE ? INVALID_DEVICE : CPU_DEVICE; }
+
+DRV_API CUresult cuMemRangeGetAttribute(void *data, size_t size, int attribute, CUdeviceptr d, size_t n)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!data || !n)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (attribute == RA_ACCESSED_BY ? size == 0 || size % 4 : size != 4)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (attribute < RA_READ_MOSTLY || attribute > RA_LAST_PREFETCH_LOCATION_ID)
+        return CUDA_ERROR_INVALID_VALUE;
+    drv_alloc_t *a = managed_range(d, n);
+    if (!a)
+        return CUDA_ERROR_INVALID_VALUE;
+    int *o = data;
+    switch (attribute) {
+    case RA_READ_MOSTLY: *o = a->read_mostly; break;
+    case RA_PREFERRED_LOCATION: *o = as_device(a->pref_type, a->pref_id); break;
+    case RA_ACCESSED_BY: {
+        size_t k = 0, m = size / 4;
+        if ((a->accessed_by & 1) && k < m)
+            o[k++] = 0;
+        if ((a->accessed_by & 2) && k < m)
+            o[k++] = CPU_DEVICE;
+        while (k < m)
+            o[k++] = INVALID_DEVICE;
+        break;
+    }
+    case RA_LAST_PREFETCH_LOCATION: *o = as_device(a->pf_type, a->pf_id); break;
+    case RA_PREFERRED_LOCATION_TYPE: *o = a->pref_type; break;
+    case RA_PREFERRED_LOCATION_ID: *o = a->pref_type == LOC_DEVICE ? a->pref_id : a->pref_type ? 0 : INVALID_DEVICE; break;
+    case RA_LAST_PREFETCH_LOCATION_TYPE: *o = a->pf_type; break;
+    case RA_LAST_PREFETCH_LOCATION_ID: *o = a->pf_type == LOC_DEVICE ? a->pf_id : a->pf_type ? 0 : INVALID_DEVICE; break;
+    }
+    pthread_mutex_unlock(&drv.lock);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemRangeGetAttributes(void **data, size_t *sizes, int *attributes, size_t nattr, CUdeviceptr d,
+                                         size_t n)
+{
+    if (!data || !sizes || !attributes || !nattr)
+        return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < nattr; i++) {
+        CUresult r = cuMemRangeGetAttribute(data[i], sizes[i], attributes[i], d, n);
+        if (r)
+            return r;
+    }
+    return CUDA_SUCCESS;
 }
 
 /*{=====================================================================
@@ -594,7 +882,9 @@ static CUresult attr(void *data, int which, CUdeviceptr p, bool lenient)
             return CUDA_ERROR_INVALID_VALUE;
         *(CUdeviceptr *)data = p; break;
     case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-        if (!a || (!hostmem && !managed))
+        /* memory the driver does not know is host memory to cuPointerGetAttributes: the
+         * H100's driver gives the pointer itself (tests/apps/props.cu) */
+        if (a ? !hostmem && !managed : !lenient)
             return CUDA_ERROR_INVALID_VALUE;
         *(void **)data = PTR(p); break;
     case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:

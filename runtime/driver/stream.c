@@ -6,11 +6,34 @@
 
 #include "runtime/driver/drv.h"
 
+/* The kernels' printf output goes to stdout at the points where the GPU's driver passes it
+ * on (launches, synchronisations, blocking copies, module loads and unloads).  While the
+ * process exits, output no call synchronised with is dropped, as on the H100
+ * (tests/apps/printf_exit.cu: NVIDIA's runtime unloads its modules at exit and the output
+ * of a kernel never synchronised with does not appear); the emulator says how much. */
 void drv_flush_output(void)
 {
-    if (drv.dev)
+    if (!drv.dev)
+        return;
+    if (!drv.exiting) {
         rt_flush_device_output(drv.dev, stdout, stderr);
+        return;
+    }
+    size_t len = 0;
+    uint64_t lost = 0;
+    char *text = ex_device_printf_take(drv.dev, &len, &lost);
+    if (text && len)
+        fprintf(stderr, "ptxemu: %zu bytes of printf output of kernels not synchronised with before the program "
+                "exited are dropped, as the GPU drops them\n", len);
+    free(text);
+    text = ex_device_assert_take(drv.dev, &len);
+    if (text)
+        fwrite(text, 1, len, stderr);
+    free(text);
 }
+
+/* Registered at cuInit, after the runtime's own exit handler, so run before it. */
+void drv_at_exit(void) { drv.exiting = true; }
 
 static bool stream_ok(const drv_stream_t *s) { return s && s->tag == DRV_STREAM; }
 
@@ -251,16 +274,21 @@ DRV_API CUresult cuStreamGetCaptureInfo_v2_ptsz(CUstream s, int *status, unsigne
     return cuStreamGetCaptureInfo_v3(s, status, id, graph, deps, NULL, ndeps);
 }
 
+/* This thread's capture interaction mode (CUstreamCaptureMode: 0 global, 1 thread-local,
+ * 2 relaxed), which decides whether the calls that are not safe during a capture fail. */
+static __thread int capture_mode;
+
 DRV_API CUresult cuThreadExchangeStreamCaptureMode(int *mode)
 {
-    if (!mode)
+    if (!mode || *mode < 0 || *mode > 2)
         return CUDA_ERROR_INVALID_VALUE;
-    static __thread int current;
-    int old = current;
-    current = *mode;
+    int old = capture_mode;
+    capture_mode = *mode;
     *mode = old;
     return CUDA_SUCCESS;
 }
+
+int drv_thread_capture_mode(void) { return capture_mode; }
 
 /*{=====================================================================
  * Events

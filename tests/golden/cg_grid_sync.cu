@@ -2,9 +2,7 @@
 // scratch, the grid synchronises, and each reads another CTA's slot.  nvcc 13 lowers the
 // barrier to an atom.add.release.gpu on a word the driver passes through %envreg1/2 (the
 // cooperative launch's grid workspace).  Thread r writes out[r].
-// Pending (no .cmd, not replayed): it needs atom, that workspace, and --cooperative on
-// --backend cuda to be recorded; the arguments will be
-//   --cooperative -g 4 -b 64 u32[256]:out u32[256]
+// Run as: --cooperative -g 4 -b 64 u32[256]:out u32[256]
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 

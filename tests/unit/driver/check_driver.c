@@ -1,7 +1,8 @@
 /* check_driver.c: the emulator's CUDA driver (runtime/driver/) called directly, linked in
  * (so that the sanitizer build checks it too): cuGetProcAddress's answers, the private
  * tables, the device, memory and its errors, modules from PTX text, cuLink*, launches with
- * both parameter forms, sticky faults, stream capture and graphs, unsupported functions.  What
+ * both parameter forms, sticky faults, stream capture and graphs, unsupported functions, CUDA
+ * arrays and their copies, texture and surface objects.  What
  * NVIDIA's runtime does on top of it is tested by the programs of tests/apps. */
 #include <check.h>
 #include <stdlib.h>
@@ -38,7 +39,27 @@ CUresult cuStreamEndCapture(CUstream, void **);
 CUresult cuGraphInstantiateWithFlags(void **, void *, unsigned long long);
 CUresult cuGraphLaunch(void *, CUstream);
 CUresult cuGraphGetNodes(void *, void **, size_t *);
-CUresult cuArrayCreate_v2(void *, const void *);
+CUresult cuIpcGetMemHandle(void *, CUdeviceptr);
+CUresult cuArrayCreate_v2(CUarray *, const CUDA_ARRAY_DESCRIPTOR *);
+CUresult cuArray3DCreate_v2(CUarray *, const CUDA_ARRAY3D_DESCRIPTOR *);
+CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *, CUarray);
+CUresult cuArrayDestroy(CUarray);
+CUresult cuMipmappedArrayCreate(CUmipmappedArray *, const CUDA_ARRAY3D_DESCRIPTOR *, unsigned);
+CUresult cuMipmappedArrayGetLevel(CUarray *, CUmipmappedArray, unsigned);
+CUresult cuMipmappedArrayDestroy(CUmipmappedArray);
+CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *);
+CUresult cuMemcpyHtoA_v2(CUarray, size_t, const void *, size_t);
+CUresult cuMemcpyAtoH_v2(void *, CUarray, size_t, size_t);
+CUresult cuMemGetInfo_v2(size_t *, size_t *);
+CUresult cuTexObjectCreate(CUtexObject *, const CUDA_RESOURCE_DESC *, const CUDA_TEXTURE_DESC *,
+                           const CUDA_RESOURCE_VIEW_DESC *);
+CUresult cuTexObjectDestroy(CUtexObject);
+CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *, CUtexObject);
+CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *, CUtexObject);
+CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *, CUtexObject);
+CUresult cuSurfObjectCreate(CUsurfObject *, const CUDA_RESOURCE_DESC *);
+CUresult cuSurfObjectDestroy(CUsurfObject);
+CUresult cuTexRefCreate(void *);
 CUresult cuModuleUnload(CUmodule);
 CUresult cuStreamDestroy_v2(CUstream);
 CUresult cuGraphDestroy(void *);
@@ -55,6 +76,28 @@ CUresult cuLinkAddData_v2(CUlinkState, int, void *, size_t, const char *, unsign
 CUresult cuLinkAddFile_v2(CUlinkState, int, const char *, unsigned, int *, void **);
 CUresult cuLinkComplete(CUlinkState, void **, size_t *);
 CUresult cuLinkDestroy(CUlinkState);
+
+/* Graph API (graph.c, graph_exec.c, capture.c, graph_mem.c), for the tests below. */
+CUresult cuGraphCreate(void **, unsigned);
+CUresult cuGraphAddNode(void **, void *, void *const *, size_t, void *);
+CUresult cuGraphAddMemAllocNode(void **, void *, void *const *, size_t, void *);
+CUresult cuGraphAddMemFreeNode(void **, void *, void *const *, size_t, CUdeviceptr);
+CUresult cuGraphAddKernelNode_v2(void **, void *, void *const *, size_t, const void *);
+CUresult cuGraphMemAllocNodeGetParams(void *, void *);
+CUresult cuGraphKernelNodeSetAttribute(void *, int, const CUlaunchAttributeValue *);
+CUresult cuGraphKernelNodeGetAttribute(void *, int, CUlaunchAttributeValue *);
+CUresult cuGraphKernelNodeCopyAttributes(void *, void *);
+CUresult cuGraphClone(void **, void *);
+CUresult cuGraphDestroyNode(void *);
+CUresult cuGraphDebugDotPrint(void *, const char *, unsigned);
+CUresult cuGraphConditionalHandleCreate(unsigned long long *, void *, CUcontext, unsigned, unsigned);
+CUresult cuUserObjectCreate(void **, void *, void (*)(void *), unsigned, unsigned);
+CUresult cuUserObjectRelease(void *, unsigned);
+CUresult cuGraphRetainUserObject(void *, void *, unsigned, unsigned);
+CUresult cuDeviceGetGraphMemAttribute(CUdevice, int, void *);
+CUresult cuDeviceGraphMemTrim(CUdevice);
+CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream);
+CUresult cuMemFreeAsync(CUdeviceptr, CUstream);
 
 static const char kernels[] =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -545,10 +588,373 @@ END_TEST
 START_TEST(unsupported_functions_say_so)
 {
     setup();
-    char desc[64] = { 0 };
-    void *arr = NULL;
-    ck_assert_int_eq(cuArrayCreate_v2(&arr, desc), CUDA_ERROR_NOT_SUPPORTED);
+    char handle[64] = { 0 };
+    ck_assert_int_eq(cuIpcGetMemHandle(handle, 0), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuTexRefCreate(handle), CUDA_ERROR_NOT_SUPPORTED);   /* removed in CUDA 12 */
     ck_assert_int_eq(cuMemAlloc(NULL, 0), CUDA_ERROR_NOT_SUPPORTED);   /* the 32-bit form of CUDA 2.0 */
+}
+END_TEST
+
+/* The graph tests' parameter blocks, as cuda.h lays them out (checked against it). */
+typedef struct { int type, reserved0[3]; union { long long reserved1[29]; struct {
+    unsigned long long handle; int type; unsigned size; void **phGraph_out; CUcontext ctx; } cond; } u;
+    long long reserved2; } gnode_params_t;
+typedef struct { int allocType, handleTypes; CUmemLocation location; void *win32; size_t maxSize;
+    unsigned short usage; unsigned char reserved[54]; const void *access; size_t naccess; size_t bytesize;
+    CUdeviceptr dptr; } galloc_params_t;
+typedef struct { CUfunction func; unsigned g[3], b[3], shared; void **params, **extra; void *kern; CUcontext ctx; } gkernel_t;
+
+START_TEST(graph_memory_nodes)
+{
+    setup();
+    CUmodule m;
+    CUfunction f;
+    CUstream s;
+    void *g, *x, *na, *nk, *nf;
+    ck_assert_int_eq(cuModuleLoadData(&m, kernels), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleGetFunction(&f, m, "add"), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamCreate(&s, 0), CUDA_SUCCESS);
+    /* alloc -> kernel -> free, built by hand; the address is fixed at node creation */
+    ck_assert_int_eq(cuGraphCreate(&g, 0), CUDA_SUCCESS);
+    galloc_params_t ap = { .allocType = 1, .location = { 1, 0 }, .bytesize = 64 };
+    ck_assert_int_eq(cuGraphAddMemAllocNode(&na, g, NULL, 0, &ap), CUDA_SUCCESS);
+    ck_assert(ap.dptr != 0);
+    galloc_params_t q;
+    ck_assert_int_eq(cuGraphMemAllocNodeGetParams(na, &q), CUDA_SUCCESS);
+    ck_assert(q.dptr == ap.dptr && q.bytesize == 64);
+    CUdeviceptr d = ap.dptr;
+    uint32_t v = 3, n = 16;
+    void *params[] = { &d, &v, &n };
+    gkernel_t kp = { .func = f, .g = { 1, 1, 1 }, .b = { 16, 1, 1 }, .params = params };
+    ck_assert_int_eq(cuGraphAddKernelNode_v2(&nk, g, &na, 1, &kp), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphAddMemFreeNode(&nf, g, &nk, 1, d), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphAddMemFreeNode(&nf, g, &nk, 1, d), CUDA_ERROR_INVALID_VALUE);   /* twice */
+    ck_assert_int_eq(cuGraphAddMemFreeNode(&nf, g, &nk, 1, d + 4), CUDA_ERROR_INVALID_VALUE);
+    void *c;
+    ck_assert_int_eq(cuGraphClone(&c, g), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuGraphDestroyNode(nk), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&x, g, 0), CUDA_SUCCESS);
+    void *x2;
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&x2, g, 0), CUDA_ERROR_INVALID_VALUE);   /* one at a time */
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(cuGraphLaunch(x, s), CUDA_SUCCESS);
+    uint64_t used = 1;
+    ck_assert_int_eq(cuDeviceGetGraphMemAttribute(0, 0, &used), CUDA_SUCCESS);
+    ck_assert_uint_eq(used, 0);
+    ck_assert_int_eq(cuDeviceGetGraphMemAttribute(0, 1, &used), CUDA_SUCCESS);
+    ck_assert_uint_ge(used, 64);
+    ck_assert_int_eq(cuGraphExecDestroy(x), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphDestroy(g), CUDA_SUCCESS);
+
+    /* captured: cuMemAllocAsync without a free leaves the memory allocated after the launch */
+    CUdeviceptr p;
+    uint32_t h[4];
+    ck_assert_int_eq(cuStreamBeginCapture_v2(s, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAllocAsync(&p, 16, s), CUDA_SUCCESS);
+    d = p;
+    v = 7;
+    n = 4;
+    ck_assert_int_eq(cuMemAllocAsync(&d, 16, s), CUDA_SUCCESS);   /* a second, freed in the graph */
+    ck_assert_int_eq(cuMemFreeAsync(d, s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemFreeAsync(p + 4, s), CUDA_ERROR_INVALID_VALUE);
+    d = p;
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 4, 1, 1, 0, s, params, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamEndCapture(s, &g), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphDebugDotPrint(g, "/dev/null", 1), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&x, g, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphLaunch(x, s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphLaunch(x, s), CUDA_ERROR_INVALID_VALUE);   /* p not freed yet */
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, p, sizeof h), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemFree_v2(p), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemFree_v2(p), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuGraphLaunch(x, s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphExecDestroy(x), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphDestroy(g), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, p, sizeof h), CUDA_SUCCESS);   /* still allocated: the graph left it */
+    ck_assert_int_eq(cuMemFreeAsync(p, s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, p, sizeof h), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuDeviceGraphMemTrim(0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDeviceGetGraphMemAttribute(0, 2, &used), CUDA_SUCCESS);
+    ck_assert_uint_eq(used, 0);
+    ck_assert_int_eq(cuStreamDestroy_v2(s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+END_TEST
+
+START_TEST(arrays_and_their_copies)
+{
+    setup();
+    size_t free0, free1, total;
+    ck_assert_int_eq(cuMemGetInfo_v2(&free0, &total), CUDA_SUCCESS);
+    /* a 2D array of float2, 5 x 3: a host copy in at an offset, back out whole */
+    CUarray a;
+    CUDA_ARRAY_DESCRIPTOR d2 = { 5, 3, CU_AD_FORMAT_FLOAT, 2 };
+    ck_assert_int_eq(cuArrayCreate_v2(&a, &d2), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemGetInfo_v2(&free1, &total), CUDA_SUCCESS);
+    ck_assert_uint_ge(free0 - free1, 5 * 3 * 8);
+    CUDA_ARRAY3D_DESCRIPTOR q;
+    ck_assert_int_eq(cuArray3DGetDescriptor_v2(&q, a), CUDA_SUCCESS);
+    ck_assert_uint_eq(q.Width, 5);
+    ck_assert_uint_eq(q.Height, 3);
+    ck_assert_uint_eq(q.Depth, 0);
+    ck_assert_int_eq(q.Format, CU_AD_FORMAT_FLOAT);
+    ck_assert_uint_eq(q.NumChannels, 2);
+    float in[2][2][2] = { { { 1, 2 }, { 3, 4 } }, { { 5, 6 }, { 7, 8 } } }, out[3][5][2];
+    CUDA_MEMCPY3D c;
+    memset(&c, 0, sizeof c);
+    c.srcMemoryType = CU_MEMORYTYPE_HOST;
+    c.srcHost = in;
+    c.srcPitch = sizeof in[0];
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.dstArray = a;
+    c.dstXInBytes = 3 * 8;
+    c.dstY = 1;
+    c.WidthInBytes = sizeof in[0];
+    c.Height = 2;
+    c.Depth = 1;
+    ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_SUCCESS);
+    c.dstXInBytes = 4 * 8;   /* one element beyond the row */
+    ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_ERROR_INVALID_VALUE);
+    c.dstXInBytes = 4;       /* not a whole element */
+    c.WidthInBytes = 8;
+    ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_ERROR_INVALID_VALUE);
+    c.dstXInBytes = 0;
+    c.dstLOD = 1;
+    ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_ERROR_INVALID_VALUE);
+    memset(&c, 0, sizeof c);
+    memset(out, 0, sizeof out);
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.srcArray = a;
+    c.dstMemoryType = CU_MEMORYTYPE_HOST;
+    c.dstHost = out;
+    c.WidthInBytes = sizeof out[0];
+    c.Height = 3;
+    c.Depth = 1;
+    ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_SUCCESS);
+    ck_assert(out[1][3][0] == 1 && out[1][4][1] == 4 && out[2][3][0] == 5 && out[2][4][1] == 8);
+    ck_assert(out[0][3][0] == 0 && out[1][2][1] == 0);
+    ck_assert_int_eq(cuArrayDestroy(a), CUDA_SUCCESS);
+    ck_assert_int_eq(cuArrayDestroy(a), CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cuMemcpy3D_v2(&c), CUDA_ERROR_INVALID_HANDLE);
+    /* a 1D array through the CUDA 2.0 copies */
+    CUDA_ARRAY_DESCRIPTOR d1 = { 16, 0, CU_AD_FORMAT_UNSIGNED_INT16, 1 };
+    unsigned short h[16], g[4];
+    for (int i = 0; i < 16; i++)
+        h[i] = (unsigned short)(i * 3);
+    ck_assert_int_eq(cuArrayCreate_v2(&a, &d1), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyHtoA_v2(a, 0, h, sizeof h), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyAtoH_v2(g, a, 10, sizeof g), CUDA_SUCCESS);
+    ck_assert(g[0] == 15 && g[3] == 24);
+    ck_assert_int_eq(cuMemcpyAtoH_v2(g, a, 26, sizeof g), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuArrayDestroy(a), CUDA_SUCCESS);
+    /* bad descriptors */
+    CUDA_ARRAY3D_DESCRIPTOR bad = { 8, 8, 5, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_CUBEMAP };
+    ck_assert_int_eq(cuArray3DCreate_v2(&a, &bad), CUDA_ERROR_INVALID_VALUE);
+    bad = (CUDA_ARRAY3D_DESCRIPTOR){ 8, 8, 0, CU_AD_FORMAT_FLOAT, 3, 0 };
+    ck_assert_int_eq(cuArray3DCreate_v2(&a, &bad), CUDA_ERROR_INVALID_VALUE);
+    bad = (CUDA_ARRAY3D_DESCRIPTOR){ 8, 8, 0, 0x77, 1, 0 };
+    ck_assert_int_eq(cuArray3DCreate_v2(&a, &bad), CUDA_ERROR_INVALID_VALUE);
+    bad = (CUDA_ARRAY3D_DESCRIPTOR){ 8, 8, 0, 0xb0 /* NV12 */, 1, 0 };
+    ck_assert_int_eq(cuArray3DCreate_v2(&a, &bad), CUDA_ERROR_NOT_SUPPORTED);
+    bad = (CUDA_ARRAY3D_DESCRIPTOR){ 8, 8, 0, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_SPARSE };
+    ck_assert_int_eq(cuArray3DCreate_v2(&a, &bad), CUDA_ERROR_NOT_SUPPORTED);
+    bad = (CUDA_ARRAY3D_DESCRIPTOR){ 131073, 1, 0, CU_AD_FORMAT_FLOAT, 1, 0 };
+    ck_assert_int_eq(cuArray3DCreate_v2(&a, &bad), CUDA_ERROR_INVALID_VALUE);
+    /* a mipmapped array: levels clamped, each level an array */
+    CUmipmappedArray m;
+    CUDA_ARRAY3D_DESCRIPTOR dm = { 8, 4, 0, CU_AD_FORMAT_UNSIGNED_INT8, 4, CUDA_ARRAY3D_SURFACE_LDST };
+    ck_assert_int_eq(cuMipmappedArrayCreate(&m, &dm, 9), CUDA_SUCCESS);
+    CUarray l3, l3b;
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l3, m, 3), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l3b, m, 3), CUDA_SUCCESS);
+    ck_assert_ptr_eq(l3, l3b);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l3b, m, 4), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuArray3DGetDescriptor_v2(&q, l3), CUDA_SUCCESS);
+    ck_assert(q.Width == 1 && q.Height == 1 && q.Depth == 0);
+    ck_assert_int_eq(cuArrayDestroy(l3), CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuArray3DGetDescriptor_v2(&q, l3), CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cuMemGetInfo_v2(&free1, &total), CUDA_SUCCESS);
+    ck_assert_uint_eq(free1, free0);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+END_TEST
+
+static int destroyed;
+static void count_destroy(void *p) { destroyed += *(int *)p; }
+
+static const char cond_kernels[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".extern .func cudaGraphSetConditional(.param .b64 h, .param .b32 v);\n"
+    ".visible .entry countdown(.param .u64 p, .param .u64 h)\n{\n"
+    "  .reg .u32 %r<3>; .reg .u64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [p];\n  ld.param.u64 %rd2, [h];\n"
+    "  ld.global.u32 %r1, [%rd1];\n  sub.u32 %r1, %r1, 1;\n  st.global.u32 [%rd1], %r1;\n"
+    "  { .param .b64 a0; .param .b32 a1;\n  st.param.b64 [a0], %rd2;\n  st.param.b32 [a1], %r1;\n"
+    "  call.uni cudaGraphSetConditional, (a0, a1); }\n  ret;\n}\n";
+
+START_TEST(graph_conditionals_attributes_user_objects)
+{
+    setup();
+    CUmodule m;
+    CUfunction f;
+    CUstream s;
+    CUdeviceptr d;
+    void *g, *x, *nc, *nk, *nk2;
+    ck_assert_int_eq(cuModuleLoadData(&m, cond_kernels), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleGetFunction(&f, m, "countdown"), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamCreate(&s, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&d, 4), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphCreate(&g, 0), CUDA_SUCCESS);
+    unsigned long long hnd;
+    ck_assert_int_eq(cuGraphConditionalHandleCreate(&hnd, g, NULL, 1, 1), CUDA_SUCCESS);
+    gnode_params_t cp = { .type = 13, .u.cond = { .handle = hnd, .type = 1, .size = 1 } };
+    ck_assert_int_eq(cuGraphAddNode(&nc, g, NULL, 0, &cp), CUDA_SUCCESS);
+    ck_assert_ptr_nonnull(cp.u.cond.phGraph_out);
+    void *body = cp.u.cond.phGraph_out[0];
+    void *params[] = { &d, &hnd };
+    gkernel_t kp = { .func = f, .g = { 1, 1, 1 }, .b = { 1, 1, 1 }, .params = params };
+    ck_assert_int_eq(cuGraphAddKernelNode_v2(&nk, body, NULL, 0, &kp), CUDA_SUCCESS);
+    /* attributes: stored and returned; clusters beyond one CTA refused */
+    CUlaunchAttributeValue av = { .priority = 3 }, got;
+    ck_assert_int_eq(cuGraphKernelNodeSetAttribute(nk, CU_LAUNCH_ATTRIBUTE_PRIORITY, &av), CUDA_SUCCESS);
+    av = (CUlaunchAttributeValue){ .clusterDim = { 2, 1, 1 } };
+    ck_assert_int_eq(cuGraphKernelNodeSetAttribute(nk, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &av),
+                     CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuGraphAddKernelNode_v2(&nk2, body, &nk, 1, &kp), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphKernelNodeCopyAttributes(nk2, nk), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphKernelNodeGetAttribute(nk2, CU_LAUNCH_ATTRIBUTE_PRIORITY, &got), CUDA_SUCCESS);
+    ck_assert_uint_eq(got.priority, 3);
+    ck_assert_int_eq(cuGraphDestroyNode(nk2), CUDA_SUCCESS);
+    /* a user object whose last reference goes with the executable graph */
+    int weight = 5;
+    void *uo;
+    ck_assert_int_eq(cuUserObjectCreate(&uo, &weight, count_destroy, 1, 1), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphRetainUserObject(g, uo, 1, 1), CUDA_SUCCESS);   /* moved in */
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&x, g, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphDestroy(g), CUDA_SUCCESS);
+    ck_assert_int_eq(destroyed, 0);
+    for (int run = 0; run < 2; run++) {
+        ck_assert_int_eq(cuMemsetD32_v2(d, 4, 1), CUDA_SUCCESS);
+        ck_assert_int_eq(cuGraphLaunch(x, s), CUDA_SUCCESS);   /* WHILE: the body runs until the count is 0 */
+        uint32_t left = 9;
+        ck_assert_int_eq(cuMemcpyDtoH_v2(&left, d, 4), CUDA_SUCCESS);
+        ck_assert_uint_eq(left, 0);
+    }
+    ck_assert_int_eq(cuGraphExecDestroy(x), CUDA_SUCCESS);
+    ck_assert_int_eq(destroyed, 5);
+    ck_assert_int_eq(cuMemFree_v2(d), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamDestroy_v2(s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+END_TEST
+
+START_TEST(texture_and_surface_objects)
+{
+    setup();
+    CUarray a;
+    CUDA_ARRAY3D_DESCRIPTOR q = { 4, 4, 0, CU_AD_FORMAT_FLOAT, 1, 0 };
+    ck_assert_int_eq(cuArray3DCreate_v2(&a, &q), CUDA_SUCCESS);
+    CUDA_RESOURCE_DESC r, rb;
+    memset(&r, 0, sizeof r);
+    r.resType = CU_RESOURCE_TYPE_ARRAY;
+    r.res.array.hArray = a;
+    CUDA_TEXTURE_DESC t, tb;
+    memset(&t, 0, sizeof t);
+    t.addressMode[0] = t.addressMode[1] = CU_TR_ADDRESS_MODE_BORDER;
+    t.filterMode = CU_TR_FILTER_MODE_LINEAR;
+    t.flags = CU_TRSF_NORMALIZED_COORDINATES;
+    t.borderColor[2] = 0.25f;
+    CUtexObject tex;
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_SUCCESS);
+    ck_assert_uint_ne(tex, 0);
+    ck_assert_int_eq(cuTexObjectGetResourceDesc(&rb, tex), CUDA_SUCCESS);
+    ck_assert(rb.resType == CU_RESOURCE_TYPE_ARRAY && rb.res.array.hArray == a);
+    ck_assert_int_eq(cuTexObjectGetTextureDesc(&tb, tex), CUDA_SUCCESS);
+    ck_assert(memcmp(&tb, &t, sizeof t) == 0);
+    CUDA_RESOURCE_VIEW_DESC v;
+    ck_assert_int_eq(cuTexObjectGetResourceViewDesc(&v, tex), CUDA_ERROR_INVALID_VALUE);   /* none given */
+    /* a surface needs an array made for it */
+    CUsurfObject surf;
+    ck_assert_int_eq(cuSurfObjectCreate(&surf, &r), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_SUCCESS);
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_ERROR_INVALID_VALUE);
+    /* a view of the whole array as it is, and one that is not supported yet */
+    memset(&v, 0, sizeof v);
+    v.width = 4;
+    v.height = 4;
+    v.format = 0x16;   /* CU_RES_VIEW_FORMAT_FLOAT_1X32 */
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, &v), CUDA_SUCCESS);
+    CUDA_RESOURCE_VIEW_DESC vb;
+    ck_assert_int_eq(cuTexObjectGetResourceViewDesc(&vb, tex), CUDA_SUCCESS);
+    ck_assert_uint_eq(vb.width, 4);
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_SUCCESS);
+    v.format = 0x0d;   /* CU_RES_VIEW_FORMAT_UINT_1X32: another format */
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, &v), CUDA_ERROR_NOT_SUPPORTED);
+    t.addressMode[0] = 7;
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_ERROR_INVALID_VALUE);
+    t.addressMode[0] = CU_TR_ADDRESS_MODE_CLAMP;
+    r.flags = 1;
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuArrayDestroy(a), CUDA_SUCCESS);
+    /* linear and pitched memory: alignment, pitch, the allocation */
+    CUdeviceptr d;
+    ck_assert_int_eq(cuMemAlloc_v2(&d, 4096), CUDA_SUCCESS);
+    memset(&r, 0, sizeof r);
+    r.resType = CU_RESOURCE_TYPE_LINEAR;
+    r.res.linear.devPtr = d;
+    r.res.linear.format = CU_AD_FORMAT_UNSIGNED_INT32;
+    r.res.linear.numChannels = 1;
+    r.res.linear.sizeInBytes = 4096;
+    memset(&t, 0, sizeof t);
+    t.flags = CU_TRSF_READ_AS_INTEGER;
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_SUCCESS);
+    r.res.linear.devPtr = d + 256;   /* not aligned to 512 bytes */
+    r.res.linear.sizeInBytes = 256;
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_ERROR_INVALID_VALUE);
+    r.res.linear.devPtr = d;
+    r.res.linear.sizeInBytes = 8192;  /* beyond the allocation */
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_ERROR_INVALID_VALUE);
+    memset(&r, 0, sizeof r);
+    r.resType = CU_RESOURCE_TYPE_PITCH2D;
+    r.res.pitch2D.devPtr = d;
+    r.res.pitch2D.format = CU_AD_FORMAT_FLOAT;
+    r.res.pitch2D.numChannels = 1;
+    r.res.pitch2D.width = 10;
+    r.res.pitch2D.height = 8;
+    r.res.pitch2D.pitchInBytes = 64;
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuSurfObjectDestroy(tex), CUDA_ERROR_INVALID_VALUE);   /* a texture, not a surface */
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_SUCCESS);
+    r.res.pitch2D.pitchInBytes = 48;  /* not a multiple of 32 */
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuMemFree_v2(d), CUDA_SUCCESS);
+    /* a surface on one level of a mipmapped array */
+    CUmipmappedArray m;
+    CUDA_ARRAY3D_DESCRIPTOR dm = { 8, 8, 0, CU_AD_FORMAT_UNSIGNED_INT8, 4, CUDA_ARRAY3D_SURFACE_LDST };
+    ck_assert_int_eq(cuMipmappedArrayCreate(&m, &dm, 4), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&a, m, 2), CUDA_SUCCESS);
+    memset(&r, 0, sizeof r);
+    r.resType = CU_RESOURCE_TYPE_ARRAY;
+    r.res.array.hArray = a;
+    ck_assert_int_eq(cuSurfObjectCreate(&surf, &r), CUDA_SUCCESS);
+    ck_assert_int_eq(cuSurfObjectDestroy(surf), CUDA_SUCCESS);
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_SUCCESS);   /* the level as a plain array */
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_SUCCESS);
+    r.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+    r.res.mipmap.hMipmappedArray = m;
+    ck_assert_int_eq(cuSurfObjectCreate(&surf, &r), CUDA_ERROR_INVALID_VALUE);
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_ERROR_INVALID_VALUE);   /* unnormalized */
+    t.flags = CU_TRSF_NORMALIZED_COORDINATES;
+    ck_assert_int_eq(cuTexObjectCreate(&tex, &r, &t, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuTexObjectDestroy(tex), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
 }
 END_TEST
 
@@ -568,7 +974,14 @@ static Suite *suite(void)
     tcase_add_test(t, link_ptx_units);
     tcase_add_test(t, link_archive_members);
     tcase_add_test(t, unsupported_functions_say_so);
+    tcase_add_test(t, arrays_and_their_copies);
+    tcase_add_test(t, texture_and_surface_objects);
     suite_add_tcase(s, t);
+    TCase *gt = tcase_create("graph");   /* CK_RUN_CASE=graph: the graph API's tests alone */
+    tcase_set_timeout(gt, 30);
+    tcase_add_test(gt, graph_memory_nodes);
+    tcase_add_test(gt, graph_conditionals_attributes_user_objects);
+    suite_add_tcase(s, gt);
     return s;
 }
 

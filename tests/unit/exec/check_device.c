@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/internal.h"
 #include "tests/unit/exec/exutil.h"
 
 #define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
@@ -301,6 +302,66 @@ START_TEST(pmevent_counts)
 }
 END_TEST
 
+/* The device heap: blocks 16-byte aligned, every byte reusable after frees in any order
+ * (freed neighbours merge), bad frees reported. */
+static unsigned heap_fill(ex_device_t *d, uint64_t size, uint64_t *ptrs, unsigned max)
+{
+    unsigned n = 0;
+    while (n < max) {
+        uint64_t out[32] = { 0 }, sz[32] = { size };
+        ex_svc_malloc(d, sz, out, 1);
+        if (!out[0])
+            break;
+        ck_assert_uint_eq(out[0] & 15, 0);
+        ptrs[n++] = out[0];
+    }
+    return n;
+}
+
+START_TEST(heap_reuse)
+{
+    ex_device_t *d = ex_device_new(NULL);
+    ck_assert_int_eq(ex_device_set_limit(d, EX_LIMIT_HEAP, 1 << 20), ISA_ST_OK);
+    enum { MAX = 1 << 16 };
+    uint64_t *ptrs = malloc(MAX * sizeof *ptrs);
+    ck_assert_ptr_nonnull(ptrs);
+    static const uint64_t sizes[] = { 1, 100, 1000, 5000, 70000, 300000 };
+    unsigned first[6];
+    for (unsigned round = 0; round < 2; round++)
+        for (unsigned k = 0; k < 6; k++) {
+            unsigned n = heap_fill(d, sizes[k], ptrs, MAX);
+            ck_assert_uint_gt(n, 0);
+            /* with a 16-byte header, all but less than one block of the heap is handed out */
+            if (n < MAX)
+                ck_assert_uint_gt((uint64_t)(n + 1) * ((sizes[k] + 15) / 16 * 16 + 16), 1u << 20);
+            if (round == 0)
+                first[k] = n;
+            else
+                ck_assert_uint_eq(n, first[k]);   /* the same as from an empty heap */
+            /* free the odd blocks, then the even ones backwards: merging both ways */
+            for (unsigned i = 1; i < n; i += 2)
+                ck_assert_uint_eq(ex_svc_free(d, &ptrs[i], 1), 0xff);
+            for (unsigned i = (n - 1) & ~1u;; i -= 2) {
+                ck_assert_uint_eq(ex_svc_free(d, &ptrs[i], 1), 0xff);
+                if (i == 0)
+                    break;
+            }
+        }
+    /* after all that, one block of nearly the whole heap */
+    uint64_t big = (1 << 20) - 64, out[32] = { 0 };
+    ex_svc_malloc(d, &big, out, 1);
+    ck_assert_uint_ne(out[0], 0);
+    /* bad frees: twice, inside a block, outside the heap */
+    uint64_t inside = out[0] + 16, outside = 4096;
+    ck_assert_uint_eq(ex_svc_free(d, &inside, 1), 0);
+    ck_assert_uint_eq(ex_svc_free(d, &outside, 1), 0);
+    ck_assert_uint_eq(ex_svc_free(d, out, 1), 0xff);
+    ck_assert_uint_eq(ex_svc_free(d, out, 1), 0);
+    free(ptrs);
+    ex_device_free(d);
+}
+END_TEST
+
 Suite *make_device_suite(void)
 {
     Suite *s = suite_create("device");
@@ -313,6 +374,7 @@ Suite *make_device_suite(void)
     tcase_add_test(tc, fault_values);
     tcase_add_test(tc, local_layout);
     tcase_add_test(tc, pmevent_counts);
+    tcase_add_test(tc, heap_reuse);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -138,6 +138,66 @@ START_TEST(local_frames)
 }
 END_TEST
 
+/* mov of a function's own parameter: "the parameter will be copied onto the stack and the
+ * address will be in the local state space"; each call (per lane, recursively) its own
+ * copy, read with ld.local and generic loads; ld.param still reads the argument. */
+START_TEST(func_param_address)
+{
+    run_t r = run(HDR
+        ".func (.param .b64 rv) f(.param .b64 a, .param .align 16 .b8 s[16])\n{\n"
+        ".reg .pred %p<2>; .reg .b64 %rd<12>;\n"
+        "mov.u64 %rd1, a; ld.local.u64 %rd2, [%rd1];\n"
+        "mov.u64 %rd3, s; cvta.local.u64 %rd4, %rd3; ld.u64 %rd5, [%rd4+8];\n"
+        "st.local.u64 [%rd1], 0; ld.param.u64 %rd6, [a];\n"      /* the copy, not the argument */
+        "add.s64 %rd7, %rd2, %rd5; add.s64 %rd7, %rd7, %rd6;\n"
+        "setp.gt.u64 %p1, %rd2, 40; @%p1 bra DONE;\n"              /* recursion: a new copy each call */
+        "{ .param .b64 x; .param .align 16 .b8 y[16]; .param .b64 z; add.s64 %rd8, %rd2, 20;"
+        " st.param.b64 [x], %rd8; st.param.v2.b64 [y], {%rd8, %rd8}; call (z), f, (x, y); ld.param.b64 %rd9, [z]; }\n"
+        "ld.local.u64 %rd10, [%rd1+0]; ld.u64 %rd11, [%rd4+8]; add.s64 %rd7, %rd7, %rd9; add.s64 %rd7, %rd7, %rd10;"
+        " add.s64 %rd7, %rd7, %rd11;\n"
+        "DONE:\nst.param.b64 [rv], %rd7;\nret;\n}\n"
+        ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<4>; .reg .b64 %rd<8>;\n"
+        "ld.param.u64 %rd1, [out]; mov.u32 %r1, %tid.x; cvt.u64.u32 %rd2, %r1;\n"
+        "{ .param .b64 x; .param .align 16 .b8 y[16]; .param .b64 z; add.s64 %rd3, %rd2, 5;"
+        " st.param.b64 [x], %rd2; st.param.v2.b64 [y], {%rd2, %rd3}; call (z), f, (x, y); ld.param.b64 %rd4, [z]; }\n"
+        "shl.b64 %rd6, %rd2, 3; add.s64 %rd7, %rd1, %rd6; st.global.u64 [%rd7], %rd4;\nret;\n}\n", 32, 32);
+    ck_assert_msg(r.st == ISA_ST_OK, "%s", r.diag);
+    for (uint64_t t = 0; t < 32; t++) {
+        /* f(a, {b, c}) = a + c + a + (a <= 40 ? f(a + 20, {a + 20, a + 20}) + 0 + c : 0) */
+        uint64_t a2 = t + 20, a3 = t + 40, a4 = t + 60;
+        uint64_t f4 = a4 + a4 + a4;
+        uint64_t f3 = a3 + a3 + a3 + (a3 <= 40 ? f4 + a3 : 0);
+        uint64_t f2 = a2 + a2 + a2 + (a2 <= 40 ? f3 + a2 : 0);
+        uint64_t f1 = t + (t + 5) + t + f2 + (t + 5);
+        ck_assert_uint_eq(r.out[t], f1);
+    }
+    done(&r);
+}
+END_TEST
+
+/* mapa to another CTA of the cluster (a cluster has one CTA here): the address it gives,
+ * with the rank in bits 24-31 as the H100's code puts it, faults when it is used, naming
+ * the rank; getctarank reads the rank back. */
+START_TEST(mapa_other_rank)
+{
+    run_t r = run(HDR
+        ".visible .entry k(.param .u64 out)\n{\n.shared .align 4 .b32 sv[4];\n"
+        ".reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [out];\n"
+        "mov.u32 %r1, sv; mapa.shared::cluster.u32 %r2, %r1, 3; getctarank.shared::cluster.u32 %r3, %r2;\n"
+        "sub.u32 %r4, %r2, %r1; cvt.u64.u32 %rd2, %r4; st.global.u64 [%rd1], %rd2;\n"
+        "cvt.u64.u32 %rd3, %r3; st.global.u64 [%rd1+8], %rd3;\n"
+        "ld.shared::cluster.u32 %r5, [%r2+4];\n"
+        "ret;\n}\n", 1, 2);
+    ck_assert_int_ne(r.st, ISA_ST_OK);
+    ck_assert_uint_eq(r.out[0], 3u << 24);
+    ck_assert_uint_eq(r.out[1], 3);
+    ck_assert_msg(strstr(r.diag, "shared::cluster address of CTA rank 3, outside the cluster (1 CTA) (address "
+                                 "0x3000004)") && strstr(r.diag, "m.ptx:12:1: ld.shared::cluster.u32"), "%s", r.diag);
+    done(&r);
+}
+END_TEST
+
 /* Generic addressing of shared memory (cvta.shared / cvta.to.shared) and dynamic shared. */
 START_TEST(generic_shared)
 {
@@ -259,6 +319,8 @@ Suite *make_memory_suite(void)
     TCase *tc = tcase_create("spaces");
     tcase_add_test(tc, globals_and_relocations);
     tcase_add_test(tc, local_frames);
+    tcase_add_test(tc, func_param_address);
+    tcase_add_test(tc, mapa_other_rank);
     tcase_add_test(tc, generic_shared);
     tcase_add_test(tc, misaligned_fault);
     tcase_add_test(tc, shared_out_of_range);

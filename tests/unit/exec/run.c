@@ -9,6 +9,9 @@ Suite *make_mx_suite(void);
 Suite *make_forms_suite(void);
 Suite *make_device_suite(void);
 Suite *make_collective_suite(void);
+Suite *make_tex_suite(void);
+Suite *make_stack_suite(void);
+Suite *make_policy_suite(void);
 
 int main(void)
 {
@@ -19,6 +22,9 @@ int main(void)
     srunner_add_suite(sr, make_forms_suite());
     srunner_add_suite(sr, make_device_suite());
     srunner_add_suite(sr, make_collective_suite());
+    srunner_add_suite(sr, make_tex_suite());
+    srunner_add_suite(sr, make_stack_suite());
+    srunner_add_suite(sr, make_policy_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

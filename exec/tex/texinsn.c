@@ -1,0 +1,750 @@
+/* texinsn.c: the texture and surface instructions on object handles: tex, tld4, txq,
+ * suld.b, sust.b, sured.b, suq and istypep.  Selection reads the instruction's forms
+ * once into an ex_txi_t (x->aux points to it); the handlers look each lane's handle up
+ * in the device's table, check that the object fits the instruction, and call the
+ * sampler (sample.c) or access the surface's texels. */
+#include "exec/tex/tex.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Geometries of the instructions (GEOM modifiers). */
+enum { TG_1D, TG_2D, TG_3D, TG_A1D, TG_A2D, TG_CUBE, TG_ACUBE };
+static const char *const tg_name[] = { "1d", "2d", "3d", "a1d", "a2d", "cube", "acube" };
+/* tex's mip mode. */
+enum { TM_NONE, TM_BASE, TM_LEVEL, TM_GRAD };
+/* Out-of-bounds handling of surfaces. */
+enum { OOB_TRAP, OOB_CLAMP, OOB_ZERO };
+
+typedef struct {
+    uint8_t  geom, mode, comp, oob;
+    uint8_t  nd;            /* destination (or stored) registers */
+    uint8_t  dbytes;        /* suld/sust: bytes per element */
+    uint8_t  rw[4];         /* suld/sust: bytes per lane of each data register */
+    bool     icoord;        /* tex: integer coordinates (.s32) */
+    uint8_t  ne;            /* tex/tld4: offset components (0: none) */
+    uint16_t query;         /* txq/suq/istypep: ISA_M_ of the query */
+    uint16_t atomop;        /* sured: ISA_M_ADD ... */
+    isa_type_t atype;       /* sured: the element type */
+    uint32_t d[4], p, h, c[4], lod, gx[4], gy[4], e[4];
+} ex_txi_t;
+
+/* A slot as pre-decoding left it: constants are relocated here (the handlers get the
+ * function's constant area from the running activation). */
+static inline uint32_t S(const ex_func_t *fn, uint32_t s)
+{
+    return s & 0x80000000u ? fn->const_begin + (s & 0x7fffffffu) : s;
+}
+static inline uint32_t rd32(const uint8_t *f, const ex_func_t *fn, uint32_t s, unsigned l)
+{
+    return ISA_SLOT(const uint32_t, f, S(fn, s))[l];
+}
+static inline float rdf(const uint8_t *f, const ex_func_t *fn, uint32_t s, unsigned l)
+{
+    uint32_t u = rd32(f, fn, s, l);
+    float x;
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+/*{=====================================================================
+ * Objects per lane
+ *====================================================================*/
+/* Lane l's object, checked: NULL after recording a fault naming the handle. */
+static const ex_texobj_t *lane_obj(ex_warp_t *w, const ex_insn_t *x, uint64_t h, unsigned l, bool surface)
+{
+    const ex_texobj_t *o = ex_tex_lookup(w->cta->p->dev, h);
+    if (o && o->surface == surface)
+        return o;
+    snprintf(w->fault_buf, sizeof w->fault_buf, "handle 0x%llx names no %s object%s", (unsigned long long)h,
+             surface ? "surface" : "texture",
+             o ? (surface ? " (it is a texture)" : " (it is a surface)") : "");
+    ex_set_fault_k(w, x, 1u << l, EX_FAULT_ILLEGAL, w->fault_buf);
+    return NULL;
+}
+
+/* Whether object o has the instruction's geometry g; else a fault naming both. */
+static bool geom_ok(ex_warp_t *w, const ex_insn_t *x, const ex_texobj_t *o, unsigned g, unsigned l, bool icoord)
+{
+    bool ok;
+    switch (g) {
+    case TG_1D:   ok = (o->geo == EX_GEO_1D && !o->layered) || (o->geo == EX_GEO_LINEAR && icoord); break;
+    case TG_2D:   ok = o->geo == EX_GEO_2D && !o->layered; break;
+    case TG_3D:   ok = o->geo == EX_GEO_3D; break;
+    case TG_A1D:  ok = o->geo == EX_GEO_1D && o->layered; break;
+    case TG_A2D:  ok = o->geo == EX_GEO_2D && o->layered && (!o->cube || o->surface); break;
+    case TG_CUBE: ok = o->cube && o->layers == 6; break;
+    case TG_ACUBE: ok = o->cube; break;
+    default:      ok = false; break;
+    }
+    if (ok)
+        return true;
+    static const char *const geo_name[] = { "linear-memory", "1D", "2D", "3D" };
+    snprintf(w->fault_buf, sizeof w->fault_buf, "%s.%s on a %s%s%s object", x->ir ? isa_ops[x->ir->op].mnemonic : "tex",
+             tg_name[g], o->cube ? "cube-map" : geo_name[o->geo], o->layered && !o->cube ? " layered" : "",
+             o->surface ? " surface" : " texture");
+    ex_set_fault_k(w, x, 1u << l, EX_FAULT_ILLEGAL, w->fault_buf);
+    return false;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * tex and tld4
+ *====================================================================*/
+/* Texel-space dimensions sampled per geometry, and where the coordinates start in c. */
+static unsigned geo_dims(unsigned g) { return g == TG_1D || g == TG_A1D ? 1 : g == TG_3D ? 3 : 2; }
+static bool geo_layered(unsigned g) { return g == TG_A1D || g == TG_A2D || g == TG_ACUBE; }
+
+/* Integer-coordinate fetch (tex.geom.dtype.s32): texel indices, no filtering. */
+static void fetch_int(const ex_texobj_t *o, unsigned dims, const int32_t *ic, const int32_t *off, int64_t layer,
+                      ex_texel_t *out)
+{
+    const ex_level_t *lv = &o->lv[0];
+    if (o->geo == EX_GEO_LINEAR) {
+        int64_t i = (int64_t)ic[0] + (off ? off[0] : 0);
+        if (i < 0 || i >= lv->w) {
+            memset(out, 0, sizeof *out);   /* outside the resource: zeros */
+            return;
+        }
+        ex_tex_texel(o, lv, i, 0, 0, out);
+        return;
+    }
+    uint32_t n[3] = { lv->w, lv->h, lv->d };
+    int64_t idx[3] = { 0, 0, layer };
+    for (unsigned k = 0; k < dims; k++) {
+        ex_addr_t m = o->tex.address[k];
+        if (m == EX_ADDR_WRAP || m == EX_ADDR_MIRROR)
+            m = EX_ADDR_CLAMP;
+        idx[k] = ex_tex_wrap_index((int64_t)ic[k] + (off ? off[k] : 0), n[k], m);
+    }
+    ex_tex_texel(o, lv, idx[0], idx[1], idx[2], out);
+}
+
+/* log2 of the larger gradient's length in texels of level 0 (tex.grad). */
+static float grad_lod(const ex_texobj_t *o, unsigned dims, const float *gx, const float *gy)
+{
+    bool norm = o->tex.flags & EX_TEXF_NORMALIZED_COORDS;
+    uint32_t n[3] = { o->lv[0].w, o->lv[0].h, o->lv[0].d };
+    float lx = 0, ly = 0;
+    for (unsigned k = 0; k < dims; k++) {
+        float a = norm ? gx[k] * (float)n[k] : gx[k], b = norm ? gy[k] * (float)n[k] : gy[k];
+        lx += a * a;
+        ly += b * b;
+    }
+    float rho2 = lx > ly ? lx : ly;
+    return 0.5f * log2f(rho2);
+}
+
+/* One lane's tex: the level (or the two levels) and the filtered result. */
+static void tex_lane(const ex_texobj_t *o, const ex_txi_t *t, unsigned dims, const float *c, int64_t layer,
+                     const int32_t *off, bool has_lod, float lod, ex_texel_t *out)
+{
+    bool linear = o->tex.filter == EX_FILTER_LINEAR;
+    float cc[3] = { c[0], c[1], c[2] };
+    (void)t;
+    unsigned nl = o->nlevels;
+    if (nl <= 1 || !has_lod) {
+        ex_tex_sample_level(o, 0, dims, cc, layer, linear, off, out);
+        return;
+    }
+    float lmin = o->tex.min_lod, lmax = o->tex.max_lod;
+    if (lod < lmin)
+        lod = lmin;
+    if (lod > lmax)
+        lod = lmax;
+    if (lod < 0 || lod != lod)
+        lod = 0;
+    if (lod > (float)(nl - 1))
+        lod = (float)(nl - 1);
+    if (o->tex.mip_filter == EX_FILTER_POINT) {
+        unsigned lv = (unsigned)floorf(lod + 0.5f);
+        if (lv > nl - 1)
+            lv = nl - 1;
+        ex_tex_sample_level(o, lv, dims, cc, layer, linear, off, out);
+        return;
+    }
+    unsigned l0 = (unsigned)floorf(lod);
+    uint32_t wf = (uint32_t)floorf((lod - (float)l0) * 256.0f);
+    ex_tex_sample_level(o, l0, dims, cc, layer, linear, off, out);
+    if (wf == 0 || l0 + 1 >= nl)
+        return;
+    ex_texel_t b;
+    ex_tex_sample_level(o, l0 + 1, dims, cc, layer, linear, off, &b);
+    for (unsigned k = 0; k < 4; k++)
+        out->f[k] = (out->f[k] * (float)(256 - wf) + b.f[k] * (float)wf) * (1.0f / 256);
+}
+
+static int tex_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    const ex_func_t *fn = ex_top(w)->fn;
+    const ex_txi_t *t = (const ex_txi_t *)(uintptr_t)x->aux;
+    bool tld4 = x->ir->op == ISA_OP_TLD4;
+    unsigned g = t->geom, dims = geo_dims(g);
+    bool layered = geo_layered(g), cube = g == TG_CUBE || g == TG_ACUBE;
+    const uint64_t *hs = ISA_SLOT(const uint64_t, f, S(fn, t->h));
+    uint64_t last = 0;
+    const ex_texobj_t *o = NULL;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (!o || hs[l] != last) {
+            last = hs[l];
+            if (!(o = lane_obj(w, x, last, l, false)) || !geom_ok(w, x, o, g, l, t->icoord))
+                return ISA_X_FAULT;
+        }
+        unsigned ci = 0;
+        int64_t layer = 0;
+        if (layered) {
+            uint32_t li = rd32(f, fn, t->c[ci++], l);
+            uint32_t nlay = cube ? o->layers / 6 : o->layers;
+            layer = li >= nlay ? (int64_t)nlay - 1 : (int64_t)li;   /* clamped to the last layer */
+        }
+        int32_t off[3] = { 0, 0, 0 };
+        for (unsigned k = 0; k < t->ne; k++)
+            off[k] = (int32_t)rd32(f, fn, t->e[k], l);
+        ex_texel_t r;
+        if (t->icoord) {
+            int32_t ic[3] = { 0, 0, 0 };
+            for (unsigned k = 0; k < dims; k++)
+                ic[k] = (int32_t)rd32(f, fn, t->c[ci + k], l);
+            fetch_int(o, dims, ic, t->ne ? off : NULL, layer, &r);
+        } else {
+            float c[3] = { 0, 0, 0 };
+            for (unsigned k = 0; k < (cube ? 3u : dims); k++)
+                c[k] = rdf(f, fn, t->c[ci + k], l);
+            if (cube) {
+                float s, tt;
+                unsigned face = ex_tex_cube_face(c[0], c[1], c[2], &s, &tt);
+                layer = layer * 6 + face;
+                if (!(o->tex.flags & EX_TEXF_NORMALIZED_COORDS)) {
+                    s *= (float)o->lv[0].w;
+                    tt *= (float)o->lv[0].h;
+                }
+                c[0] = s;
+                c[1] = tt;
+            }
+            if (tld4) {
+                ex_texel_t q[4];
+                ex_tex_gather(o, c, layer, t->ne ? off : NULL, q);
+                for (unsigned k = 0; k < 4; k++)
+                    r.u[k] = q[k].u[t->comp];
+            } else {
+                bool has_lod = t->mode == TM_LEVEL || t->mode == TM_GRAD;
+                float lod = 0;
+                if (t->mode == TM_LEVEL) {
+                    lod = rdf(f, fn, t->lod, l) + o->tex.lod_bias;
+                } else if (t->mode == TM_GRAD && o->nlevels > 1) {
+                    float gx[3] = { 0, 0, 0 }, gy[3] = { 0, 0, 0 };
+                    for (unsigned k = 0; k < dims; k++) {
+                        gx[k] = rdf(f, fn, t->gx[k], l);
+                        gy[k] = rdf(f, fn, t->gy[k], l);
+                    }
+                    if (o->tex.max_aniso > 1 || cube) {
+                        snprintf(w->fault_buf, sizeof w->fault_buf, "tex.grad %s is not supported yet",
+                                 cube ? "on a cube map" : "with anisotropic filtering (max anisotropy above 1)");
+                        return ex_set_fault_k(w, x, 1u << l, EX_FAULT_UNSUPPORTED, w->fault_buf), ISA_X_FAULT;
+                    }
+                    lod = grad_lod(o, dims, gx, gy) + o->tex.lod_bias;
+                }
+                tex_lane(o, t, dims, c, layer, t->ne ? off : NULL, has_lod, lod, &r);
+            }
+        }
+        for (unsigned k = 0; k < t->nd; k++)
+            if (t->d[k] != ISA_NONE)
+                ISA_SLOT(uint32_t, f, t->d[k])[l] = r.u[k];
+    }
+    if (t->p != ISA_NONE)
+        *ISA_SLOT(uint32_t, f, t->p) |= mask;   /* every texel is resident */
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t tex_d[1] = { { tex_f, { 0 }, ISA_HON_DUAL } };
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Surfaces: suld.b, sust.b, sured.b
+ *====================================================================*/
+/* Lane l's surface element: its host address after the bounds rule of the
+ * instruction, NULL for a .zero access outside the surface (the fault recorded and
+ * *faulted set for a .trap one or a misaligned one). */
+static uint8_t *surf_addr(ex_warp_t *w, const ex_insn_t *x, const ex_txi_t *t, const ex_texobj_t *o, const uint8_t *f,
+                          const ex_func_t *fn, unsigned l, unsigned size, bool *faulted)
+{
+    unsigned g = t->geom, ci = 0;
+    const ex_level_t *lv = &o->lv[0];
+    int64_t z = 0, zn = lv->d;
+    if (g == TG_A1D || g == TG_A2D) {
+        z = rd32(f, fn, t->c[ci++], l);   /* an unsigned layer index */
+        z = (uint32_t)z;
+    }
+    int64_t xb = (int32_t)rd32(f, fn, t->c[ci], l), y = 0, yn = 1;
+    if (g == TG_2D || g == TG_3D || g == TG_A2D) {
+        y = (int32_t)rd32(f, fn, t->c[ci + 1], l);
+        yn = lv->h;
+    }
+    if (g == TG_3D)
+        z = (int32_t)rd32(f, fn, t->c[ci + 2], l);
+    int64_t xn = (int64_t)lv->w * o->tb;
+    *faulted = false;
+    bool in = xb >= 0 && xb + size <= xn && y >= 0 && y < yn && z >= 0 && z < zn;
+    if (!in) {
+        if (t->oob == OOB_ZERO)
+            return NULL;
+        if (t->oob == OOB_TRAP) {
+            snprintf(w->fault_buf, sizeof w->fault_buf,
+                     "surface access out of bounds (.trap): byte %lld, row %lld, %s %lld of a %lld-byte, %lld-row surface",
+                     (long long)xb, (long long)y, g == TG_3D ? "slice" : "layer", (long long)z, (long long)xn,
+                     (long long)yn);
+            ex_set_fault_k(w, x, 1u << l, EX_FAULT_ADDRESS, w->fault_buf);
+            *faulted = true;
+            return NULL;
+        }
+        xb = xb < 0 ? 0 : xb + size > xn ? (xn - size) / size * size : xb;
+        y = y < 0 ? 0 : y >= yn ? yn - 1 : y;
+        z = z < 0 ? 0 : z >= zn ? zn - 1 : z;
+    }
+    if (xb % size) {
+        snprintf(w->fault_buf, sizeof w->fault_buf, "surface byte coordinate %lld not aligned to the %u-byte access",
+                 (long long)xb, size);
+        ex_set_fault_k(w, x, 1u << l, EX_FAULT_MISALIGNED, w->fault_buf);
+        *faulted = true;
+        return NULL;
+    }
+    return lv->base + (uint64_t)z * lv->slice + (uint64_t)y * lv->row + (uint64_t)xb;
+}
+
+static int surf_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    const ex_func_t *fn = ex_top(w)->fn;
+    const ex_txi_t *t = (const ex_txi_t *)(uintptr_t)x->aux;
+    unsigned op = x->ir->op, size = t->dbytes * t->nd;
+    const uint64_t *hs = ISA_SLOT(const uint64_t, f, S(fn, t->h));
+    uint64_t last = 0;
+    const ex_texobj_t *o = NULL;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (!o || hs[l] != last) {
+            last = hs[l];
+            if (!(o = lane_obj(w, x, last, l, true)) || !geom_ok(w, x, o, t->geom, l, false))
+                return ISA_X_FAULT;
+        }
+        bool faulted;
+        uint8_t *a = surf_addr(w, x, t, o, f, fn, l, size, &faulted);
+        if (faulted)
+            return ISA_X_FAULT;
+        if (op == ISA_OP_SULD) {
+            for (unsigned k = 0; k < t->nd; k++) {
+                uint64_t v = 0;
+                if (a)
+                    memcpy(&v, a + k * t->dbytes, t->dbytes);
+                if (t->d[k] != ISA_NONE)
+                    memcpy(f + t->d[k] + (size_t)l * t->rw[k], &v, t->rw[k]);
+            }
+        } else if (op == ISA_OP_SUST) {
+            if (!a)
+                continue;
+            for (unsigned k = 0; k < t->nd; k++) {
+                uint64_t v = 0;
+                memcpy(&v, f + S(fn, t->d[k]) + (size_t)l * t->rw[k], t->rw[k]);
+                memcpy(a + k * t->dbytes, &v, t->dbytes);
+            }
+        } else {   /* sured: an atomic read-modify-write of one element */
+            if (!a)
+                continue;
+            isa_atom_fn_t fe = isa_atom_fns[isa_sem_atom(t->atomop, t->atype, true)];
+            uint64_t b = 0;
+            memcpy(&b, f + S(fn, t->d[0]) + (size_t)l * t->rw[0], t->rw[0]);
+            if (t->dbytes == 4) {
+                uint32_t *p = (uint32_t *)(void *)a, old = __atomic_load_n(p, __ATOMIC_RELAXED);
+                while (!__atomic_compare_exchange_n(p, &old, (uint32_t)fe(old, b, 0), true, __ATOMIC_RELAXED,
+                                                    __ATOMIC_RELAXED))
+                    ;
+            } else {
+                uint64_t *p = (uint64_t *)(void *)a, old = __atomic_load_n(p, __ATOMIC_RELAXED);
+                while (!__atomic_compare_exchange_n(p, &old, fe(old, b, 0), true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                    ;
+            }
+        }
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t surf_d[1] = { { surf_f, { 0 }, 0 } };
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Queries: txq, suq, istypep
+ *====================================================================*/
+static int query_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    const ex_func_t *fn = ex_top(w)->fn;
+    const ex_txi_t *t = (const ex_txi_t *)(uintptr_t)x->aux;
+    bool surface = x->ir->op == ISA_OP_SUQ;
+    const uint64_t *hs = ISA_SLOT(const uint64_t, f, S(fn, t->h));
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        const ex_texobj_t *o = lane_obj(w, x, hs[l], l, surface);
+        if (!o)
+            return ISA_X_FAULT;
+        uint32_t lvl = t->mode == TM_LEVEL ? rd32(f, fn, t->lod, l) : 0, v = 0;
+        const ex_level_t *lv = lvl < o->nlevels ? &o->lv[lvl] : NULL;
+        switch (t->query) {
+        case ISA_M_WIDTH:  v = lv ? lv->w : 0; break;
+        case ISA_M_HEIGHT: v = lv && o->geo >= EX_GEO_2D ? lv->h : 0; break;
+        case ISA_M_DEPTH:  v = lv && o->geo == EX_GEO_3D ? lv->d : 0; break;
+        case ISA_M_NORMALIZED_COORDS: v = (o->tex.flags & EX_TEXF_NORMALIZED_COORDS) != 0; break;
+        case ISA_M_ARRAY_SIZE: v = o->layered ? (o->cube ? o->layers / 6 : o->layers) : 0; break;
+        case ISA_M_NUM_MIPMAP_LEVELS: v = o->nlevels; break;
+        case ISA_M_NUM_SAMPLES: v = 0; break;
+        default: v = 0; break;
+        }
+        ISA_SLOT(uint32_t, f, t->d[0])[l] = v;
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t query_d[1] = { { query_f, { 0 }, 0 } };
+
+/* istypep of a 64-bit register: false for every value, texture and surface object
+ * handles included, as the H100 answers (golden tex_query_istypep: istypep.texref and
+ * .surfref of a texture object and of a surface object are all false there). */
+static int istypep_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)wv;
+    const ex_txi_t *t = (const ex_txi_t *)(uintptr_t)x->aux;
+    uint32_t *p = ISA_SLOT(uint32_t, f, t->p);
+    *p &= ~mask;
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t istypep_d[1] = { { istypep_f, { 0 }, 0 } };
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Selection
+ *====================================================================*/
+/* A source register of w bytes per lane or a constant: its slot, ISA_NONE otherwise. */
+static uint32_t src(void *pd, ex_func_t *f, const isa_operand_t *o, unsigned w)
+{
+    if (o->kind == ISA_OPD_REG && ex_reg_width(f, o) != w)
+        return ISA_NONE;
+    if (o->kind != ISA_OPD_REG && o->kind != ISA_OPD_IMM && o->kind != ISA_OPD_F32)
+        return ISA_NONE;
+    return ex_pd_operand(pd, o, w);
+}
+
+/* The elements of a vector operand (or a single register), sources of w bytes: their
+ * count, 0 when any is of another form or there are more than max. */
+static unsigned src_vec(void *pd, ex_func_t *f, const isa_operand_t *o, unsigned w, uint32_t *out, unsigned max)
+{
+    const isa_func_t *fn = f->ir;
+    if (o->kind != ISA_OPD_VEC) {
+        if (max < 1 || (out[0] = src(pd, f, o, w)) == ISA_NONE)
+            return 0;
+        return 1;
+    }
+    if (o->count > max)
+        return 0;
+    for (uint32_t k = 0; k < o->count; k++)
+        if ((out[k] = src(pd, f, &fn->opds[o->u.first + k], w)) == ISA_NONE)
+            return 0;
+    return o->count;
+}
+
+/* Destination registers {d0, ...} (or d), each of w bytes when w is not 0: their
+ * count, each width in rw, 0 for another form. */
+static unsigned dst_vec(ex_func_t *f, const isa_operand_t *o, unsigned w, uint32_t *out, uint8_t *rw, unsigned max)
+{
+    const isa_func_t *fn = f->ir;
+    const isa_operand_t *e = o;
+    unsigned n = 1;
+    if (o->kind == ISA_OPD_VEC) {
+        e = &fn->opds[o->u.first];
+        n = o->count;
+    }
+    if (n > max)
+        return 0;
+    for (unsigned k = 0; k < n; k++) {
+        unsigned have;
+        if (e[k].kind == ISA_OPD_SINK) {
+            out[k] = ISA_NONE;
+            rw[k] = (uint8_t)(w ? w : 4);
+            continue;
+        }
+        if (e[k].kind != ISA_OPD_REG || (out[k] = ex_reg_operand(f, &e[k], &have)) == ISA_NONE || have == 0 ||
+            have > 8 || (w && have != w))
+            return 0;
+        rw[k] = (uint8_t)have;
+    }
+    return n;
+}
+
+static int geom_of(const isa_instr_t *in)
+{
+    switch (isa_instr_mod(in, ISA_G_GEOM)) {
+    case ISA_M_GEOM_1D:    return TG_1D;
+    case ISA_M_GEOM_2D:    return TG_2D;
+    case ISA_M_GEOM_3D:    return TG_3D;
+    case ISA_M_GEOM_A1D:   return TG_A1D;
+    case ISA_M_GEOM_A2D:   return TG_A2D;
+    case ISA_M_GEOM_CUBE:  return TG_CUBE;
+    case ISA_M_GEOM_ACUBE: return TG_ACUBE;
+    default:               return -1;     /* .2dms, .a2dms and the tensor dimensions */
+    }
+}
+
+/* The handle of [a, c] or [a]: a 64-bit register (a .texref/.surfref variable is not
+ * supported yet); the coordinates' operand in *out_c (NULL for [a]). */
+static bool addr_parts(void *pd, ex_func_t *f, const isa_operand_t *o, ex_txi_t *t, const isa_operand_t **out_c)
+{
+    const isa_func_t *fn = f->ir;
+    *out_c = NULL;
+    if (o->kind != ISA_OPD_ADDR)
+        return false;
+    if (o->flags & ISA_OPDF_ADDRLIST) {
+        if (o->count != 2)
+            return false;              /* [a, b, c]: a separate sampler (independent mode) */
+        const isa_operand_t *a = &fn->opds[o->u.first];
+        if (a->kind != ISA_OPD_REG || (t->h = src(pd, f, a, 8)) == ISA_NONE)
+            return false;
+        *out_c = &fn->opds[o->u.first + 1];
+        return true;
+    }
+    if (o->base != ISA_OPD_REG || o->imm != 0)
+        return false;
+    isa_operand_t r = *o;
+    r.kind = ISA_OPD_REG;
+    r.sel = ISA_SEL_NONE;
+    return (t->h = src(pd, f, &r, 8)) != ISA_NONE;
+}
+
+static bool select_tex(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t *t)
+{
+    const isa_func_t *fn = f->ir;
+    const isa_operand_t *ops = &fn->opds[in->opd];
+    bool tld4 = in->op == ISA_OP_TLD4;
+    int g = geom_of(in);
+    if (g < 0 || in->ntypes != 2 || in->nopd < 2)
+        return false;
+    t->geom = (uint8_t)g;
+    isa_type_t dt = in->types[0], ct = in->types[1];
+    if (dt != ISA_T_F32 && dt != ISA_T_S32 && dt != ISA_T_U32)
+        return false;                  /* .f16, .f16x2 results: not supported yet */
+    if (isa_instr_mod(in, ISA_G_VEC) != ISA_M_V4)
+        return false;
+    t->icoord = ct == ISA_T_S32;
+    if (t->icoord && (g == TG_CUBE || g == TG_ACUBE || tld4))
+        return false;
+    int md = isa_instr_mod(in, ISA_G_MODE);
+    t->mode = md == ISA_M_BASE ? TM_BASE : md == ISA_M_LEVEL ? TM_LEVEL : md == ISA_M_GRAD ? TM_GRAD : TM_NONE;
+    if (tld4) {
+        int c = isa_instr_mod(in, ISA_G_COMP);
+        t->comp = c == ISA_M_R ? 0 : c == ISA_M_G ? 1 : c == ISA_M_B ? 2 : 3;
+        if (g != TG_2D && g != TG_A2D && g != TG_CUBE && g != TG_ACUBE)
+            return false;
+    }
+    if (t->icoord && t->mode != TM_NONE && t->mode != TM_BASE)
+        return false;                  /* integer coordinates with a level: not supported yet */
+    /* d or d|p */
+    const isa_operand_t *d = &ops[0];
+    t->p = ISA_NONE;
+    if (d->kind == OPD_DUAL) {
+        const isa_operand_t *pp = &fn->opds[d->u.first + 1];
+        unsigned pw;
+        if (pp->kind != ISA_OPD_REG || (t->p = ex_reg_operand(f, pp, &pw)) == ISA_NONE || pw != 0)
+            return false;
+        d = &fn->opds[d->u.first];
+    }
+    uint8_t rw[4];
+    if ((t->nd = (uint8_t)dst_vec(f, d, 4, t->d, rw, 4)) != 4)
+        return false;
+    const isa_operand_t *c;
+    if (!addr_parts(pd, f, &ops[1], t, &c) || !c)
+        return false;
+    unsigned want = g == TG_1D ? 1 : g == TG_2D || g == TG_A1D ? 2 : 4;
+    unsigned n = src_vec(pd, f, c, 4, t->c, 4);
+    if (n < want && !(n >= 3 && (g == TG_3D || g == TG_CUBE)))
+        return false;
+    unsigned i = 2;
+    if (t->mode == TM_LEVEL) {
+        if (i >= in->nopd || (t->lod = src(pd, f, &ops[i], 4)) == ISA_NONE)
+            return false;
+        i++;
+    } else if (t->mode == TM_GRAD) {
+        unsigned gd = geo_dims((unsigned)g);
+        if (g == TG_CUBE || g == TG_ACUBE)
+            gd = 3;
+        if (i + 1 >= in->nopd || src_vec(pd, f, &ops[i], 4, t->gx, 4) < gd || src_vec(pd, f, &ops[i + 1], 4, t->gy, 4) < gd)
+            return false;
+        i += 2;
+    }
+    if (i < in->nopd && ops[i].kind == ISA_OPD_VEC) {
+        if (g == TG_CUBE || g == TG_ACUBE)
+            return false;
+        unsigned ne = geo_dims((unsigned)g);
+        if (src_vec(pd, f, &ops[i], 4, t->e, 4) < ne)
+            return false;
+        t->ne = (uint8_t)ne;
+        i++;
+    }
+    /* A depth-compare operand f: CUDA makes no depth-compare samplers; not supported yet. */
+    return i == in->nopd;
+}
+
+static bool select_surf(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t *t)
+{
+    const isa_func_t *fn = f->ir;
+    const isa_operand_t *ops = &fn->opds[in->opd];
+    int g = geom_of(in);
+    if (g < 0 || g == TG_CUBE || g == TG_ACUBE || in->ntypes != 1 || in->nopd != 2)
+        return false;
+    if (isa_instr_mod(in, ISA_G_MODE) != ISA_M_B)
+        return false;                  /* .p: formatted access, not supported yet */
+    t->geom = (uint8_t)g;
+    int oob = isa_instr_mod(in, ISA_G_OOB);
+    t->oob = oob == ISA_M_CLAMP ? OOB_CLAMP : oob == ISA_M_ZERO ? OOB_ZERO : OOB_TRAP;
+    isa_type_t ty = in->types[0];
+    t->dbytes = (uint8_t)(isa_types[ty].bits / 8);
+    int vm = isa_instr_mod(in, ISA_G_VEC);
+    unsigned vec = vm == ISA_M_V2 ? 2 : vm == ISA_M_V4 ? 4 : 1;
+    bool load = in->op == ISA_OP_SULD;
+    const isa_operand_t *a = load ? &ops[1] : &ops[0], *data = load ? &ops[0] : &ops[1], *c;
+    if (!addr_parts(pd, f, a, t, &c) || !c)
+        return false;
+    unsigned want = g == TG_1D ? 1 : g == TG_2D || g == TG_A1D ? 2 : 4;
+    unsigned n = src_vec(pd, f, c, 4, t->c, 4);
+    if (n < want && !(n == 3 && g == TG_3D))
+        return false;
+    if (load) {
+        if (dst_vec(f, data, 0, t->d, t->rw, 4) != vec)
+            return false;
+    } else {
+        const isa_operand_t *e = data;
+        unsigned cnt = 1;
+        if (data->kind == ISA_OPD_VEC) {
+            e = &fn->opds[data->u.first];
+            cnt = data->count;
+        }
+        if (cnt != vec)
+            return false;
+        for (unsigned k = 0; k < cnt; k++) {
+            unsigned rw = e[k].kind == ISA_OPD_REG ? ex_reg_width(f, &e[k]) : t->dbytes < 4 ? 4 : t->dbytes;
+            if (rw == 0 || rw > 8 || (t->d[k] = ex_pd_operand(pd, &e[k], rw)) == ISA_NONE)
+                return false;
+            t->rw[k] = (uint8_t)rw;
+        }
+    }
+    for (unsigned k = 0; k < vec; k++)
+        if (t->rw[k] < t->dbytes && !(t->rw[k] == 4 && t->dbytes <= 4))
+            return false;
+    t->nd = (uint8_t)vec;
+    if (in->op == ISA_OP_SURED) {
+        t->atomop = (uint16_t)isa_instr_mod(in, ISA_G_ATOMOP);
+        if (t->atomop == ISA_M_AND || t->atomop == ISA_M_OR)
+            t->atype = t->dbytes == 4 ? ISA_T_B32 : ISA_T_B64;
+        else
+            t->atype = ty == ISA_T_B32 ? ISA_T_U32 : ty == ISA_T_B64 ? ISA_T_U64 : ty;
+        if (vec != 1 || (t->dbytes != 4 && t->dbytes != 8) || !isa_sem_atom(t->atomop, t->atype, true))
+            return false;
+    }
+    return true;
+}
+
+static bool select_query(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t *t)
+{
+    const isa_func_t *fn = f->ir;
+    const isa_operand_t *ops = &fn->opds[in->opd];
+    int q = isa_instr_mod(in, ISA_G_QUERY);
+    bool surf = in->op == ISA_OP_SUQ;
+    switch (q) {
+    case ISA_M_WIDTH: case ISA_M_HEIGHT: case ISA_M_DEPTH: case ISA_M_ARRAY_SIZE:
+        break;
+    case ISA_M_NORMALIZED_COORDS: case ISA_M_NUM_MIPMAP_LEVELS: case ISA_M_NUM_SAMPLES:
+        if (surf)
+            return false;
+        break;
+    default:
+        return false;                  /* formats, sampler state, memory layout: not supported yet */
+    }
+    t->query = (uint16_t)q;
+    t->mode = isa_instr_mod(in, ISA_G_MODE) == ISA_M_LEVEL ? TM_LEVEL : TM_NONE;
+    uint8_t rw[4];
+    const isa_operand_t *c;
+    if (in->nopd < 2 || dst_vec(f, &ops[0], 4, t->d, rw, 1) != 1 || t->d[0] == ISA_NONE ||
+        !addr_parts(pd, f, &ops[1], t, &c) || c)
+        return false;
+    if (t->mode == TM_LEVEL)
+        return in->nopd == 3 && (t->lod = src(pd, f, &ops[2], 4)) != ISA_NONE;
+    return in->nopd == 2;
+}
+
+static bool select_istypep(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t *t)
+{
+    const isa_func_t *fn = f->ir;
+    const isa_operand_t *ops = &fn->opds[in->opd];
+    int m = isa_instr_mod(in, ISA_G_MODE);
+    if (m != ISA_M_TEXREF && m != ISA_M_SURFREF)
+        return false;                  /* samplerref: not supported yet */
+    t->query = (uint16_t)m;
+    unsigned pw;
+    if (in->nopd != 2 || ops[0].kind != ISA_OPD_REG || (t->p = ex_reg_operand(f, &ops[0], &pw)) == ISA_NONE ||
+        pw != 0 || ops[1].kind != ISA_OPD_REG || (t->h = src(pd, f, &ops[1], 8)) == ISA_NONE)
+        return false;
+    return true;
+}
+
+bool ex_select_tex(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    if (isa_ops[in->op].family != ISA_FAM_TEX)
+        return false;
+    ex_txi_t *t = calloc(1, sizeof *t);
+    if (!t)
+        return false;
+    for (unsigned k = 0; k < 4; k++)
+        t->d[k] = t->c[k] = t->gx[k] = t->gy[k] = t->e[k] = ISA_NONE;
+    t->p = t->h = t->lod = ISA_NONE;
+    bool ok;
+    const isa_xdesc_t *desc;
+    switch ((isa_op_t)in->op) {
+    case ISA_OP_TEX:
+    case ISA_OP_TLD4:
+        ok = select_tex(pd, f, in, t);
+        desc = tex_d;
+        break;
+    case ISA_OP_SULD:
+    case ISA_OP_SUST:
+    case ISA_OP_SURED:
+        ok = select_surf(pd, f, in, t);
+        desc = surf_d;
+        break;
+    case ISA_OP_TXQ:
+    case ISA_OP_SUQ:
+        ok = select_query(pd, f, in, t);
+        desc = query_d;
+        break;
+    case ISA_OP_ISTYPEP:
+        ok = select_istypep(pd, f, in, t);
+        desc = istypep_d;
+        break;
+    default:
+        ok = false;
+        desc = NULL;
+        break;
+    }
+    if (!ok) {
+        free(t);
+        return false;
+    }
+    x->aux = (uint64_t)(uintptr_t)t;
+    x->desc = desc;
+    return true;
+}
+
+void ex_tex_insn_free(ex_insn_t *x)
+{
+    if (x->desc == tex_d || x->desc == surf_d || x->desc == query_d || x->desc == istypep_d) {
+        free((void *)(uintptr_t)x->aux);
+        x->aux = 0;
+    }
+}
+/*}=====================================================================*/

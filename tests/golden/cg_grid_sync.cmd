@@ -1,0 +1,1 @@
+--cooperative -g 4 -b 64 u32[256]:out u32[256]

@@ -1,0 +1,1 @@
+--cooperative -g 8 -b 128 u32[1024]:out u32[2048]

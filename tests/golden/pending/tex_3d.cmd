@@ -1,0 +1,1 @@
+-k s3d -g 2 -b 256 tex.3d.f32[8,6,4]=rand(10):linear f32[1536]=rand(11) f32[2048]:out 512 6 4

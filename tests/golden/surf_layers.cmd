@@ -1,0 +1,1 @@
+-k layers -b 4,3,2 surf.a2d.u32[4,3,2]=iota(5,3):out surf.3d.u32[4,3,2]=rand(23):out u32[48]:out

@@ -1,0 +1,1 @@
+-k red -b 64 surf.1d.u32[8]=1,0xffffffff,0,0xffffffff,0,5,6,7:out surf.1d.u32x2[4]=0:out

@@ -1,0 +1,1 @@
+-k rw2d -b 8,4 surf.2d.u32[8,4]=iota(1,1) surf.2d.u32[8,4]:out u32[64]:out 2 -1

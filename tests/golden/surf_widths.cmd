@@ -1,0 +1,1 @@
+-k widths -b 8 surf.1d.u32x2[8]=rand(22):out u64[48]:out

@@ -1,0 +1,1 @@
+-k s1d -g 2 -b 256 tex.1d.f16x4[64]=rand(6):linear f32[512]=rand(7) f32[2048]:out 512 40 32

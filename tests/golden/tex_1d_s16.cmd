@@ -1,0 +1,1 @@
+-k s1d -g 2 -b 256 tex.1d.s16x2[64]=rand(5):linear:float f32[512]=rand(6) f32[2048]:out 512 40 32

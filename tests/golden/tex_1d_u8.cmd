@@ -1,0 +1,1 @@
+-k s1d -g 2 -b 256 tex.1d.u8x4[32]=rand(3):linear:float:norm:wrap f32[512]=rand(4) f32[2048]:out 512 2 0

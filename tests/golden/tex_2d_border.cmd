@@ -1,0 +1,1 @@
+-k s2d -g 2 -b 256 tex.2d.f32x4[16,8]=rand(1):linear:border:border=0.25,0.5,-1,2 f32[1024]=rand(2) f32[2048]:out 512 10 8

@@ -1,0 +1,1 @@
+-k s2d -g 2 -b 256 tex.2d.f32x4[7,5]=rand(3):linear:norm:mirror f32[1024]=rand(4) f32[2048]:out 512 1.5 0.25

@@ -1,0 +1,1 @@
+-k s2di -g 2 -b 256 tex.2d.s32x4[8,8]=rand(8):border f32[1024]=rand(9) s32[2048]:out 512 6 4

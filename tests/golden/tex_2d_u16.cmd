@@ -1,0 +1,1 @@
+-k s2d -g 2 -b 256 tex.2d.u16[16,16]=rand(7):linear:float f32[1024]=rand(8) f32[2048]:out 512 10 8

@@ -1,0 +1,1 @@
+-k s2d -g 2 -b 256 tex.2d.f32x4[16,8]=rand(1):linear:norm:wrap f32[1024]=rand(2) f32[2048]:out 512 1.5 0.25

@@ -1,0 +1,1 @@
+-k s2d -g 2 -b 256 tex.2d.f32x2[7,5]=rand(3):norm:addr=wrap,mirror f32[1024]=rand(4) f32[2048]:out 512 2.5 0.5

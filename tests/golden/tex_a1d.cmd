@@ -1,0 +1,1 @@
+-k sa1d -g 2 -b 256 tex.a1d.f32x2[16,3]=rand(12):linear f32[1024]=rand(13) f32[2048]:out 512 10 8

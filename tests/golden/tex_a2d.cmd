@@ -1,0 +1,1 @@
+-k sa2d -g 2 -b 256 tex.a2d.f32[8,8,4]=rand(14):linear f32[1536]=rand(15) f32[2048]:out 512 6 4

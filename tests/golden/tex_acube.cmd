@@ -1,0 +1,1 @@
+-k sacube -g 2 -b 256 tex.acube.f32[4,2]=iota:norm f32[2048]=rand(18) f32[2048]:out 512 2 1

@@ -1,0 +1,1 @@
+-k scube -g 2 -b 256 tex.cube.f32[8]=iota:norm f32[1536]=rand(16) f32[2048]:out 512 1 0

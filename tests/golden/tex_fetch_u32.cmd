@@ -1,0 +1,1 @@
+-k fetch -b 128 tex.lin.u32[100]=iota(7,3) u32[512]:out 128 -10

@@ -1,0 +1,1 @@
+-k fetchf -b 64 tex.lin.u8x4[40]=rand(23):float f32[256]:out 64 -4

@@ -1,0 +1,1 @@
+-k gather -g 2 -b 256 tex.2d.f32x4[8,8]=rand(21) f32[1024]=rand(22) f32[2048]:out 512 5 4

@@ -1,0 +1,1 @@
+-k s1d -b 256 tex.1d.s8[256]=iota:float f32[256]=iota(0.5,1) f32[1024]:out 256 1 0

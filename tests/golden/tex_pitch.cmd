@@ -1,0 +1,1 @@
+-k s2d -g 2 -b 256 tex.pitch.f32x2[10,6]=rand(24):linear:border:pitch=128 f32[1024]=rand(25) f32[2048]:out 512 8 5
