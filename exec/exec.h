@@ -56,6 +56,11 @@ uint64_t     ex_device_limit(ex_device_t *d, ex_limit_t which);
 char        *ex_device_printf_take(ex_device_t *d, size_t *len, uint64_t *dropped);
 char        *ex_device_assert_take(ex_device_t *d, size_t *len);
 
+/* The device services: functions without a body that a kernel may call (vprintf, malloc,
+ * free, __assertfail), served on the host.  Name i, or NULL past the last; a linker lets
+ * an .extern .func of these names stay undefined. */
+const char  *ex_service_name(unsigned i);
+
 /* Profiler events: how many warps ran pmevent for event i (0..15) on the device so far. */
 uint64_t     ex_device_pmevent_count(ex_device_t *d, unsigned i);
 

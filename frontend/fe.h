@@ -10,6 +10,9 @@ typedef struct {
     FILE    *diag;        /* where diagnostics go; stderr when NULL */
     unsigned max_errors;  /* stop after this many errors; 20 when 0 */
     bool     no_check;    /* skip validation (parse and lower only) */
+    /* fe_link: the functions the runtime supplies (vprintf, malloc...), a NULL-terminated
+     * list; a used .extern .func of one of these names may stay without a definition. */
+    const char *const *provided;
 } fe_options_t;
 
 /* Parse, lower and validate the PTX file at path.  On success *out_m holds the module
@@ -20,6 +23,24 @@ isa_status_t fe_load_file(const char *path, const fe_options_t *opt, isa_module_
 /* The same from text in memory; name is used in diagnostics.  The text is copied. */
 isa_status_t fe_load_text(const char *name, const char *text, size_t len,
                           const fe_options_t *opt, isa_module_t **out_m);
+
+/* Link translation units (link.c): each .extern function or variable resolves to the
+ * .visible definition of its name in another unit, else to a .common one (the largest),
+ * else to the first unit's .weak one; file-scope names of different units are kept apart
+ * (a later unit's is renamed NAME$K).  The units are consumed: on success *out_m holds
+ * them, merged (their sources keep their names, so later diagnostics name the unit);
+ * otherwise they are freed, the errors ("unit:line:col: error: ...": two definitions of
+ * one name, an undefined used name, declarations that disagree) have been written to
+ * opt->diag, and the status is ISA_ST_SYNTAX (ISA_ST_NOMEM, or ISA_ST_USAGE for n == 0). */
+/* optional (NULL: none) marks units that are linked only when needed, as an archive's
+ * members are: when one defines a name that the units taken so far declare but do not
+ * define. */
+isa_status_t fe_link(isa_module_t *const *units, unsigned n, const bool *optional, const fe_options_t *opt,
+                     isa_module_t **out_m);
+
+/* Load n PTX texts (names[i] for their diagnostics), then link them. */
+isa_status_t fe_link_texts(unsigned n, const char *const *names, const char *const *texts, const size_t *lens,
+                           const bool *optional, const fe_options_t *opt, isa_module_t **out_m);
 
 /* Print one diagnostic at a location of a module's source, in the standard format
  * (used by later passes that find errors in a loaded module). */

@@ -53,6 +53,25 @@ char *isa_arena_strndup(isa_arena_t *a, const char *s, size_t n)
     return p;
 }
 
+void isa_arena_adopt(isa_arena_t *dst, isa_arena_t *src)
+{
+    if (!src)
+        return;
+    chunk_t *last = src->head;
+    while (last && last->next)
+        last = last->next;
+    if (last) {
+        /* src's chunks go behind dst's current one, which keeps serving allocations. */
+        if (dst->head) {
+            last->next = dst->head->next;
+            dst->head->next = src->head;
+        } else {
+            dst->head = src->head;
+        }
+    }
+    free(src);
+}
+
 void isa_arena_free(isa_arena_t *a)
 {
     if (!a)

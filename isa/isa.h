@@ -592,6 +592,9 @@ isa_arena_t *isa_arena_new(void);
 void        *isa_arena_alloc(isa_arena_t *a, size_t size);   /* zeroed, 16-aligned */
 char        *isa_arena_strndup(isa_arena_t *a, const char *s, size_t n);
 void         isa_arena_free(isa_arena_t *a);
+/* Move everything src holds into dst (freed with dst from now on); src itself is freed.
+ * The linker uses it to take over the memory of the modules it merges. */
+void         isa_arena_adopt(isa_arena_t *dst, isa_arena_t *src);
 
 isa_module_t *isa_module_new(void);
 void          isa_module_free(isa_module_t *m);

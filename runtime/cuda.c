@@ -336,12 +336,30 @@ isa_status_t rt_run_cuda(const isa_module_t *m, uint32_t entry, const ex_launch_
     if ((lim = getenv("PTXEMU_HEAP")) && *lim)
         CU_TRY(cuCtxSetLimit, 2 /* CU_LIMIT_MALLOC_HEAP_SIZE */, (size_t)strtoull(lim, NULL, 10));
 
-    /* The PTX is given to the driver's JIT as written; its log explains a rejection. */
+    /* The PTX is given to the driver's JIT as written (a module linked from several units,
+     * ptxrun --link, as printed); its log explains a rejection. */
     int opts[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
                    CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES };
     void *vals[] = { errlog, (void *)(uintptr_t)sizeof errlog, infolog, (void *)(uintptr_t)sizeof infolog };
     errlog[0] = 0;
-    if ((r = api.cuModuleLoadDataEx(&mod, m->srcs[0].text, 4, opts, vals)) != 0) {
+    char *linked = NULL;
+    size_t linked_len = 0;
+    if (m->nsrc > 1) {
+        FILE *f = open_memstream(&linked, &linked_len);
+        if (!f) {
+            st = ISA_ST_NOMEM;
+            goto done;
+        }
+        isa_print_module(f, m);
+        fclose(f);
+        if (!linked) {
+            st = ISA_ST_NOMEM;
+            goto done;
+        }
+    }
+    r = api.cuModuleLoadDataEx(&mod, linked ? linked : m->srcs[0].text, 4, opts, vals);
+    free(linked);
+    if (r != 0) {
         cu_report(&api, diag, "the driver rejected the PTX", r);
         if (errlog[0])
             fprintf(diag, "%s\n", errlog);

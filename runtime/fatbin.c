@@ -449,17 +449,25 @@ isa_status_t rt_fatbin_payload(rt_fatbin_t *fb, uint32_t i, char **out, size_t *
     return ISA_ST_OK;
 }
 
-int rt_fatbin_pick_ptx(const rt_fatbin_t *fb, uint32_t max_arch)
+/* The best PTX entry of container c, or of all when c is UINT32_MAX. */
+static int pick_ptx(const rt_fatbin_t *fb, uint32_t c, uint32_t max_arch)
 {
     int best = -1;
     for (uint32_t i = 0; i < fb->nentry; i++) {
         const rt_fb_entry_t *e = &fb->entries[i];
-        if (e->kind != RT_FB_PTX || (max_arch && e->arch > max_arch))
+        if (e->kind != RT_FB_PTX || (max_arch && e->arch > max_arch) || (c != UINT32_MAX && e->container != c))
             continue;
         if (best < 0 || e->arch > fb->entries[best].arch)
             best = (int)i;
     }
     return best;
+}
+
+int rt_fatbin_pick_ptx(const rt_fatbin_t *fb, uint32_t max_arch) { return pick_ptx(fb, UINT32_MAX, max_arch); }
+
+int rt_fatbin_pick_ptx_in(const rt_fatbin_t *fb, uint32_t container, uint32_t max_arch)
+{
+    return pick_ptx(fb, container, max_arch);
 }
 
 static isa_status_t push_name(char ***v, uint32_t *n, const char *s, size_t len)

@@ -72,6 +72,9 @@ isa_status_t rt_fatbin_payload(rt_fatbin_t *fb, uint32_t i, char **out, size_t *
 /* The PTX entry with the highest arch not above max_arch (0: any); ties: the first.
  * Returns its index, or -1 when there is none. */
 int rt_fatbin_pick_ptx(const rt_fatbin_t *fb, uint32_t max_arch);
+/* The same among the entries of one container (the wrapper's data fatbin is container 0,
+ * the prelinked fatbins of an -rdc program follow). */
+int rt_fatbin_pick_ptx_in(const rt_fatbin_t *fb, uint32_t container, uint32_t max_arch);
 
 /* The kernels (.entry names) of PTX text, or of a cubin ELF image (its .text.NAME
  * sections), as a malloc'd array of malloc'd strings; *out_n of them.  Returns ISA_ST_OK,

@@ -200,7 +200,7 @@ static void instr_where(const isa_module_t *m, const isa_instr_t *in, linepos_t 
 
 static void scan_file(scan_t *sc, const char *path, bool golden, FILE *null)
 {
-    fe_options_t fo = { null, 1, false };
+    fe_options_t fo = { .diag = null, .max_errors = 1 };
     isa_module_t *m = NULL;
     if (fe_load_file(path, &fo, &m) != ISA_ST_OK) {
         if (m)

@@ -45,7 +45,7 @@ static isa_status_t variant_run(const variant_t *v, int backend, size_t first, s
     char *dbuf = NULL;
     size_t dlen = 0;
     FILE *diag = open_memstream(&dbuf, &dlen);
-    fe_options_t fo = { diag, 1, false };
+    fe_options_t fo = { .diag = diag, .max_errors = 1 };
     isa_status_t st = fe_load_text(v->name, text, strlen(text), &fo, &m);
     ex_program_t *p = NULL;
     rt_args_t a;
@@ -136,7 +136,7 @@ static bool candidate_valid(const char *name)
         return false;
     const char *text = fuzz_kernel(&v, false);
     FILE *null = fopen("/dev/null", "w");
-    fe_options_t fo = { null, 1, false };
+    fe_options_t fo = { .diag = null, .max_errors = 1 };
     isa_module_t *m = NULL;
     bool ok = fe_load_text(name, text, strlen(text), &fo, &m) == ISA_ST_OK;
     if (m)

@@ -24,6 +24,7 @@ static void usage(FILE *out)
     fputs("usage: ptxrun [OPTIONS] FILE.ptx [ARG...]\n"
           "       ptxrun [OPTIONS] PROGRAM [ARG...]   run a CUDA program on the emulator's driver\n"
           "  -k, --kernel NAME      entry to run (may be omitted when FILE has a single entry)\n"
+          "  --link UNIT.ptx        link another PTX translation unit with FILE (repeatable)\n"
           "  -g, --grid X[,Y[,Z]]   grid size in CTAs (default 1)\n"
           "  -b, --block X[,Y[,Z]]  CTA size (default 1)\n"
           "  -s, --shared BYTES     dynamic shared memory (default 0)\n"
@@ -417,9 +418,40 @@ static void setenv_num(const char *name, double v, bool integer)
 }
 /*}=====================================================================*/
 
+/* FILE, or FILE and the --link units linked (docs/driver.md, "Linking"): the emulator's
+ * device services may stay undefined.  False when a unit does not load or the link fails
+ * (the errors are on stderr). */
+#define MAX_LINK 64
+static bool load_units(const char *path, const char *const *links, unsigned nlink, isa_module_t **out)
+{
+    fe_options_t fo = { 0 };
+    if (nlink == 0)
+        return fe_load_file(path, &fo, out) == ISA_ST_OK;
+    static const char *provided[16];
+    for (unsigned i = 0; i + 1 < sizeof provided / sizeof *provided && ex_service_name(i); i++)
+        provided[i] = ex_service_name(i);
+    fo.provided = provided;
+    isa_module_t *units[MAX_LINK + 1];
+    unsigned n = 0;
+    bool ok = true;
+    for (unsigned i = 0; i <= nlink; i++) {   /* every unit, so that all their errors show */
+        if (fe_load_file(i ? links[i - 1] : path, &fo, &units[n]) == ISA_ST_OK)
+            n++;
+        else
+            ok = false;
+    }
+    if (!ok) {
+        for (unsigned i = 0; i < n; i++)
+            isa_module_free(units[i]);
+        return false;
+    }
+    return fe_link(units, n, NULL, &fo, out) == ISA_ST_OK;
+}
+
 int main(int argc, char **argv)
 {
-    enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE, O_TIMEOUT, O_COOP, O_REPEAT, O_FIFO, O_HEAP };
+    enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE, O_TIMEOUT, O_COOP, O_REPEAT, O_FIFO, O_HEAP,
+           O_LINK };
     static const struct option longopts[] = {
         { "kernel", required_argument, 0, 'k' }, { "grid", required_argument, 0, 'g' },
         { "block", required_argument, 0, 'b' },  { "shared", required_argument, 0, 's' },
@@ -430,6 +462,7 @@ int main(int argc, char **argv)
         { "cooperative", no_argument, 0, O_COOP },
         { "repeat", required_argument, 0, O_REPEAT },
         { "printf-fifo", required_argument, 0, O_FIFO }, { "heap", required_argument, 0, O_HEAP },
+        { "link", required_argument, 0, O_LINK },
 #ifdef PTXEMU_TESTING
         { "compare", optional_argument, 0, O_COMPARE },   /* =flip:SPEC: the test backend */
 #else
@@ -453,6 +486,8 @@ int main(int argc, char **argv)
     uint32_t repeat = 0;
     uint64_t fifo = 0, heap = 0;
     const char *flip_spec = NULL;
+    const char *links[MAX_LINK];
+    unsigned nlink = 0;
     /* Options may come before and after FILE; the first word after FILE that is not an
      * option starts the kernel arguments (which may be negative numbers, hence no
      * getopt permutation).  "--" ends the options. */
@@ -557,6 +592,13 @@ int main(int argc, char **argv)
             compare = true;
             flip_spec = optarg;
             break;
+        case O_LINK:
+            if (nlink == MAX_LINK) {
+                fprintf(stderr, "ptxrun: error: --link: at most %d units\n", MAX_LINK);
+                return EXIT_USAGE;
+            }
+            links[nlink++] = optarg;
+            break;
         case O_LIST: case O_DUMP: case O_PRINT: mode = c; break;
         case O_ISATABLE:
             isa_doc_table(stdout);
@@ -570,9 +612,9 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (program) {
-        if (mode || repeat || kernel) {
-            fprintf(stderr, "ptxrun: error: --list, --dump-ir, --print, --repeat and -k apply to a PTX file, not to "
-                            "a program\n");
+        if (mode || repeat || kernel || nlink) {
+            fprintf(stderr, "ptxrun: error: --list, --dump-ir, --print, --repeat, -k and --link apply to a PTX file, "
+                            "not to a program\n");
             return EXIT_USAGE;
         }
         if (launch.workers)
@@ -619,8 +661,7 @@ int main(int argc, char **argv)
         launch.slice = v;
     }
     isa_module_t *m = NULL;
-    fe_options_t fo = { 0 };
-    if (fe_load_file(path, &fo, &m) != ISA_ST_OK)
+    if (!load_units(path, links, nlink, &m))
         return EXIT_USAGE;
     int rc = EXIT_OK;
     if (mode == O_LIST) {

@@ -395,6 +395,11 @@ static const struct {
     [SVC_SETCOND] = { "cudaGraphSetConditional", 0, 0, 2, { 8, 4 } },
 };
 
+const char *ex_service_name(unsigned i)
+{
+    return i < sizeof services / sizeof *services ? services[i].name : NULL;
+}
+
 /* The service callee is, or -1 (no such service, or another signature). */
 static int service_of(const isa_func_t *callee)
 {

@@ -218,4 +218,9 @@ CUresult   drv_capture_info(CUstream s, int *status, unsigned long long *id, voi
 
 double     drv_now(void);
 
+/* Link PTX units (link.c): fe_link_texts with the device services as the functions the
+ * runtime provides; optional (NULL: none) marks archive members; the diagnostics go to diag. */
+isa_status_t drv_link_units(unsigned n, const char *const *names, const char *const *texts, const size_t *lens,
+                            const bool *optional, FILE *diag, isa_module_t **out);
+
 #endif

@@ -1,6 +1,7 @@
 /* module.c: modules and libraries (PTX text, a fatbin, or the fatbin wrapper a CUDA program
- * registers: its newest PTX for sm_90 or below is parsed and loaded on the device), their
- * functions, kernels and globals, function attributes. */
+ * registers: its newest PTX for sm_90 or below, or for an -rdc program the PTX of each of its
+ * translation units, linked, is loaded on the device), their functions, kernels and
+ * globals, function attributes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,62 @@ static CUresult fatbin_ptx(rt_fatbin_t *fb, isa_status_t st, const char *fn, cha
     return CUDA_SUCCESS;
 }
 
+/* An -rdc program registers a version-2 wrapper: its data fatbin holds only the SASS that
+ * nvlink linked, and each translation unit's PTX is in its own prelinked fatbin
+ * (containers 1 and on).  Those PTX units are linked here as nvlink linked their SASS.  A
+ * prelinked fatbin without PTX for sm_90 or below adds nothing: nvcc links the CUDA
+ * device runtime (libcudadevrt, SASS and compute_121 PTX) into every -rdc program, and
+ * the program needs it only for device-side launches; an unresolved name says so.
+ * *out stays NULL when no prelinked fatbin has PTX (the caller then looks at them all). */
+static CUresult rdc_link(rt_fatbin_t *fb, const char *fn, const char *modname, isa_module_t **out)
+{
+    *out = NULL;
+    uint32_t nc = fb->ncontainer;
+    char **texts = calloc(nc + 1, sizeof *texts), **names = calloc(nc + 1, sizeof *names);
+    size_t *lens = calloc(nc + 1, sizeof *lens);
+    CUresult r = texts && names && lens ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+    unsigned n = 0, skipped = 0;
+    for (uint32_t c = 1; c < nc && r == CUDA_SUCCESS; c++) {
+        int e = rt_fatbin_pick_ptx_in(fb, c, 90);
+        if (e < 0) {
+            skipped++;
+            continue;
+        }
+        if (rt_fatbin_payload(fb, (uint32_t)e, &texts[n], &lens[n]) != ISA_ST_OK) {
+            r = drv_fail(CUDA_ERROR_INVALID_IMAGE, fn, "%s", fb->msg);
+            break;
+        }
+        size_t k = strlen(modname) + 32;
+        if (!(names[n] = malloc(k)))
+            r = CUDA_ERROR_OUT_OF_MEMORY;
+        else
+            snprintf(names[n], k, "%.*s.unit%u.ptx", (int)(strlen(modname) - 4), modname, n + 1);
+        n++;
+    }
+    if (r == CUDA_SUCCESS && n) {
+        isa_status_t st = drv_link_units(n, (const char *const *)names, (const char *const *)texts, lens, NULL, stderr,
+                                         out);
+        if (st != ISA_ST_OK) {
+            if (skipped)
+                fprintf(stderr, "ptxemu: %s: note: %u of the program's %u prelinked fatbins %s no PTX for sm_90 or "
+                        "below (such as the CUDA device runtime, libcudadevrt, which nvcc links into every -rdc "
+                        "program); what they define is not available\n",
+                        fn, skipped, nc - 1, skipped == 1 ? "holds" : "hold");
+            r = st == ISA_ST_NOMEM ? CUDA_ERROR_OUT_OF_MEMORY
+                                   : drv_fail(CUDA_ERROR_INVALID_PTX, fn, "linking the program's %u PTX units failed "
+                                              "(-rdc; the errors are above)", n);
+        }
+    }
+    for (unsigned i = 0; i < n; i++) {
+        free(texts[i]);
+        free(names[i]);
+    }
+    free(texts);
+    free(names);
+    free(lens);
+    return r;
+}
+
 static void module_free(drv_module_t *mod)
 {
     if (!mod)
@@ -95,13 +152,20 @@ static CUresult load(const char *fn, const void *image, bool library, drv_module
     if (!image || !out)
         return CUDA_ERROR_INVALID_VALUE;
     drv_flush_output();
+    static unsigned nloaded;
+    char name[64];
+    snprintf(name, sizeof name, "module%u.ptx", __atomic_add_fetch(&nloaded, 1, __ATOMIC_RELAXED));
     char *text = NULL;
     size_t len = 0;
+    isa_module_t *linked = NULL;
     const uint8_t *b = image;
     if (rd32(b) == RT_FATBINC_MAGIC) {
         rt_fatbin_t fb;
         isa_status_t st = rt_fatbin_open_wrapper(image, &fb);
-        r = fatbin_ptx(&fb, st, fn, &text, &len);
+        if (st == ISA_ST_OK && rd32(b + 4) == 2)
+            r = rdc_link(&fb, fn, name, &linked);
+        if (r == CUDA_SUCCESS && !linked)
+            r = fatbin_ptx(&fb, st, fn, &text, &len);
         rt_fatbin_free(&fb);
     } else if (rd32(b) == RT_FATBIN_MAGIC) {
         uint64_t body;
@@ -126,16 +190,19 @@ static CUresult load(const char *fn, const void *image, bool library, drv_module
     drv_module_t *mod = calloc(1, sizeof *mod);
     if (!mod) {
         free(text);
+        isa_module_free(linked);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     mod->tag = DRV_MODULE;
     mod->ctx = c;   /* NULL: a library, in every context */
-    static unsigned nloaded;
-    char name[64];
-    snprintf(name, sizeof name, "module%u.ptx", __atomic_add_fetch(&nloaded, 1, __ATOMIC_RELAXED));
     mod->name = strdup(name);
-    fe_options_t fo = { .diag = stderr };
-    isa_status_t st = fe_load_text(mod->name ? mod->name : "module.ptx", text, len, &fo, &mod->m);
+    isa_status_t st = ISA_ST_OK;
+    if (linked) {
+        mod->m = linked;
+    } else {
+        fe_options_t fo = { .diag = stderr };
+        st = fe_load_text(name, text, len, &fo, &mod->m);
+    }
     free(text);
     if (st != ISA_ST_OK) {
         module_free(mod);

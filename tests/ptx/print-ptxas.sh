@@ -1,7 +1,7 @@
 #!/bin/sh
 # print-ptxas.sh: `ptxrun --print` of every valid PTX file under tests/ptx (the corpus,
 # the syntax corners, the unsupported-instruction kernel) must assemble with NVIDIA's
-# ptxas, -arch taken from the file's .target.  Where ptxas is absent it says so and
+# ptxas, -arch taken from the file's .target; so must the link of tests/ptx/link.  Where ptxas is absent it says so and
 # passes.  Run by `make check` (target check-print); PTXRUN names the ptxrun binary.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -28,5 +28,13 @@ for f in tests/ptx/corpus/*.ptx tests/ptx/syntax/*.ptx tests/ptx/unsupported/*.p
     fi
     n=$((n + 1))
 done
-[ $fail = 0 ] && echo "print-ptxas: the printed PTX of $n files assembles with ptxas"
+# The printed link of tests/ptx/link is a whole program: it assembles without -c.
+if ! "$PTXRUN" --link tests/ptx/link/lib.ptx --link tests/ptx/link/pick.ptx --print tests/ptx/link/main.ptx \
+        > "$tmp/p.ptx" 2> "$tmp/err"; then
+    echo "FAIL tests/ptx/link: ptxrun --link --print failed"; head -n 5 "$tmp/err"; fail=1
+elif ! "$PTXAS" -arch=sm_90 "$tmp/p.ptx" -o /dev/null > "$tmp/err" 2>&1; then
+    echo "FAIL tests/ptx/link: ptxas refuses the printed link as a whole program:"; head -n 5 "$tmp/err"; fail=1
+fi
+n=$((n + 1))
+[ $fail = 0 ] && echo "print-ptxas: the printed PTX of $n files (one of them a link of three) assembles with ptxas"
 exit $fail

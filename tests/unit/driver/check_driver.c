@@ -1,12 +1,13 @@
 /* check_driver.c: the emulator's CUDA driver (runtime/driver/) called directly, linked in
  * (so that the sanitizer build checks it too): cuGetProcAddress's answers, the private
- * tables, the device, memory and its errors, modules from PTX text, launches with both
- * parameter forms, sticky faults, stream capture and graphs, unsupported functions, CUDA
+ * tables, the device, memory and its errors, modules from PTX text, cuLink*, launches with
+ * both parameter forms, sticky faults, stream capture and graphs, unsupported functions, CUDA
  * arrays and their copies, texture and surface objects.  What
  * NVIDIA's runtime does on top of it is tested by the programs of tests/apps. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/driver/drv.h"
 
@@ -70,6 +71,11 @@ CUresult cuLibraryGetKernel(CUkernel *, CUlibrary, const char *);
 CUresult cuLibraryGetGlobal(CUdeviceptr *, size_t *, CUlibrary, const char *);
 CUresult cuLibraryUnload(CUlibrary);
 CUresult cuKernelGetFunction(CUfunction *, CUkernel);
+CUresult cuLinkCreate_v2(unsigned, int *, void **, CUlinkState *);
+CUresult cuLinkAddData_v2(CUlinkState, int, void *, size_t, const char *, unsigned, int *, void **);
+CUresult cuLinkAddFile_v2(CUlinkState, int, const char *, unsigned, int *, void **);
+CUresult cuLinkComplete(CUlinkState, void **, size_t *);
+CUresult cuLinkDestroy(CUlinkState);
 
 /* Graph API (graph.c, graph_exec.c, capture.c, graph_mem.c), for the tests below. */
 CUresult cuGraphCreate(void **, unsigned);
@@ -396,6 +402,184 @@ START_TEST(capture_and_graph)
     ck_assert_int_eq(cuGraphExecDestroy(exec), CUDA_SUCCESS);
     ck_assert_int_eq(cuGraphDestroy(graph), CUDA_SUCCESS);
     ck_assert_int_eq(cuStreamDestroy_v2(s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+END_TEST
+
+/* Two PTX units for cuLink*: scale() adds the .extern base (b.ptx: 40) to twice a value. */
+static const char link_a[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".extern .func (.param .b32 r) twice(.param .b32 x);\n"
+    ".extern .global .align 4 .u32 base;\n"
+    ".visible .entry scale(.param .u64 p)\n{\n"
+    "  .reg .u32 %r<4>; .reg .u64 %rd<4>;\n  .param .b32 a; .param .b32 r;\n"
+    "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, %tid.x;\n  st.param.b32 [a], %r1;\n"
+    "  call (r), twice, (a);\n  ld.param.b32 %r2, [r];\n  ld.global.u32 %r3, [base];\n  add.u32 %r2, %r2, %r3;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r2;\n  ret;\n}\n";
+static const char link_b[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .global .align 4 .u32 base = 40;\n"
+    ".visible .func (.param .b32 r) twice(.param .b32 x)\n{\n"
+    "  .reg .u32 %r<2>;\n  ld.param.b32 %r1, [x];\n  add.u32 %r1, %r1, %r1;\n  st.param.b32 [r], %r1;\n  ret;\n}\n";
+
+/* cuLink*: PTX inputs (as data and as a file) linked into an image cuModuleLoadData takes;
+ * the logs; the located link errors; the input types that hold no PTX. */
+START_TEST(link_ptx_units)
+{
+    setup();
+    char err[1024], info[256];
+    int opts[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_INFO_LOG_BUFFER,
+                   CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_WALL_TIME };
+    void *vals[] = { err, (void *)(uintptr_t)sizeof err, info, (void *)(uintptr_t)sizeof info, NULL };
+    CUlinkState l;
+    ck_assert_int_eq(cuLinkCreate_v2(5, opts, vals, &l), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkAddData_v2(l, CU_JIT_INPUT_PTX, (void *)link_a, sizeof link_a, "a.ptx", 0, NULL, NULL),
+                     CUDA_SUCCESS);
+    char path[] = "/tmp/ptxemu-link-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, link_b, strlen(link_b)), (ssize_t)strlen(link_b));
+    close(fd);
+    ck_assert_int_eq(cuLinkAddFile_v2(l, CU_JIT_INPUT_PTX, path, 0, NULL, NULL), CUDA_SUCCESS);
+    unlink(path);
+    void *image;
+    size_t size;
+    ck_assert_int_eq(cuLinkComplete(l, &image, &size), CUDA_SUCCESS);
+    ck_assert_uint_eq(size, strlen(image) + 1);
+    ck_assert_msg(strncmp(info, "ptxemu: linked 2 PTX inputs", 27) == 0, "%s", info);
+    ck_assert_uint_eq((uintptr_t)vals[3], strlen(info));
+    ck_assert_str_eq(err, "");
+    CUmodule m;
+    CUfunction f;
+    CUdeviceptr d;
+    uint32_t h[32];
+    ck_assert_int_eq(cuModuleLoadData(&m, image), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkDestroy(l), CUDA_SUCCESS);   /* the module does not need the image */
+    ck_assert_int_eq(cuModuleGetFunction(&f, m, "scale"), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&d, sizeof h), CUDA_SUCCESS);
+    void *params[] = { &d };
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, d, sizeof h), CUDA_SUCCESS);
+    ck_assert_uint_eq(h[0], 40);    /* 2 * 0 + 40 */
+    ck_assert_uint_eq(h[31], 102);  /* 2 * 31 + 40 */
+    ck_assert_int_eq(cuMemFree_v2(d), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
+
+    /* a used .extern that no input defines: the located error, in the error log */
+    ck_assert_int_eq(cuLinkCreate_v2(2, opts, vals, &l), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkAddData_v2(l, CU_JIT_INPUT_PTX, (void *)link_a, sizeof link_a, "a.ptx", 0, NULL, NULL),
+                     CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkComplete(l, &image, &size), CUDA_ERROR_INVALID_PTX);
+    ck_assert_msg(strstr(err, "a.ptx:13:13: error: undefined reference to function 'twice': no unit defines it") ==
+                      err, "%s", err);
+    ck_assert_msg(strstr(err, "a.ptx:15:22: error: undefined reference to variable 'base'") != NULL, "%s", err);
+    ck_assert_uint_eq((uintptr_t)vals[1], strlen(err));
+    /* inputs that hold no PTX name their type */
+    static const char elf[] = "\x7f" "ELF\2\1\1";
+    ck_assert_int_eq(cuLinkAddData_v2(l, CU_JIT_INPUT_CUBIN, (void *)elf, sizeof elf, "k.cubin", 0, NULL, NULL),
+                     CUDA_ERROR_NO_BINARY_FOR_GPU);
+    ck_assert_msg(strstr(err, "CU_JIT_INPUT_CUBIN input 'k.cubin' is SASS") != NULL, "%s", err);
+    ck_assert_int_eq(cuLinkAddData_v2(l, CU_JIT_INPUT_LIBRARY, (void *)elf, sizeof elf, "lib.a", 0, NULL, NULL),
+                     CUDA_ERROR_INVALID_IMAGE);
+    ck_assert_msg(strstr(err, "CU_JIT_INPUT_LIBRARY input 'lib.a' is not an archive") != NULL, "%s", err);
+    ck_assert_int_eq(cuLinkAddData_v2(l, CU_JIT_INPUT_FATBINARY, (void *)elf, sizeof elf, "x.fatbin", 0, NULL, NULL),
+                     CUDA_ERROR_INVALID_IMAGE);
+    ck_assert_msg(strstr(err, "CU_JIT_INPUT_FATBINARY input 'x.fatbin'") != NULL, "%s", err);
+    ck_assert_int_eq(cuLinkAddFile_v2(l, CU_JIT_INPUT_PTX, "/no/such/file.ptx", 0, NULL, NULL),
+                     CUDA_ERROR_FILE_NOT_FOUND);
+    ck_assert_int_eq(cuLinkDestroy(l), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkComplete(NULL, &image, &size), CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+END_TEST
+
+static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)v); put16(p + 2, (uint16_t)(v >> 16)); }
+static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v); put32(p + 4, (uint32_t)(v >> 32)); }
+
+/* A fatbin container whose one entry is text as plain compute_90 PTX; returns its size. */
+static size_t plain_fatbin(uint8_t *buf, size_t cap, const char *text)
+{
+    size_t raw = strlen(text) + 1, psize = (raw + 7) & ~(size_t)7, hsize = 0x50;
+    ck_assert_uint_le(16 + hsize + psize, cap);
+    memset(buf, 0, 16 + hsize + psize);
+    uint8_t *e = buf + 16;
+    put16(e + 0x00, 1);            /* PTX */
+    put16(e + 0x02, 0x0101);
+    put32(e + 0x04, (uint32_t)hsize);
+    put64(e + 0x08, psize);
+    put32(e + 0x14, 0x40);         /* options descriptor {0x48, 0} */
+    put16(e + 0x1a, 9);            /* PTX ISA 9.0 */
+    put32(e + 0x1c, 90);           /* compute_90 */
+    put64(e + 0x28, 0x11);
+    put32(e + 0x40, 0x48);
+    memcpy(e + hsize, text, raw);
+    put32(buf, 0xBA55ED50u);
+    put16(buf + 4, 1);
+    put16(buf + 6, 16);
+    put64(buf + 8, hsize + psize);
+    return 16 + hsize + psize;
+}
+
+/* One member of an ar archive (GNU names: "b.o/"); returns the bytes written. */
+static size_t ar_member(uint8_t *buf, const char *name, const void *data, size_t n)
+{
+    char h[61];
+    snprintf(h, sizeof h, "%-16s%-12s%-6s%-6s%-8s%-10zu`\n", name, "0", "0", "0", "644", n);
+    memcpy(buf, h, 60);
+    memcpy(buf + 60, data, n);
+    size_t k = 60 + n;
+    if (k & 1)
+        buf[k++] = '\n';
+    return k;
+}
+
+/* An archive input (CU_JIT_INPUT_LIBRARY): a member is linked only where it defines what the
+ * others need: b.o (twice, base) is; c.o, which defines twice again and nothing needed, is
+ * not (else twice would be defined twice); h.o holds no device code. */
+START_TEST(link_archive_members)
+{
+    setup();
+    static uint8_t fb1[4096], fb2[4096], ar[16384];
+    char c_text[2048];
+    snprintf(c_text, sizeof c_text, "%s.visible .func unused()\n{\n  ret;\n}\n", link_b);
+    /* c.o: b.o's text without its base variable, plus unused(): twice is defined again */
+    char *nobase = strstr(c_text, ".visible .global");
+    memset(nobase, ' ', strcspn(nobase, "\n"));
+    size_t n1 = plain_fatbin(fb1, sizeof fb1, link_b), n2 = plain_fatbin(fb2, sizeof fb2, c_text);
+    size_t k = 0;
+    memcpy(ar, "!<arch>\n", 8);
+    k = 8;
+    k += ar_member(ar + k, "h.o/", "host code only", 14);
+    k += ar_member(ar + k, "b.o/", fb1, n1);
+    k += ar_member(ar + k, "c.o/", fb2, n2);
+    char info[256];
+    int opts[] = { CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES };
+    void *vals[] = { info, (void *)(uintptr_t)sizeof info };
+    CUlinkState l;
+    ck_assert_int_eq(cuLinkCreate_v2(2, opts, vals, &l), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkAddData_v2(l, CU_JIT_INPUT_PTX, (void *)link_a, sizeof link_a, "a.ptx", 0, NULL, NULL),
+                     CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkAddData_v2(l, CU_JIT_INPUT_LIBRARY, ar, k, "lib.a", 0, NULL, NULL), CUDA_SUCCESS);
+    void *image;
+    size_t size;
+    ck_assert_int_eq(cuLinkComplete(l, &image, &size), CUDA_SUCCESS);
+    ck_assert_msg(strstr(info, "2 of them archive members") != NULL, "%s", info);
+    ck_assert_ptr_null(strstr(image, "unused"));
+    CUmodule m;
+    CUfunction f;
+    CUdeviceptr d;
+    uint32_t h[32];
+    ck_assert_int_eq(cuModuleLoadData(&m, image), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkDestroy(l), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleGetFunction(&f, m, "scale"), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&d, sizeof h), CUDA_SUCCESS);
+    void *params[] = { &d };
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(h, d, sizeof h), CUDA_SUCCESS);
+    ck_assert_uint_eq(h[5], 50);   /* 2 * 5 + 40 */
+    ck_assert_int_eq(cuMemFree_v2(d), CUDA_SUCCESS);
     ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
     ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
 }
@@ -788,6 +972,8 @@ static Suite *suite(void)
     tcase_add_test(t, library_needs_no_context);
     tcase_add_test(t, fault_is_sticky);
     tcase_add_test(t, capture_and_graph);
+    tcase_add_test(t, link_ptx_units);
+    tcase_add_test(t, link_archive_members);
     tcase_add_test(t, unsupported_functions_say_so);
     tcase_add_test(t, arrays_and_their_copies);
     tcase_add_test(t, texture_and_surface_objects);

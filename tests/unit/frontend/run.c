@@ -7,6 +7,7 @@ Suite *make_lower_suite(void);
 Suite *make_corpus_suite(void);
 Suite *make_errors_suite(void);
 Suite *make_robust_suite(void);
+Suite *make_link_suite(void);
 
 int main(void)
 {
@@ -15,6 +16,7 @@ int main(void)
     srunner_add_suite(sr, make_corpus_suite());
     srunner_add_suite(sr, make_errors_suite());
     srunner_add_suite(sr, make_robust_suite());
+    srunner_add_suite(sr, make_link_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -171,7 +171,7 @@ START_TEST(sm100_equivalents)
     char *dbuf = NULL;
     size_t dlen = 0;
     FILE *d = open_memstream(&dbuf, &dlen);
-    fe_options_t fo = { d, 1, false };
+    fe_options_t fo = { .diag = d, .max_errors = 1 };
     isa_module_t *m = NULL;
     isa_status_t st = fe_load_text(name, gpu, strlen(gpu), &fo, &m);
     fclose(d);

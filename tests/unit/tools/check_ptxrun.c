@@ -98,6 +98,68 @@ START_TEST(program_runs_on_driver)
 }
 END_TEST
 
+/* An -rdc program (tests/apps/rdc, committed x86-64 build): the driver links the PTX of its
+ * two translation units; the output is derived in tests/apps/rdc/README.md. */
+START_TEST(program_rdc_runs_on_driver)
+{
+#if defined(__x86_64__)
+    if (!have_driver()) {
+        puts("program_rdc_runs_on_driver: skipped (no driver in this build)");
+        return;
+    }
+    char *out;
+    int rc = ptxrun("tests/apps/rdc/rdc", &out);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/apps/rdc/rdc.out", getenv("PTXEMU_SRCDIR"));
+    FILE *f = fopen(path, "r");
+    ck_assert(f != NULL);
+    char want[512];
+    size_t n = fread(want, 1, sizeof want - 1, f);
+    want[n] = 0;
+    fclose(f);
+    ck_assert_msg(rc == 0, "%s", out);
+    ck_assert_str_eq(out, want);
+    free(out);
+#else
+    puts("program_rdc_runs_on_driver: skipped (the committed build is x86-64)");
+#endif
+}
+END_TEST
+
+/* --link: PTX units linked before the run (tests/ptx/link/README.md derives the numbers). */
+START_TEST(link_units)
+{
+    char *out;
+    int rc = ptxrun("-b 4 --link tests/ptx/link/lib.ptx --link tests/ptx/link/pick.ptx tests/ptx/link/main.ptx "
+                    "'u32[4]:out'", &out);
+    ck_assert_msg(rc == 0, "%s", out);
+    ck_assert_str_eq(out, "arg0 u32[4]: 1007 1019 1031 1043\n");
+    free(out);
+    /* without pick.ptx, lib.ptx's .weak pick */
+    rc = ptxrun("-b 4 --link tests/ptx/link/lib.ptx tests/ptx/link/main.ptx 'u32[4]:out'", &out);
+    ck_assert_msg(rc == 0, "%s", out);
+    ck_assert_str_eq(out, "arg0 u32[4]: 1008 1018 1028 1038\n");
+    free(out);
+    /* without lib.ptx: the undefined names, at their first uses */
+    rc = ptxrun("-b 4 --link tests/ptx/link/pick.ptx tests/ptx/link/main.ptx 'u32[4]:out'", &out);
+    ck_assert_int_eq(rc, 2);
+    ck_assert_msg(strstr(out, "tests/ptx/link/main.ptx:25:21: error: undefined reference to variable 'lib_base': "
+                              "no unit defines it (declared at tests/ptx/link/main.ptx:9:31)\n") == out, "%s", out);
+    ck_assert_ptr_nonnull(strstr(out, "tests/ptx/link/main.ptx:27:12: error: undefined reference to function "
+                                      "'lib_add'"));
+    free(out);
+    /* the linked module prints; each unit's file-scope scale stays its own */
+    rc = ptxrun("--link tests/ptx/link/lib.ptx --print tests/ptx/link/main.ptx", &out);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_ptr_nonnull(strstr(out, ".global .align 4 .u32 scale = 10;\n"));
+    ck_assert_ptr_nonnull(strstr(out, ".global .align 4 .u32 scale$1 = 1000;\n"));
+    free(out);
+    rc = ptxrun("--link tests/ptx/link/lib.ptx examples/hello", &out);
+    ck_assert_int_eq(rc, 2);
+    free(out);
+}
+END_TEST
+
 START_TEST(list_entry)
 {
     char *out;
@@ -560,6 +622,8 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, fatbin_extract);
     tcase_add_test(tc, program_options_reach_it);
     tcase_add_test(tc, program_runs_on_driver);
+    tcase_add_test(tc, program_rdc_runs_on_driver);
+    tcase_add_test(tc, link_units);
     suite_add_tcase(s, tc);
     return s;
 }
