@@ -616,6 +616,8 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
             }
         }
         if (!ok || !x->desc) {
+            if (x->desc)
+                ex_tex_insn_free(x);   /* a texture instruction refused for an operand form */
             x->desc = NULL;
             x->fn = NULL;
             f->unsupported++;
