@@ -134,6 +134,7 @@ extern drv_state_t drv;
 drv_ctx_t *drv_current(void);
 void       drv_ctx_limits_default(drv_ctx_t *c);
 void       drv_at_exit(void);
+CUresult   drv_read_file(const char *path, char **out, size_t *len);
 int        drv_thread_capture_mode(void);
 CUresult   drv_capture_unsafe(const char *fn);
 CUresult   drv_capture_sync(CUstream s, const char *fn);

@@ -375,28 +375,14 @@ static CUresult add_file(const char *fn, drv_link_t *l, int type, const char *pa
         return CUDA_ERROR_INVALID_HANDLE;
     if (!path)
         return CUDA_ERROR_INVALID_VALUE;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return link_fail(l, CUDA_ERROR_FILE_NOT_FOUND, fn, "cannot open '%s'", path);
-    char *buf = NULL;
-    size_t n = 0, cap = 0, k;
-    do {
-        if (n + 1 >= cap) {
-            cap = cap ? 2 * cap : 1 << 16;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return CUDA_ERROR_OUT_OF_MEMORY;
-            }
-            buf = nb;
-        }
-        k = fread(buf + n, 1, cap - n - 1, f);
-        n += k;
-    } while (k);
-    fclose(f);
-    buf[n] = 0;
-    CUresult r = n ? add_data(fn, l, type, buf, n, path)
+    char *buf;
+    size_t n;
+    CUresult r = drv_read_file(path, &buf, &n);
+    if (r == CUDA_ERROR_FILE_NOT_FOUND)
+        return link_fail(l, r, fn, "cannot open '%s'", path);
+    if (r)
+        return r;
+    r = n ? add_data(fn, l, type, buf, n, path)
                    : link_fail(l, CUDA_ERROR_INVALID_VALUE, fn, "'%s' is empty", path);
     free(buf);
     return r;

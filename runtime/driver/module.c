@@ -237,19 +237,16 @@ DRV_API CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n
     return load(__func__, image, false, out);
 }
 
-static CUresult load_file(const char *fn, const char *path, bool library, drv_module_t **out)
+/* The whole file at path, NUL-terminated, in *out (malloc'd; its length in *len):
+ * CUDA_ERROR_FILE_NOT_FOUND when it cannot be opened, CUDA_ERROR_OUT_OF_MEMORY. */
+CUresult drv_read_file(const char *path, char **out, size_t *len)
 {
-    CUresult r = library ? (drv.inited ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED) : drv_enter(NULL);
-    if (r)
-        return r;
-    if (!out || !path)
-        return CUDA_ERROR_INVALID_VALUE;
     FILE *f = fopen(path, "rb");
     if (!f)
         return CUDA_ERROR_FILE_NOT_FOUND;
     char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
+    size_t n = 0, cap = 0, k;
+    do {
         if (n + 1 >= cap) {
             cap = cap ? 2 * cap : 1 << 16;
             char *nb = realloc(buf, cap);
@@ -260,13 +257,27 @@ static CUresult load_file(const char *fn, const char *path, bool library, drv_mo
             }
             buf = nb;
         }
-        size_t k = fread(buf + n, 1, cap - n - 1, f);
-        if (!k)
-            break;
+        k = fread(buf + n, 1, cap - n - 1, f);
         n += k;
-    }
+    } while (k);
     fclose(f);
     buf[n] = 0;
+    *out = buf;
+    *len = n;
+    return CUDA_SUCCESS;
+}
+
+static CUresult load_file(const char *fn, const char *path, bool library, drv_module_t **out)
+{
+    CUresult r = library ? (drv.inited ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED) : drv_enter(NULL);
+    if (r)
+        return r;
+    if (!out || !path)
+        return CUDA_ERROR_INVALID_VALUE;
+    char *buf;
+    size_t n;
+    if ((r = drv_read_file(path, &buf, &n)))
+        return r;
     r = load(fn, buf, library, out);
     free(buf);
     return r;
