@@ -212,13 +212,50 @@ typedef struct {
 } ex_fault_t;
 /*}=====================================================================*/
 
+/*{=====================================================================
+ * Launch statistics (exec/stats/): with statistics on (ex_device_set_stats), every launch
+ * also counts instructions per family, branches, barriers, and runs the memory-hierarchy
+ * model (docs/memory-model.md), whose metrics carry Nsight Compute's names
+ * (exec/stats/metrics.def).  Off, the interpreter runs without any of it.
+ *====================================================================*/
+typedef enum {
+#define EX_METRIC(id, name, unit) EX_MET_##id,
+#include "exec/stats/metrics.def"
+#undef EX_METRIC
+    EX_MET__COUNT
+} ex_metric_t;
+typedef struct {
+    const char *name;   /* Nsight Compute's name */
+    const char *unit;   /* "count", "pct", "bytes" */
+} ex_metric_info_t;
+extern const ex_metric_info_t ex_metrics[EX_MET__COUNT];
+
+typedef struct {
+    uint32_t grid[3], block[3], shared_bytes;
+    double   wall_seconds;
+    uint64_t family[ISA_FAM__COUNT];  /* warp instructions per family (isa/families.def) */
+    uint64_t branches;                /* warp instructions bra / brx.idx */
+    uint64_t divergent;               /* of them, those whose lanes went different ways */
+    uint64_t barriers;                /* warp instructions of the barrier family (bar, barrier) */
+    uint64_t pmevents[16];            /* pmevent warp instructions per event */
+    double   metric[EX_MET__COUNT];   /* the memory metrics */
+} ex_launch_stats_t;
+
+/* Statistics on (true) or off for the launches that follow on d. */
+void ex_device_set_stats(ex_device_t *d, bool on);
+/*}=====================================================================*/
+
 /* Statistics of a launch, and its fault. */
 typedef struct ex_stats {
     uint64_t   thread_instrs;  /* instructions times active lanes */
     uint64_t   warp_instrs;    /* instructions issued per warp */
+    ex_launch_stats_t *detail; /* with statistics on: the launch's (malloc'd; ex_stats_clear frees it) */
     ex_fault_t fault;          /* kind EX_FAULT_NONE after a launch that completed */
 } ex_stats_t;
-void ex_stats_clear(ex_stats_t *st);   /* frees fault.report */
+void ex_stats_clear(ex_stats_t *st);   /* frees fault.report and detail */
+
+/* A launch's statistics as text (a table) or as one JSON object on one line. */
+void ex_stats_print(FILE *out, const ex_program_t *p, uint32_t entry, const ex_stats_t *st, bool json);
 
 /* Load m on device d: pre-decode every function of m (m must outlive the program) and
  * place its variables.  Diagnostics for what cannot be executed are not made here: see

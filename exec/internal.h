@@ -63,6 +63,9 @@ typedef struct {
     /* Per instruction refused because of an operand's form: that operand's pool index
      * (named in the diagnostic), else ISA_NONE; NULL when no instruction was. */
     uint32_t         *why;
+    /* Per instruction, what the statistics count (exec/stats/); made by the first launch
+     * with statistics on, NULL before. */
+    struct ex_sinfo  *sinfo;
 } ex_func_t;
 
 /* One register-plus-immediate sum: dst = src + imm in w bytes per lane, every lane. */
@@ -147,6 +150,7 @@ struct ex_device {
     _Atomic uint64_t  pmevents[16];     /* pmevent counts (per warp instruction) */
     uint64_t          heap_size;        /* cudaLimitMallocHeapSize */
     struct ex_textab *tex;              /* texture and surface objects (exec/tex/), made at the first */
+    bool              stats;            /* launches count statistics (ex_device_set_stats) */
 };
 typedef struct ex_heap ex_heap_t;
 
@@ -289,6 +293,9 @@ struct ex_cta {
     uint64_t          clock_base;    /* %clock64 at the CTA's start: the worker's clock */
     uint64_t          gridid;        /* %gridid of the launch */
     uint64_t          grid_ws;       /* the cooperative launch's grid workspace, or 0 */
+    /* With statistics on: the worker's counters and the L1 of the CTA's SM (stats/model.c). */
+    struct ex_wstats *ws;
+    struct ex_l1     *l1;
 };
 /* Bytes of a cooperative launch's grid workspace. */
 #define EX_GRID_WS 64
@@ -455,5 +462,40 @@ unsigned ex_svc_free(ex_device_t *d, const uint64_t *ptr, uint32_t mask);
 bool     ex_svc_assert(ex_warp_t *w, unsigned lane, const isa_xinsn_t *x, uint64_t msg, uint64_t file, uint32_t line,
                        uint64_t func);
 void     ex_heap_free_all(ex_device_t *d);
+
+/*{=====================================================================
+ * Statistics (exec/stats/model.c).  A launch with statistics on runs the warps through
+ * the counting variant of the warp loop, which calls ex_stats_insn before every issued
+ * instruction; the memory instructions (ld, ldu, st, atom, red) keep their address in
+ * x->o[4] (ISA_NONE: none) plus x->imm, a 32-bit register when x->flags has
+ * EX_ADDR_BASE32, and a per-lane parameter area when it has EX_ADDR_PSYM (ld_st.c,
+ * atomic.c).  Each worker counts into its own ex_wstats; the L1 of SM s (CTAs whose
+ * linear index is s modulo the SMs) is used by one worker only; the L2 is shared.
+ *====================================================================*/
+#define EX_ADDR_BASE32 0x20
+#define EX_ADDR_PSYM   0x40
+enum { EX_SK_NONE, EX_SK_LD, EX_SK_ST, EX_SK_ATOM, EX_SK_RED };
+typedef struct ex_sinfo {
+    uint8_t kind;      /* EX_SK_* */
+    uint8_t space;     /* the instruction's state space (ISA_SP_NONE: generic) */
+    uint8_t bytes;     /* bytes per lane */
+    uint8_t l1;        /* loads: 0 bypass L1, 1 cached, 2 looked up without allocating */
+    uint8_t family;    /* isa_family_t */
+    uint8_t branch;    /* bra, brx.idx */
+    uint8_t barrier;   /* bar, barrier */
+} ex_sinfo_t;
+typedef struct ex_wstats ex_wstats_t;
+typedef struct ex_smodel ex_smodel_t;
+/* A launch's model (NULL and false when host memory runs out). */
+ex_smodel_t *ex_smodel_new(ex_program_t *p, uint32_t entry, const ex_launch_t *l, unsigned workers);
+bool         ex_stats_prepare(ex_program_t *p);   /* every function's sinfo */
+ex_wstats_t *ex_smodel_worker(ex_smodel_t *m, unsigned worker);
+struct ex_l1 *ex_smodel_l1(ex_smodel_t *m, uint64_t cta);
+/* Sum the workers' counts into out, and free the model. */
+void         ex_smodel_finish(ex_smodel_t *m, ex_launch_stats_t *out);
+/* An issued instruction x of function fn at pc, group g, guard-true lanes mask. */
+void         ex_stats_insn(ex_warp_t *w, const uint8_t *f, const ex_insn_t *x, const ex_sinfo_t *si,
+                           uint32_t g, uint32_t mask);
+/*}=====================================================================*/
 
 #endif

@@ -160,6 +160,8 @@ isa_status_t rt_run_emu(ex_program_t *p, uint32_t entry, const ex_launch_t *l, r
     for (; r == ISA_ST_OK && n < (repeat ? repeat : 1); n++) {
         r = ex_launch(p, entry, l, a->params, a->params_size, sp);
         ti += sp->thread_instrs;
+        free(sp->detail);    /* the statistics went to the device's observers */
+        sp->detail = NULL;
         rt_flush_device_output(d, stdout, diag);
         if (r != ISA_ST_OK) {
             if (sp->fault.report)

@@ -40,6 +40,12 @@ check-apps: $(BUILD)/bin/ptxrun
 	BUILD=$(BUILD) PTXRUN=$(CURDIR)/$(BUILD)/bin/ptxrun sh tests/apps/run.sh
 check: check-apps
 
+# ptxrun --stats against Nsight Compute's measurements on the H100 (tests/stats/).
+.PHONY: check-stats
+check-stats: $(BUILD)/bin/ptxrun
+	PTXRUN=$(CURDIR)/$(BUILD)/bin/ptxrun sh tests/stats/check.sh
+check: check-stats
+
 .PHONY: bench
 bench: $(BUILD)/bin/ptxbench $(BUILD)/bin/drvbench $(BUILD)/lib/libcuda.so.1
 	$(BUILD)/bin/ptxbench

@@ -129,11 +129,27 @@ static int run_job(ex_program_t *p, const isa_module_t *m, job_t *jb, unsigned j
             fputs(st->fault.report, stderr);
         free(st->fault.report);
         st->fault.report = NULL;
+        free(st->detail);
+        st->detail = NULL;
         double dt = now() - t0, dc = cpu_now() - c0;
         *s = dt < *s ? dt : *s;
         *cpu = dc < *cpu ? dc : *cpu;
         bad |= rc != ISA_ST_OK;
     }
+    return bad;
+}
+
+/* The same job at -j1 with statistics on (the memory-hierarchy model): its rate and how
+ * much slower than without, at -j1. */
+static int stats_row(ex_device_t *dev, ex_program_t *p, const isa_module_t *m, job_t *jb, double cpu_off)
+{
+    ex_stats_t st;
+    double s, cpu;
+    ex_device_set_stats(dev, true);
+    int bad = run_job(p, m, jb, 1, &st, &s, &cpu);
+    ex_device_set_stats(dev, false);
+    report("--stats", 1, &st, s, cpu);
+    printf("  %-10s      %.2fx the CPU time without statistics\n", "", cpu / cpu_off);
     return bad;
 }
 
@@ -159,10 +175,13 @@ static int bench_exec(void)
     struct { float *a, *b, *c; int n; } va = { a, b, c, N };
     job_t jv = { "vector_add", { { N / 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false }, &va, 28 };
     printf("vector_add, %d floats\n", N);
+    double cpu1 = 0;
     for (unsigned j = 1; j <= 2; j++) {
         bad |= run_job(p, m, &jv, j, &st, &s, &cpu);
         report("emulator", j, &st, s, cpu);
+        cpu1 = j == 1 ? cpu : cpu1;
     }
+    bad |= stats_row(dev, p, m, &jv, cpu1);
     double t0 = now();
     float *cc = malloc(N * 4);
     for (int i = 0; i < N; i++)
@@ -179,10 +198,13 @@ static int bench_exec(void)
     struct { int *in, *part; int n; } rv = { in, part, N };
     job_t jr = { "reduce_sum", { { N / 512, 1, 1 }, { 256, 1, 1 }, 256 * 4, 1, 0, NULL, 0, false }, &rv, 20 };
     printf("reduce_sum, %d ints\n", N);
+    cpu1 = 0;
     for (unsigned j = 1; j <= 2; j++) {
         bad |= run_job(p, m, &jr, j, &st, &s, &cpu);
         report("emulator", j, &st, s, cpu);
+        cpu1 = j == 1 ? cpu : cpu1;
     }
+    bad |= stats_row(dev, p, m, &jr, cpu1);
     t0 = now();
     long long total = 0, want = 0;
     for (int i = 0; i < N; i++)
@@ -203,10 +225,13 @@ static int bench_exec(void)
     struct { float *A, *B, *C; int n; } mv = { A, B, C, M };
     job_t jm = { "matmul_tiled", { { M / 16, M / 16, 1 }, { 16, 16, 1 }, 0, 1, 0, NULL, 0, false }, &mv, 28 };
     printf("matmul_tiled, %dx%d\n", M, M);
+    cpu1 = 0;
     for (unsigned j = 1; j <= 2; j++) {
         bad |= run_job(p, m, &jm, j, &st, &s, &cpu);
         report("emulator", j, &st, s, cpu);
+        cpu1 = j == 1 ? cpu : cpu1;
     }
+    bad |= stats_row(dev, p, m, &jm, cpu1);
     t0 = now();
     float *CC = malloc(M * M * 4);
     for (int r = 0; r < M; r++)

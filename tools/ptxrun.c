@@ -36,6 +36,8 @@ static void usage(FILE *out)
           "  --repeat N             launch the kernel N times on the same buffers, print the time per\n"
           "                         launch on stderr and the buffers once (emulator only)\n"
           "  -o, --output text|hex|json   how printed buffers look (default text)\n"
+          "  --stats[=text|json]    print each launch's statistics and memory metrics (Nsight Compute's\n"
+          "                         names) on stderr (emulator only)\n"
           "  --backend emu|cuda     run on the emulator (default) or on a real GPU\n"
           "  --compare              run on both, compare every :out buffer bit for bit\n"
           "  --list                 list entries and parameters\n"
@@ -147,6 +149,12 @@ static void catch_sigint(ex_launch_t *l)
     sa.sa_flags = SA_RESETHAND;
     sigaction(SIGINT, &sa, NULL);
     l->stop = &interrupted;
+}
+
+/* --stats: a launch's statistics on stderr. */
+static void print_stats(void *user, const ex_program_t *p, uint32_t entry, const ex_stats_t *st)
+{
+    ex_stats_print(stderr, p, entry, st, *(const bool *)user);
 }
 
 static int exit_for(isa_status_t st)
@@ -451,7 +459,7 @@ static bool load_units(const char *path, const char *const *links, unsigned nlin
 int main(int argc, char **argv)
 {
     enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE, O_TIMEOUT, O_COOP, O_REPEAT, O_FIFO, O_HEAP,
-           O_LINK };
+           O_LINK, O_STATS };
     static const struct option longopts[] = {
         { "kernel", required_argument, 0, 'k' }, { "grid", required_argument, 0, 'g' },
         { "block", required_argument, 0, 'b' },  { "shared", required_argument, 0, 's' },
@@ -463,6 +471,7 @@ int main(int argc, char **argv)
         { "repeat", required_argument, 0, O_REPEAT },
         { "printf-fifo", required_argument, 0, O_FIFO }, { "heap", required_argument, 0, O_HEAP },
         { "link", required_argument, 0, O_LINK },
+        { "stats", optional_argument, 0, O_STATS },
 #ifdef PTXEMU_TESTING
         { "compare", optional_argument, 0, O_COMPARE },   /* =flip:SPEC: the test backend */
 #else
@@ -486,6 +495,7 @@ int main(int argc, char **argv)
     uint32_t repeat = 0;
     uint64_t fifo = 0, heap = 0;
     const char *flip_spec = NULL;
+    const char *stats = NULL;   /* --stats: "text" or "json" */
     const char *links[MAX_LINK];
     unsigned nlink = 0;
     /* Options may come before and after FILE; the first word after FILE that is not an
@@ -592,6 +602,16 @@ int main(int argc, char **argv)
             compare = true;
             flip_spec = optarg;
             break;
+        case O_STATS:
+            if (!optarg || strcmp(optarg, "text") == 0)
+                stats = "text";
+            else if (strcmp(optarg, "json") == 0)
+                stats = "json";
+            else {
+                fprintf(stderr, "ptxrun: error: --stats='%s': expected text or json\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
         case O_LINK:
             if (nlink == MAX_LINK) {
                 fprintf(stderr, "ptxrun: error: --link: at most %d units\n", MAX_LINK);
@@ -611,6 +631,11 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
+    if (stats && (cuda || compare)) {
+        fprintf(stderr, "ptxrun: error: --stats counts on the emulator only (not with --backend cuda or --compare); "
+                        "on a GPU, Nsight Compute measures the same metrics\n");
+        return EXIT_USAGE;
+    }
     if (program) {
         if (mode || repeat || kernel || nlink) {
             fprintf(stderr, "ptxrun: error: --list, --dump-ir, --print, --repeat, -k and --link apply to a PTX file, "
@@ -625,6 +650,8 @@ int main(int argc, char **argv)
             setenv_num("PTXEMU_PRINTF_FIFO", (double)fifo, true);
         if (heap)
             setenv_num("PTXEMU_HEAP", (double)heap, true);
+        if (stats)
+            setenv("PTXEMU_STATS", stats, 1);
         char **pargv = argv + optind - 1;   /* the program's name, then its arguments */
         if (compare)
             return compare_program(pargv);
@@ -659,6 +686,18 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
         launch.slice = v;
+    }
+    if (stats) {
+        /* every launch's statistics on stderr, as it ends */
+        static bool json;
+        json = stats[0] == 'j';
+        ex_device_t *dev = rt_device();
+        ex_observer_t o = { NULL, print_stats, &json };
+        if (!dev || ex_device_observe(dev, &o) != ISA_ST_OK) {
+            fprintf(stderr, "ptxrun: error: cannot observe the device's launches\n");
+            return EXIT_USAGE;
+        }
+        ex_device_set_stats(dev, true);
     }
     isa_module_t *m = NULL;
     if (!load_units(path, links, nlink, &m))

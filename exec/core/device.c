@@ -299,3 +299,10 @@ unsigned ex_device_run(ex_device_t *d, unsigned n, void (*run)(void *job, ex_wor
     return n;
 }
 /*}=====================================================================*/
+
+void ex_device_set_stats(ex_device_t *d, bool on)
+{
+    pthread_mutex_lock(&d->launch_lock);
+    d->stats = on;
+    pthread_mutex_unlock(&d->launch_lock);
+}

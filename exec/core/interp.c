@@ -295,8 +295,10 @@ static inline uint32_t guard_mask(const uint8_t *f, const ex_insn_t *x, uint32_t
     return g & (x->guard_neg ? ~p : p);
 }
 
-/* Run warp w for up to budget instructions. */
-static int warp_run(ex_warp_t *w, uint64_t budget)
+/* Run warp w for up to budget instructions; with stats, count each issued instruction
+ * (ex_stats_insn).  Instantiated twice, so that the loop without statistics has no test
+ * for them. */
+static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64_t budget, const bool stats)
 {
     while (budget) {
         if (w->depth == 0)
@@ -400,6 +402,8 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
             }
             run++;
             budget--;
+            if (stats)
+                ex_stats_insn(w, f, x, &cx->fn->sinfo[pc], g, mask);
             if (mask || x->desc == NULL)
                 st = x->fn(w, f, x, mask);
             else if (x->fn == code[cx->fn->ncode - 1].fn && pc == cx->fn->ncode - 1)
@@ -516,6 +520,9 @@ static int warp_run(ex_warp_t *w, uint64_t budget)
     }
     return W_RUNNABLE;
 }
+
+static int warp_run(ex_warp_t *w, uint64_t budget) { return warp_run_t(w, budget, false); }
+static int warp_run_stats(ex_warp_t *w, uint64_t budget) { return warp_run_t(w, budget, true); }
 /*}=====================================================================*/
 
 /*{=====================================================================
@@ -542,6 +549,7 @@ typedef struct {
     uint64_t           slice;          /* warp instructions of a CTA's time slice */
     uint64_t           capacity;       /* CTAs that can be resident at once */
     bool               local;          /* the entry's call graph uses .local: warps get local memory */
+    ex_smodel_t       *model;          /* statistics on: the launch's counts and memory model */
     _Alignas(64) atomic_uint_fast64_t resident;   /* CTAs resident now */
     /* The first fault (under diag_lock): its fields and its report's text. */
     ex_fault_t         fault;
@@ -636,6 +644,10 @@ static bool cta_start(launch_t *L, ex_cta_t *c, uint64_t id, uint64_t clock)
     c->gridid = L->gridid;
     c->grid_ws = L->grid_ws;
     c->clock_base = clock;
+    if (L->model) {
+        c->ws = ex_smodel_worker(L->model, c->worker);
+        c->l1 = ex_smodel_l1(L->model, id);
+    }
     memset(c->shared, 0, c->shared_size);
     ex_func_t *ef = &L->p->funcs[L->entry];
     for (uint32_t i = 0; i < c->nwarps; i++) {
@@ -742,7 +754,7 @@ static int cta_step(launch_t *L, ex_cta_t *c, uint64_t slice)
                 continue;
             uint64_t before = w->ninstr;
             uint32_t wait_before = w->waiting;
-            int st = warp_run(w, EX_QUANTUM);
+            int st = L->model ? warp_run_stats(w, EX_QUANTUM) : warp_run(w, EX_QUANTUM);
             spent += w->ninstr - before;
             if (w->ninstr != before || w->waiting != wait_before)
                 progress = true;
@@ -918,8 +930,21 @@ static ex_cta_t *worker_grow(launch_t *L, ex_worker_t *wk)
 /* The next CTA number for this worker into *out; false when none is left.  CTAs are
  * taken a few at a time (fewer trips to the shared counter), fewer towards the end so
  * that the workers finish together. */
-static bool take_cta(launch_t *L, uint64_t *id, uint64_t *end, uint64_t *out)
+static bool take_cta(launch_t *L, ex_worker_t *wk, uint64_t *id, uint64_t *end, uint64_t *out)
 {
+    if (L->model) {
+        /* Statistics: the worker runs the CTAs of the SMs it owns (SM s holds the CTAs whose
+         * index is s modulo the SMs; worker k owns the SMs s with s mod workers = k), in
+         * order, so that each SM's L1 sees the same accesses for any number of workers. */
+        for (uint64_t i = *id; i < L->total; i++)
+            if ((i % EX_M_SMS) % L->nthreads == wk->index) {
+                *out = i;
+                *id = i + 1;
+                return true;
+            }
+        *id = L->total;
+        return false;
+    }
     if (*id == *end) {
         uint64_t left = L->total - atomic_load(&L->next);
         uint64_t batch = left / (4 * L->nthreads + 1);
@@ -960,7 +985,7 @@ static void worker_run(void *job, ex_worker_t *wk)
                 break;
             if (r == CTA_DONE) {
                 cta_finish(L, c, &clock);
-                if (take_cta(L, &id, &end, &next)) {
+                if (take_cta(L, wk, &id, &end, &next)) {
                     if (!cta_start(L, c, next, clock))
                         break;
                     continue;
@@ -982,7 +1007,7 @@ static void worker_run(void *job, ex_worker_t *wk)
         } else {
             atomic_fetch_add(&L->resident, 1);
         }
-        if (!take_cta(L, &id, &end, &next)) {
+        if (!take_cta(L, wk, &id, &end, &next)) {
             atomic_fetch_sub(&L->resident, 1);
             if (nres == 0)
                 break;
@@ -1079,6 +1104,7 @@ void ex_stats_clear(ex_stats_t *st)
     if (!st)
         return;
     free(st->fault.report);
+    free(st->detail);
     memset(st, 0, sizeof *st);
 }
 
@@ -1162,7 +1188,29 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
     L->slice = l->slice ? l->slice : EX_SLICE;
     L->capacity = ex_resident_ctas(p, entry, l);
     L->local = ex_entry_uses_local(p, entry);
+    struct timespec t0, t1;
+    uint64_t pm0[16];
+    if (d->stats) {
+        out->detail = calloc(1, sizeof *out->detail);
+        if (!out->detail || !ex_stats_prepare(p) || !(L->model = ex_smodel_new(p, entry, l, n)))
+            out_of_memory(L, "the statistics of the launch", sizeof *out->detail);
+        for (unsigned i = 0; i < 16; i++)
+            pm0[i] = atomic_load(&d->pmevents[i]);
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+    }
     ex_device_run(d, n, worker_run, L);
+    if (d->stats && out->detail) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        ex_launch_stats_t *ds = out->detail;
+        ds->wall_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+        memcpy(ds->grid, l->grid, sizeof ds->grid);
+        memcpy(ds->block, l->block, sizeof ds->block);
+        ds->shared_bytes = l->shared_bytes;
+        for (unsigned i = 0; i < 16; i++)
+            ds->pmevents[i] = atomic_load(&d->pmevents[i]) - pm0[i];
+    }
+    if (L->model)
+        ex_smodel_finish(L->model, out->detail);
     st = atomic_load(&L->failed) ? ISA_ST_FAULT : ISA_ST_OK;
     if (L->watch) {
         if (L->report)

@@ -189,6 +189,7 @@ void ex_program_free(ex_program_t *p)
         free(f->preadd);
         free(f->preadd_at);
         free(f->why);
+        free(f->sinfo);
         if (f->ir_own) {
             free(f->ir_own->opds);
             free(f->ir_own->regs);

@@ -38,7 +38,7 @@
 #define AT_FN_G(a)   (isa_atom_fns[((a) >> 32) & 0xff])
 #define AT_FN_S(a)   (isa_atom_fns[((a) >> 40) & 0xff])
 #define AT_GENERIC   0xffu
-#define AT_BASE32    0x20   /* x->flags: the address register is 32 bits */
+#define AT_BASE32    EX_ADDR_BASE32 /* x->flags: the address register is 32 bits */
 #define AT_SHAREDSP  0x08   /* x->flags: the instruction names a shared space */
 #define AT_VOPS      0x10   /* x->flags: vector operands (opd_slot) */
 

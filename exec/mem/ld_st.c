@@ -16,8 +16,8 @@
 #define LS_SIGNED(a) ((unsigned)(((a) >> 24) & 1))
 #define LS_RW(a, k)  ((unsigned)(((a) >> (32 + 4 * (k))) & 0xf))
 #define LS_CV(a, k)  ((unsigned)(((a) >> (48 + 4 * (k))) & 0xf))
-#define LS_PSYM      0x40   /* x->flags: per-lane parameter area at x->o[4], offset imm */
-#define LS_BASE32    0x20   /* x->flags: the address register is 32 bits */
+#define LS_PSYM      EX_ADDR_PSYM   /* x->flags: per-lane parameter area at x->o[5], offset imm */
+#define LS_BASE32    EX_ADDR_BASE32 /* x->flags: the address register is 32 bits */
 #define LS_ORDERED   0x01   /* x->flags: .relaxed, .volatile or .mmio: host atomic accesses */
 #define LS_ACQUIRE   0x02   /* x->flags: ld.acquire: and an acquire fence after them */
 #define LS_RELEASE   0x04   /* x->flags: st.release: and a release fence before them */

@@ -1,5 +1,6 @@
 /* init.c: initialisation, versions, the device (one H100: runtime/h100_attrs.def, recorded
  * on the GPU), contexts (the primary one and explicit ones), limits, and the error strings. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,12 +92,43 @@ CUresult drv_fail(CUresult r, const char *fn, const char *fmt, ...)
  * Initialisation and versions
  *====================================================================*/
 
+/* PTXEMU_STATS (text or json): every launch's statistics (ptxrun --stats), on stderr or
+ * appended to the file PTXEMU_STATS_FILE names. */
+static struct { bool json; FILE *out; } stats;
+
+static void stats_end(void *user, const ex_program_t *p, uint32_t entry, const ex_stats_t *st)
+{
+    (void)user;
+    ex_stats_print(stats.out, p, entry, st, stats.json);
+    fflush(stats.out);
+}
+
+static void stats_start(const char *mode)
+{
+    if (strcmp(mode, "text") != 0 && strcmp(mode, "json") != 0) {
+        fprintf(stderr, "ptxemu: PTXEMU_STATS='%s' ignored: expected text or json\n", mode);
+        return;
+    }
+    stats.json = mode[0] == 'j';
+    stats.out = stderr;
+    const char *path = getenv("PTXEMU_STATS_FILE");
+    if (path && *path && !(stats.out = fopen(path, "a"))) {
+        fprintf(stderr, "ptxemu: PTXEMU_STATS_FILE '%s': %s; statistics go to stderr\n", path, strerror(errno));
+        stats.out = stderr;
+    }
+    ex_observer_t o = { NULL, stats_end, NULL };
+    if (ex_device_observe(drv.dev, &o) == ISA_ST_OK)
+        ex_device_set_stats(drv.dev, true);
+}
+
 /* PTXEMU_WORKERS, PTXEMU_TIMEOUT, PTXEMU_PRINTF_FIFO, PTXEMU_HEAP and PTXEMU_TIME_SLICE: what
  * ptxrun's -j, --timeout, --printf-fifo, --heap and the tests' time slice become for a
  * program it runs. */
 static void read_environment(void)
 {
     const char *s;
+    if ((s = getenv("PTXEMU_STATS")) && *s)
+        stats_start(s);
     if ((s = getenv("PTXEMU_WORKERS")) && *s)
         drv.launch.workers = (unsigned)strtoul(s, NULL, 10);
     if ((s = getenv("PTXEMU_TIMEOUT")) && *s)

@@ -308,6 +308,44 @@ START_TEST(launch_both_parameter_forms)
 }
 END_TEST
 
+/* PTXEMU_STATS=json: each launch's statistics, one JSON object per line, in the file
+ * PTXEMU_STATS_FILE names (the counts by the rules tests/stats measured on the H100: one
+ * request per warp instruction, the distinct 32-byte sectors its lanes touch). */
+START_TEST(statistics_per_launch)
+{
+    char path[] = "/tmp/ptxemu-drvstats.XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    setenv("PTXEMU_STATS", "json", 1);
+    setenv("PTXEMU_STATS_FILE", path, 1);
+    setup();
+    CUmodule m;
+    CUfunction f;
+    CUdeviceptr d;
+    ck_assert_int_eq(cuModuleLoadData(&m, kernels), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleGetFunction(&f, m, "add"), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&d, 256), CUDA_SUCCESS);
+    uint32_t v = 7, n = 33;
+    void *params[] = { &d, &v, &n };
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, NULL, params, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuCtxSynchronize(), CUDA_SUCCESS);
+    FILE *in = fopen(path, "r");
+    ck_assert_ptr_nonnull(in);
+    char line[4096];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, in));
+    fclose(in);
+    unlink(path);
+    ck_assert_ptr_nonnull(strstr(line, "\"kernel\": \"add\""));
+    ck_assert_ptr_nonnull(strstr(line, "\"block\": [64, 1, 1]"));
+    ck_assert_ptr_nonnull(strstr(line, "\"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\": 2,"));
+    ck_assert_ptr_nonnull(strstr(line, "\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\": 5,"));
+    ck_assert_ptr_nonnull(strstr(line, "\"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum\": 5,"));
+    ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+END_TEST
+
 /* A library needs no current context (the runtime loads one before it makes a context when
  * the host first touches a __managed__ variable) and is usable in every context; a module
  * needs the current one. */
@@ -970,6 +1008,7 @@ static Suite *suite(void)
     tcase_add_test(t, memory_and_its_errors);
     tcase_add_test(t, launch_both_parameter_forms);
     tcase_add_test(t, library_needs_no_context);
+    tcase_add_test(t, statistics_per_launch);
     tcase_add_test(t, fault_is_sticky);
     tcase_add_test(t, capture_and_graph);
     tcase_add_test(t, link_ptx_units);

@@ -1,0 +1,637 @@
+/* model.c: the statistics of a launch and the memory-hierarchy model that gives its
+ * Nsight Compute metrics (docs/memory-model.md).  The rules below are the H100's as
+ * measured under Nsight Compute (tests/stats/measured.csv):
+ *   - a global ld, st, atom or red is one request per warp instruction, whatever its width;
+ *   - a load's or store's sectors are the distinct 32-byte sectors its active lanes touch;
+ *     an atomic's are, per distinct sector, the most lanes naming one address in it (lanes
+ *     on one address are served one after another, different addresses of a sector at once);
+ *   - shared memory serves 32 banks of 4 bytes per wavefront: an access of up to 4 bytes
+ *     takes as many wavefronts as the most distinct words one bank holds; 8-byte accesses
+ *     go by half warps and 16-byte ones by quarter warps, unless every lane of the warp (8
+ *     bytes) or of the half warp (16 bytes) names one word; the bank conflicts are the
+ *     wavefronts beyond the ideal number, active lanes times bytes over 128 rounded up;
+ *   - an SM's L1 caches the sectors of global loads (not those of .cg, .cv, .lu, volatile,
+ *     .relaxed/.acquire at GPU or system scope, or .mmio loads); its capacity is what the
+ *     shared-memory carveout leaves of 256 KiB;
+ *   - the L2 hits a sector touched before in the launch (it starts cold: Nsight Compute
+ *     flushes the caches before each measured launch); writes always hit; a read miss
+ *     brings DRAM_FETCH bytes from DRAM;
+ *   - what the L2 still holds dirty at the end is not written to DRAM during the launch.
+ * The model is deterministic: a worker owns the SMs it runs CTAs for, in CTA order, and the
+ * L2 knows only whether a sector was touched, which does not depend on the order. */
+#include "exec/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const ex_metric_info_t ex_metrics[EX_MET__COUNT] = {
+#define EX_METRIC(id, name, unit) { name, #unit },
+#include "exec/stats/metrics.def"
+#undef EX_METRIC
+};
+
+/*{=====================================================================
+ * Per-instruction information
+ *====================================================================*/
+static bool has_mod(const isa_instr_t *in, unsigned id)
+{
+    for (unsigned i = 0; i < in->nsfx; i++)
+        if (in->sfx[i].kind == ISA_SFX_MOD && in->sfx[i].id == id)
+            return true;
+    return false;
+}
+
+static unsigned instr_space(const isa_instr_t *in)
+{
+    for (unsigned i = 0; i < in->nsfx; i++)
+        if (in->sfx[i].kind == ISA_SFX_SPACE)
+            return isa_spaces[in->sfx[i].id].window;
+    return ISA_SP_NONE;
+}
+
+/* Whether register r is read anywhere in fn (an atomic whose result nobody reads is a
+ * reduction for the hardware: ptxas makes it one).  Every operand but a destination
+ * (position d, e or p of the opcode's shape) counts as a read; so does every register of a
+ * vector or a list, whatever its position. */
+static bool reg_read(const isa_func_t *fn, uint32_t r)
+{
+    for (uint32_t i = 0; i < fn->ninstr; i++) {
+        const isa_instr_t *in = &fn->instrs[i];
+        if (in->guard == r)
+            return true;
+        const char *kinds = isa_shapes[isa_ops[in->op].shape].kinds;
+        size_t nk = strlen(kinds);
+        for (uint32_t k = 0; k < in->nopd; k++) {
+            const isa_operand_t *o = &fn->opds[in->opd + k];
+            char kc = nk ? kinds[k < nk ? k : nk - 1] : 'x';
+            bool dest = kc == 'd' || kc == 'e' || kc == 'p';
+            if (o->kind == ISA_OPD_REG && o->u.reg == r && !dest)
+                return true;
+            if (o->kind == ISA_OPD_ADDR && o->base == ISA_OPD_REG && o->u.reg == r)
+                return true;
+            if (o->kind != ISA_OPD_REG && o->kind != ISA_OPD_ADDR && o->count)
+                for (uint32_t e = 0; e < o->count; e++) {
+                    const isa_operand_t *q = &fn->opds[o->u.first + e];
+                    if (q->kind == ISA_OPD_REG && q->u.reg == r)
+                        return true;
+                }
+        }
+    }
+    return false;
+}
+
+static void sinfo_fill(const ex_func_t *f, uint32_t pc, ex_sinfo_t *si)
+{
+    const isa_func_t *fn = f->ir;
+    const ex_insn_t *x = &f->code[pc];
+    memset(si, 0, sizeof *si);
+    if (!x->ir)
+        return;
+    const isa_instr_t *in = x->ir;
+    const isa_op_info_t *op = &isa_ops[in->op];
+    si->family = (uint8_t)op->family;
+    si->branch = in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX;
+    si->barrier = in->op == ISA_OP_BAR || in->op == ISA_OP_BARRIER;
+    unsigned kind = in->op == ISA_OP_LD || in->op == ISA_OP_LDU ? EX_SK_LD
+                  : in->op == ISA_OP_ST                         ? EX_SK_ST
+                  : in->op == ISA_OP_ATOM                       ? EX_SK_ATOM
+                  : in->op == ISA_OP_RED                        ? EX_SK_RED
+                                                                : EX_SK_NONE;
+    if (kind == EX_SK_NONE || !x->fn || (x->flags & EX_ADDR_PSYM) || in->ntypes < 1)
+        return;
+    unsigned sp = instr_space(in);
+    if (sp != ISA_SP_NONE && sp != ISA_SP_GLOBAL && sp != ISA_SP_SHARED)
+        return;
+    unsigned vec = has_mod(in, ISA_M_V4) ? 4 : has_mod(in, ISA_M_V2) ? 2 : 1;
+#ifdef ISA_M_V8
+    if (has_mod(in, ISA_M_V8))
+        vec = 8;
+#endif
+    unsigned eb = isa_types[in->types[0]].bits / 8;
+    si->kind = (uint8_t)kind;
+    si->space = (uint8_t)sp;
+    si->bytes = (uint8_t)(eb * vec > 255 ? 255 : eb * vec);
+    if (kind == EX_SK_ATOM && in->nopd > 0) {
+        const isa_operand_t *d = &fn->opds[in->opd];
+        if (d->kind == ISA_OPD_SINK || (d->kind == ISA_OPD_REG && !reg_read(fn, d->u.reg)))
+            si->kind = EX_SK_RED;
+    }
+    if (kind == EX_SK_LD) {
+        bool gpu_scope = has_mod(in, ISA_M_GPU) || has_mod(in, ISA_M_SYS);
+        bool bypass = has_mod(in, ISA_M_CG) || has_mod(in, ISA_M_CV) || has_mod(in, ISA_M_LU) ||
+                      has_mod(in, ISA_M_VOLATILE) || has_mod(in, ISA_M_MMIO) ||
+                      ((has_mod(in, ISA_M_RELAXED) || has_mod(in, ISA_M_ACQUIRE)) && gpu_scope);
+        si->l1 = bypass ? 0 : has_mod(in, ISA_M_L1_NO_ALLOCATE) ? 2 : 1;
+    }
+}
+
+bool ex_stats_prepare(ex_program_t *p)
+{
+    for (uint32_t i = 0; i < p->m->nfunc; i++) {
+        ex_func_t *f = &p->funcs[i];
+        if (f->sinfo || !f->code)
+            continue;
+        ex_sinfo_t *s = calloc(f->ncode + 1, sizeof *s);
+        if (!s)
+            return false;
+        for (uint32_t pc = 0; pc < f->ncode; pc++)
+            sinfo_fill(f, pc, &s[pc]);
+        f->sinfo = s;
+    }
+    return true;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * The L1 of an SM: sets of EX_M_L1_WAYS lines of 128 bytes, each with the sectors it
+ * holds, least recently used replaced.
+ *====================================================================*/
+typedef struct { uint64_t tag; uint32_t used; uint8_t valid; } l1_line_t;   /* valid: sector bits */
+struct ex_l1 {
+    l1_line_t *lines;     /* sets * ways; NULL until the SM runs a CTA */
+    uint32_t   clock;
+};
+
+/* Look up sector s (an address >> 5): true for a hit.  A miss allocates (alloc). */
+static bool l1_access(struct ex_l1 *c, uint32_t sets, uint64_t s, bool alloc)
+{
+    uint64_t line = s >> 2;
+    uint8_t bit = (uint8_t)(1u << (s & 3));
+    /* lines spread over the sets by a hash (as the hardware's index is: strided rows
+     * do not pile into a few sets) */
+    uint64_t h = (line * 0x9e3779b97f4a7c15ull) >> 32;
+    l1_line_t *set = &c->lines[(h % sets) * EX_M_L1_WAYS];
+    uint32_t now = ++c->clock;
+    l1_line_t *victim = &set[0];
+    for (unsigned wy = 0; wy < EX_M_L1_WAYS; wy++) {
+        l1_line_t *e = &set[wy];
+        if (e->valid && e->tag == line) {
+            bool hit = e->valid & bit;
+            if (alloc || hit) {
+                e->valid |= bit;
+                e->used = now;
+            }
+            return hit;
+        }
+        if (!e->valid || (victim->valid && e->used < victim->used))
+            victim = e;
+    }
+    if (alloc) {
+        victim->tag = line;
+        victim->valid = bit;
+        victim->used = now;
+    }
+    return false;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * The L2: whether each sector was touched (and written) in the launch, in bitmaps of
+ * 2 MiB of addresses, found through a two-level table over the 47-bit address space;
+ * leaves are made on first use with a compare-and-swap, so that workers share it
+ * without locks.
+ *====================================================================*/
+#define L2_LEAF_SHIFT 21                       /* 2 MiB per leaf */
+#define L2_LEAF_SECTORS (1u << (L2_LEAF_SHIFT - 5))
+#define L2_MID_BITS 13                         /* address bits 21..33 */
+#define L2_TOP_BITS 14                         /* address bits 34..47 */
+typedef struct {
+    _Atomic uint64_t touched[L2_LEAF_SECTORS / 64];
+    _Atomic uint64_t written[L2_LEAF_SECTORS / 64];
+    _Atomic uint64_t fetched[L2_LEAF_SECTORS / 64 / 2];   /* DRAM_FETCH-byte pieces read */
+} l2_leaf_t;
+typedef struct { _Atomic(l2_leaf_t *) leaf[1u << L2_MID_BITS]; } l2_mid_t;
+
+struct ex_wstats {
+    _Alignas(64) uint64_t family[ISA_FAM__COUNT];
+    uint64_t branches, divergent, barriers;
+    uint64_t n[EX_MET__COUNT];        /* the count metrics */
+    uint64_t l1_lookups, l1_hits;
+    uint64_t l2_hits, l2_lookups;     /* the launch's own L2 accesses */
+    uint64_t l2_fills;                /* read misses: DRAM data written into the L2 */
+    uint64_t dram_pieces;             /* DRAM_FETCH-byte pieces read */
+    uint64_t written, touched;        /* distinct sectors */
+    struct ex_smodel *m;
+    void *leaf;                       /* the L2 leaf used last, and its 2 MiB block + 1 */
+    uint64_t leaf_key;
+};
+
+struct ex_smodel {
+    uint32_t     l1_sets;
+    unsigned     nworkers;
+    ex_wstats_t *ws;                  /* [nworkers] */
+    struct ex_l1 l1[EX_M_SMS];
+    _Atomic(l2_mid_t *) top[1u << L2_TOP_BITS];
+};
+
+/* The shared-memory carveouts of the H100, KiB (the driver picks the smallest that
+ * holds the shared memory of the CTAs that can be resident on an SM). */
+static const unsigned carveouts[] = { 0, 8, 16, 32, 64, 100, 132, 164, 196, 228 };
+
+ex_smodel_t *ex_smodel_new(ex_program_t *p, uint32_t entry, const ex_launch_t *l, unsigned workers)
+{
+    ex_smodel_t *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->nworkers = workers;
+    m->ws = aligned_alloc(64, ((workers * sizeof *m->ws) + 63) / 64 * 64);
+    if (!m->ws) {
+        free(m);
+        return NULL;
+    }
+    memset(m->ws, 0, workers * sizeof *m->ws);
+    for (unsigned i = 0; i < workers; i++)
+        m->ws[i].m = m;
+    uint64_t per_sm = ex_resident_ctas(p, entry, l) / EX_M_SMS;
+    per_sm = per_sm ? per_sm : 1;
+    uint64_t need = per_sm * (ex_entry_shared(p, entry) + l->shared_bytes + EX_M_CTA_SHARED_RESERVED);
+    unsigned kib = carveouts[sizeof carveouts / sizeof *carveouts - 1];
+    for (unsigned i = 0; i < sizeof carveouts / sizeof *carveouts; i++)
+        if ((uint64_t)carveouts[i] * 1024 >= need) {
+            kib = carveouts[i];
+            break;
+        }
+    uint64_t l1 = EX_M_L1_BYTES - (uint64_t)kib * 1024;
+    m->l1_sets = (uint32_t)(l1 / EX_M_L1_LINE / EX_M_L1_WAYS);
+    if (!m->l1_sets)
+        m->l1_sets = 1;
+    return m;
+}
+
+ex_wstats_t *ex_smodel_worker(ex_smodel_t *m, unsigned worker) { return &m->ws[worker]; }
+
+struct ex_l1 *ex_smodel_l1(ex_smodel_t *m, uint64_t cta)
+{
+    struct ex_l1 *c = &m->l1[cta % EX_M_SMS];
+    if (!c->lines)
+        c->lines = calloc((size_t)m->l1_sets * EX_M_L1_WAYS, sizeof *c->lines);
+    return c->lines ? c : NULL;
+}
+
+static l2_leaf_t *l2_leaf(ex_smodel_t *m, uint64_t addr)
+{
+    uint64_t t = (addr >> (L2_LEAF_SHIFT + L2_MID_BITS)) & ((1u << L2_TOP_BITS) - 1);
+    uint64_t md = (addr >> L2_LEAF_SHIFT) & ((1u << L2_MID_BITS) - 1);
+    l2_mid_t *mid = atomic_load_explicit(&m->top[t], memory_order_acquire);
+    if (!mid) {
+        l2_mid_t *n = calloc(1, sizeof *n);
+        if (!n)
+            return NULL;
+        l2_mid_t *want = NULL;
+        if (atomic_compare_exchange_strong(&m->top[t], &want, n))
+            mid = n;
+        else {
+            free(n);
+            mid = want;
+        }
+    }
+    l2_leaf_t *leaf = atomic_load_explicit(&mid->leaf[md], memory_order_acquire);
+    if (!leaf) {
+        l2_leaf_t *n = calloc(1, sizeof *n);
+        if (!n)
+            return NULL;
+        l2_leaf_t *want = NULL;
+        if (atomic_compare_exchange_strong(&mid->leaf[md], &want, n))
+            leaf = n;
+        else {
+            free(n);
+            leaf = want;
+        }
+    }
+    return leaf;
+}
+
+/* One L2 access to sector s by the launch: a read (or an atomic), or a write. */
+static void l2_access(ex_wstats_t *ws, uint64_t s, bool write)
+{
+    uint64_t key = s >> (L2_LEAF_SHIFT - 5);
+    l2_leaf_t *leaf = ws->leaf_key == key + 1 ? ws->leaf : NULL;
+    if (!leaf) {
+        leaf = l2_leaf(ws->m, s << 5);
+        ws->leaf = leaf;
+        ws->leaf_key = leaf ? key + 1 : 0;
+    }
+    ws->l2_lookups++;
+    if (!leaf) {
+        ws->l2_hits += write;
+        return;
+    }
+    uint32_t i = (uint32_t)(s & (L2_LEAF_SECTORS - 1));
+    uint64_t bit = 1ull << (i & 63);
+    bool first = false;
+    if (!(atomic_load_explicit(&leaf->touched[i >> 6], memory_order_relaxed) & bit)) {
+        uint64_t old = atomic_fetch_or_explicit(&leaf->touched[i >> 6], bit, memory_order_relaxed);
+        first = !(old & bit);
+    }
+    ws->touched += first;
+    if (write) {
+        if (!(atomic_load_explicit(&leaf->written[i >> 6], memory_order_relaxed) & bit)) {
+            uint64_t w = atomic_fetch_or_explicit(&leaf->written[i >> 6], bit, memory_order_relaxed);
+            ws->written += !(w & bit);
+        }
+        ws->l2_hits++;
+        return;
+    }
+    if (!first) {
+        ws->l2_hits++;
+        return;
+    }
+    ws->l2_fills++;
+    /* the DRAM piece that holds the sector, read once */
+    uint32_t pi = i / (EX_M_DRAM_FETCH / EX_M_SECTOR);
+    uint64_t pbit = 1ull << (pi & 63);
+    uint64_t pold = atomic_fetch_or_explicit(&leaf->fetched[pi >> 6], pbit, memory_order_relaxed);
+    ws->dram_pieces += !(pold & pbit);
+}
+
+void ex_smodel_finish(ex_smodel_t *m, ex_launch_stats_t *out)
+{
+    ex_wstats_t t;
+    memset(&t, 0, sizeof t);
+    for (unsigned i = 0; i < m->nworkers; i++) {
+        const ex_wstats_t *w = &m->ws[i];
+        for (unsigned k = 0; k < ISA_FAM__COUNT; k++)
+            t.family[k] += w->family[k];
+        for (unsigned k = 0; k < EX_MET__COUNT; k++)
+            t.n[k] += w->n[k];
+        t.branches += w->branches;
+        t.divergent += w->divergent;
+        t.barriers += w->barriers;
+        t.l1_lookups += w->l1_lookups;
+        t.l1_hits += w->l1_hits;
+        t.l2_hits += w->l2_hits;
+        t.l2_lookups += w->l2_lookups;
+        t.l2_fills += w->l2_fills;
+        t.dram_pieces += w->dram_pieces;
+        t.written += w->written;
+        t.touched += w->touched;
+    }
+    if (out) {
+        memcpy(out->family, t.family, sizeof out->family);
+        out->branches = t.branches;
+        out->divergent = t.divergent;
+        out->barriers = t.barriers;
+        for (unsigned k = 0; k < EX_MET__COUNT; k++)
+            out->metric[k] = (double)t.n[k];
+        out->metric[EX_MET_GLD_HIT] = t.l1_lookups ? 100.0 * (double)t.l1_hits / (double)t.l1_lookups : 0;
+        /* The L2's sectors as Nsight Compute counts them: the launch's own, the fills of
+         * its read misses (half of which hit: DRAM delivers two sectors at a time), and the
+         * traffic every launch has. */
+        double hits = (double)t.l2_hits + (double)t.l2_fills / 2 + EX_M_LAUNCH_L2_HITS;
+        double all = (double)t.l2_lookups + (double)t.l2_fills + EX_M_LAUNCH_L2_SECTORS;
+        out->metric[EX_MET_L2_HIT] = 100.0 * hits / all;
+        out->metric[EX_MET_DRAM_RD] = (double)t.dram_pieces * EX_M_DRAM_FETCH + EX_M_LAUNCH_DRAM_READ;
+        /* Dirty data leaves the L2 for DRAM during the launch only when the launch's data
+         * does not fit: what stays is the written share of half the L2 (two partitions;
+         * docs/memory-model.md). */
+        double wb = (double)t.written * EX_M_SECTOR, all_b = (double)t.touched * EX_M_SECTOR;
+        double keep = (double)EX_M_L2_BYTES / 2;
+        out->metric[EX_MET_DRAM_WR] = all_b > keep ? wb - keep * wb / all_b : 0;
+    }
+    for (unsigned i = 0; i < EX_M_SMS; i++)
+        free(m->l1[i].lines);
+    for (unsigned t2 = 0; t2 < (1u << L2_TOP_BITS); t2++) {
+        l2_mid_t *mid = atomic_load(&m->top[t2]);
+        if (!mid)
+            continue;
+        for (unsigned k = 0; k < (1u << L2_MID_BITS); k++)
+            free(atomic_load(&mid->leaf[k]));
+        free(mid);
+    }
+    free(m->ws);
+    free(m);
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Counting an instruction
+ *====================================================================*/
+/* Sort v[0..n) (insertion sort, as uniq); returns n. */
+static unsigned sort_only(uint64_t *v, unsigned n)
+{
+    for (unsigned i = 1; i < n; i++) {
+        uint64_t t = v[i];
+        unsigned j = i;
+        for (; j > 0 && v[j - 1] > t; j--)
+            v[j] = v[j - 1];
+        v[j] = t;
+    }
+    return n;
+}
+
+/* Sort v[0..n) and drop repeats: the number of distinct values.  Insertion sort: the
+ * lanes' addresses mostly come in order already, which it passes in one sweep. */
+static unsigned uniq(uint64_t *v, unsigned n)
+{
+    if (n < 2)
+        return n;
+    for (unsigned i = 1; i < n; i++) {
+        uint64_t t = v[i];
+        unsigned j = i;
+        for (; j > 0 && v[j - 1] > t; j--)
+            v[j] = v[j - 1];
+        v[j] = t;
+    }
+    unsigned k = 1;
+    for (unsigned i = 1; i < n; i++)
+        if (v[i] != v[k - 1])
+            v[k++] = v[i];
+    return k;
+}
+
+/* Wavefronts of the shared-memory words (4-byte word indices) w[0..n): the most distinct
+ * words a bank holds. */
+static unsigned bank_wavefronts(uint64_t *w, unsigned n)
+{
+    /* First the common cases in one pass: every bank holds at most one word (each word
+     * of it read by any number of lanes). */
+    uint64_t at[EX_M_SHARED_BANKS];
+    uint32_t used = 0;
+    bool one = true;
+    for (unsigned i = 0; i < n && one; i++) {
+        unsigned b = (unsigned)(w[i] % EX_M_SHARED_BANKS);
+        if (!(used >> b & 1)) {
+            used |= 1u << b;
+            at[b] = w[i];
+        } else {
+            one = at[b] == w[i];
+        }
+    }
+    if (one)
+        return n ? 1 : 0;
+    n = uniq(w, n);
+    unsigned per[EX_M_SHARED_BANKS] = { 0 }, most = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned b = (unsigned)(w[i] % EX_M_SHARED_BANKS);
+        if (++per[b] > most)
+            most = per[b];
+    }
+    return most;
+}
+
+/* A shared-memory access of bytes per lane at offsets a[l] of the lanes in mask. */
+static void shared_access(ex_wstats_t *ws, const uint64_t *a, uint32_t mask, unsigned bytes, bool store)
+{
+    uint64_t w[ISA_LANES * 8];
+    unsigned wf = 0, active = (unsigned)__builtin_popcount(mask);
+    unsigned size = bytes < 4 ? 4 : bytes;
+    if (size <= 4) {
+        unsigned n = 0;
+        for (uint32_t m = mask; m; m &= m - 1)
+            w[n++] = a[__builtin_ctz(m)] >> 2;
+        wf = bank_wavefronts(w, n);
+    } else {
+        /* lanes in groups that move 128 bytes each: 16 lanes of 8 bytes, 8 of 16 (wider
+         * accesses as several of 16) */
+        unsigned chunk = size > 16 ? 16 : size, pieces = size / chunk;
+        unsigned group = 128 / chunk;
+        for (unsigned pc = 0; pc < pieces; pc++) {
+            /* pairs of groups whose lanes all name one word go as one wavefront */
+            for (unsigned pair = 0; pair < ISA_LANES; pair += 2 * group) {
+                uint32_t pm = mask & (uint32_t)(((2ull * group == 32) ? 0xffffffffull : ((1ull << (2 * group)) - 1)) << pair);
+                if (!pm)
+                    continue;
+                uint64_t first = a[__builtin_ctz(pm)] / chunk;
+                bool one = true;
+                for (uint32_t m = pm; m && one; m &= m - 1)
+                    one = a[__builtin_ctz(m)] / chunk == first;
+                if (one) {
+                    wf++;
+                    continue;
+                }
+                for (unsigned g0 = pair; g0 < pair + 2 * group; g0 += group) {
+                    uint32_t gm = pm & (uint32_t)(((1ull << group) - 1) << g0);
+                    unsigned n = 0;
+                    for (uint32_t m = gm; m; m &= m - 1) {
+                        uint64_t base = (a[__builtin_ctz(m)] + pc * chunk) >> 2;
+                        for (unsigned k = 0; k < chunk / 4; k++)
+                            w[n++] = base + k;
+                    }
+                    if (n)
+                        wf += bank_wavefronts(w, n);
+                }
+            }
+        }
+    }
+    unsigned ideal = (active * size + 127) / 128;
+    ws->n[store ? EX_MET_SST_WF : EX_MET_SLD_WF] += wf;
+    ws->n[store ? EX_MET_SST_BC : EX_MET_SLD_BC] += wf > ideal ? wf - ideal : 0;
+}
+
+/* A global access of bytes per lane at addresses a[l] of the lanes in mask. */
+static void global_access(ex_wstats_t *ws, struct ex_l1 *l1, const ex_sinfo_t *si, const uint64_t *a, uint32_t mask)
+{
+    uint64_t s[ISA_LANES * 2];
+    unsigned n = 0, bytes = si->bytes ? si->bytes : 1;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint64_t x = a[__builtin_ctz(m)];
+        for (uint64_t q = x >> 5; q <= (x + bytes - 1) >> 5 && n < ISA_LANES * 2; q++)
+            s[n++] = q;
+    }
+    switch (si->kind) {
+    case EX_SK_LD: {
+        n = uniq(s, n);
+        ws->n[EX_MET_GLD_REQ]++;
+        ws->n[EX_MET_GLD_SEC] += n;
+        uint32_t sets = ws->m->l1_sets;
+        for (unsigned i = 0; i < n; i++) {
+            bool hit = false;
+            if (si->l1 && l1) {
+                ws->l1_lookups++;
+                hit = l1_access(l1, sets, s[i], si->l1 == 1);
+                ws->l1_hits += hit;
+            } else {
+                ws->l1_lookups++;
+            }
+            if (!hit) {
+                ws->n[EX_MET_L2_READ]++;
+                l2_access(ws, s[i], false);
+            }
+        }
+        break;
+    }
+    case EX_SK_ST:
+        n = uniq(s, n);
+        ws->n[EX_MET_GST_REQ]++;
+        ws->n[EX_MET_GST_SEC] += n;
+        ws->n[EX_MET_L2_WRITE] += n;
+        for (unsigned i = 0; i < n; i++)
+            l2_access(ws, s[i], true);
+        break;
+    default: {
+        /* per sector, the most lanes on one address */
+        uint64_t ad[ISA_LANES];
+        unsigned na = 0;
+        for (uint32_t m = mask; m; m &= m - 1)
+            ad[na++] = a[__builtin_ctz(m)];
+        na = sort_only(ad, na);
+        uint64_t sectors = 0;
+        unsigned run = 0, most = 0;
+        for (unsigned i = 0; i < na; i++) {
+            bool same_sector = i > 0 && ad[i] >> 5 == ad[i - 1] >> 5;
+            if (i > 0 && !same_sector) {
+                sectors += most;
+                l2_access(ws, ad[i - 1] >> 5, false);
+                most = 0;
+            }
+            run = i > 0 && ad[i] == ad[i - 1] ? run + 1 : 1;
+            most = run > most ? run : most;
+        }
+        if (na) {
+            sectors += most;
+            l2_access(ws, ad[na - 1] >> 5, false);
+        }
+        bool red = si->kind == EX_SK_RED;
+        ws->n[red ? EX_MET_GRED_REQ : EX_MET_GATOM_REQ]++;
+        ws->n[red ? EX_MET_GRED_SEC : EX_MET_GATOM_SEC] += sectors;
+        ws->n[red ? EX_MET_L2_RED : EX_MET_L2_ATOM] += sectors;
+        break;
+    }
+    }
+}
+
+void ex_stats_insn(ex_warp_t *w, const uint8_t *f, const ex_insn_t *x, const ex_sinfo_t *si, uint32_t g,
+                   uint32_t mask)
+{
+    ex_cta_t *c = w->cta;
+    ex_wstats_t *ws = c->ws;
+    ws->family[si->family]++;
+    if (si->branch) {
+        ws->branches++;
+        ws->divergent += mask != 0 && mask != g;
+    }
+    ws->barriers += si->barrier;
+    if (!si->kind || !mask)
+        return;
+    uint64_t a[ISA_LANES];
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t v = (uint64_t)x->imm;
+        if (x->o[4] != ISA_NONE)
+            v += (x->flags & EX_ADDR_BASE32) ? ISA_SLOT(const uint32_t, f, x->o[4])[l]
+                                             : ISA_SLOT(const uint64_t, f, x->o[4])[l];
+        a[l] = v;
+    }
+    /* Lanes by space: a generic address goes by its window. */
+    uint32_t glob = 0, shar = 0;
+    if (si->space == ISA_SP_GLOBAL)
+        glob = mask;
+    else if (si->space == ISA_SP_SHARED)
+        shar = mask;
+    else
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint64_t win = a[l] & EX_WIN_MASK;
+            if (win == EX_WIN_SHARED) {
+                a[l] -= EX_WIN_SHARED;
+                shar |= 1u << l;
+            } else if (win == 0) {
+                glob |= 1u << l;
+            }
+        }
+    if (glob)
+        global_access(ws, c->l1, si, a, glob);
+    if (shar && (si->kind == EX_SK_LD || si->kind == EX_SK_ST))
+        shared_access(ws, a, shar, si->bytes, si->kind == EX_SK_ST);
+}
+/*}=====================================================================*/
