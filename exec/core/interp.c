@@ -23,6 +23,9 @@
 #include <unistd.h>
 
 #define EX_QUANTUM     4096      /* warp instructions before the next warp of the CTA runs */
+/* With statistics on, warps take turns sooner, as the SM's schedulers interleave them: the
+ * L1 then sees the accesses of a CTA's warps mixed (what decides its capacity misses). */
+#define EX_STATS_QUANTUM 8
 #define EX_SPIN_LIMIT  64        /* backward jumps of one group before it yields */
 #define EX_LOCAL_BYTES EX_M_LOCAL_BYTES /* local memory per thread, reserved, not allocated:
                                     the OS backs the pages a kernel touches */
@@ -754,7 +757,7 @@ static int cta_step(launch_t *L, ex_cta_t *c, uint64_t slice)
                 continue;
             uint64_t before = w->ninstr;
             uint32_t wait_before = w->waiting;
-            int st = L->model ? warp_run_stats(w, EX_QUANTUM) : warp_run(w, EX_QUANTUM);
+            int st = L->model ? warp_run_stats(w, EX_STATS_QUANTUM) : warp_run(w, EX_QUANTUM);
             spent += w->ninstr - before;
             if (w->ninstr != before || w->waiting != wait_before)
                 progress = true;

@@ -213,3 +213,103 @@ extern "C" __global__ void red_asm(unsigned *data, unsigned stride, unsigned kst
         asm volatile("red.global.add.u32 [%0], 1;" ::"l"(&data[jidx(i, k, stride, kstride, modn, offset)])
                      : "memory");
 }
+
+// Loads and stores written out in PTX: generic addresses (to global and to shared memory),
+// L1::no_allocate, and the memory-model orders that bypass the L1.
+#define ASMLOAD(NAME, INSN)                                                                      \
+    extern "C" __global__ void NAME(const float *in, float *out, unsigned stride, unsigned kstride, \
+                                    unsigned modn, unsigned offset, unsigned reps)               \
+    {                                                                                            \
+        unsigned i = gid();                                                                      \
+        float acc = 0;                                                                           \
+        for (unsigned k = 0; k < reps; k++) {                                                    \
+            float v;                                                                             \
+            asm volatile(INSN " %0, [%1];" : "=f"(v) : "l"(&in[jidx(i, k, stride, kstride, modn, offset)])); \
+            acc += v;                                                                            \
+        }                                                                                        \
+        out[i] = acc;                                                                            \
+    }
+ASMLOAD(ld_generic, "ld.f32")
+ASMLOAD(ld_noalloc, "ld.global.L1::no_allocate.f32")
+ASMLOAD(ld_relaxed_gpu, "ld.relaxed.gpu.global.f32")
+ASMLOAD(ld_acquire_gpu, "ld.acquire.gpu.global.f32")
+ASMLOAD(ld_relaxed_cta, "ld.relaxed.cta.global.f32")
+ASMLOAD(ld_evict_last, "ld.global.L1::evict_last.f32")
+
+extern "C" __global__ void st_generic(float *out, unsigned stride, unsigned kstride, unsigned modn, unsigned offset,
+                                      unsigned reps)
+{
+    unsigned i = gid();
+    for (unsigned k = 0; k < reps; k++)
+        asm volatile("st.f32 [%0], %1;" ::"l"(&out[jidx(i, k, stride, kstride, modn, offset)]), "f"((float)i)
+                     : "memory");
+}
+
+extern "C" __global__ void sh_ld_generic(float *out, unsigned stride, unsigned kstride, unsigned modn,
+                                         unsigned offset, unsigned reps)
+{
+    __shared__ float sh[SH_WORDS];
+    for (unsigned j = threadIdx.x; j < SH_WORDS; j += blockDim.x)
+        sh[j] = (float)j;
+    __syncthreads();
+    float acc = 0;
+    for (unsigned k = 0; k < reps; k++) {
+        float v;
+        const float *q = &sh[jidx(threadIdx.x, k, stride, kstride, modn, offset)];
+        asm volatile("ld.f32 %0, [%1];" : "=f"(v) : "l"(q));
+        acc += v;
+    }
+    out[gid()] = acc;
+}
+
+// The reductions of a CUDA course: interleaved addressing with a divergent branch, with a
+// strided index (bank conflicts), and sequential addressing; then a 256-bin histogram with
+// global atomics.
+extern "C" __global__ void reduce_interleaved(const float *in, float *out)
+{
+    __shared__ float sh[256];
+    unsigned t = threadIdx.x;
+    sh[t] = in[gid()];
+    __syncthreads();
+    for (unsigned s = 1; s < blockDim.x; s *= 2) {
+        if (t % (2 * s) == 0)
+            sh[t] += sh[t + s];
+        __syncthreads();
+    }
+    if (t == 0)
+        out[blockIdx.x] = sh[0];
+}
+extern "C" __global__ void reduce_strided(const float *in, float *out)
+{
+    __shared__ float sh[256];
+    unsigned t = threadIdx.x;
+    sh[t] = in[gid()];
+    __syncthreads();
+    for (unsigned s = 1; s < blockDim.x; s *= 2) {
+        unsigned idx = 2 * s * t;
+        if (idx < blockDim.x)
+            sh[idx] += sh[idx + s];
+        __syncthreads();
+    }
+    if (t == 0)
+        out[blockIdx.x] = sh[0];
+}
+extern "C" __global__ void reduce_sequential(const float *in, float *out)
+{
+    __shared__ float sh[256];
+    unsigned t = threadIdx.x;
+    sh[t] = in[gid()];
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (t < s)
+            sh[t] += sh[t + s];
+        __syncthreads();
+    }
+    if (t == 0)
+        out[blockIdx.x] = sh[0];
+}
+extern "C" __global__ void histogram(const unsigned *in, unsigned *bins, unsigned n)
+{
+    for (unsigned i = gid(); i < n; i += gridDim.x * blockDim.x)
+        atomicAdd(&bins[in[i] % 256], 1u);
+}
