@@ -44,6 +44,7 @@ check: check-apps
 .PHONY: check-stats
 check-stats: $(BUILD)/bin/ptxrun
 	PTXRUN=$(CURDIR)/$(BUILD)/bin/ptxrun sh tests/stats/check.sh
+	BUILD=$(BUILD) PTXRUN=$(CURDIR)/$(BUILD)/bin/ptxrun sh tests/stats/check_app.sh
 check: check-stats
 
 .PHONY: bench

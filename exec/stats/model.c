@@ -199,6 +199,7 @@ typedef struct {
     _Atomic uint64_t touched[L2_LEAF_SECTORS / 64];
     _Atomic uint64_t written[L2_LEAF_SECTORS / 64];
     _Atomic uint64_t fetched[L2_LEAF_SECTORS / 64 / 2];   /* DRAM_FETCH-byte pieces read */
+    _Atomic uint64_t wpieces[L2_LEAF_SECTORS / 64 / 2];   /* DRAM_FETCH-byte pieces written */
 } l2_leaf_t;
 typedef struct { _Atomic(l2_leaf_t *) leaf[1u << L2_MID_BITS]; } l2_mid_t;
 
@@ -208,8 +209,8 @@ struct ex_wstats {
     uint64_t n[EX_MET__COUNT];        /* the count metrics */
     uint64_t l1_lookups, l1_hits;
     uint64_t l2_hits, l2_lookups;     /* the launch's own L2 accesses */
-    uint64_t l2_fills;                /* read misses: DRAM data written into the L2 */
-    uint64_t dram_pieces;             /* DRAM_FETCH-byte pieces read */
+    uint64_t dram_pieces;             /* DRAM_FETCH-byte pieces read (the L2's fills) */
+    uint64_t written_pieces;          /* DRAM_FETCH-byte pieces written */
     uint64_t written, touched;        /* distinct sectors */
     struct ex_smodel *m;
     void *leaf;                       /* the L2 leaf used last, and its 2 MiB block + 1 */
@@ -318,6 +319,8 @@ static void l2_access(ex_wstats_t *ws, uint64_t s, bool write)
     }
     uint32_t i = (uint32_t)(s & (L2_LEAF_SECTORS - 1));
     uint64_t bit = 1ull << (i & 63);
+    uint32_t pi = i / (EX_M_DRAM_FETCH / EX_M_SECTOR);
+    uint64_t pbit = 1ull << (pi & 63);
     bool first = false;
     if (!(atomic_load_explicit(&leaf->touched[i >> 6], memory_order_relaxed) & bit)) {
         uint64_t old = atomic_fetch_or_explicit(&leaf->touched[i >> 6], bit, memory_order_relaxed);
@@ -328,6 +331,8 @@ static void l2_access(ex_wstats_t *ws, uint64_t s, bool write)
         if (!(atomic_load_explicit(&leaf->written[i >> 6], memory_order_relaxed) & bit)) {
             uint64_t w = atomic_fetch_or_explicit(&leaf->written[i >> 6], bit, memory_order_relaxed);
             ws->written += !(w & bit);
+            uint64_t wp = atomic_fetch_or_explicit(&leaf->wpieces[pi >> 6], pbit, memory_order_relaxed);
+            ws->written_pieces += !(wp & pbit);
         }
         ws->l2_hits++;
         return;
@@ -336,10 +341,7 @@ static void l2_access(ex_wstats_t *ws, uint64_t s, bool write)
         ws->l2_hits++;
         return;
     }
-    ws->l2_fills++;
     /* the DRAM piece that holds the sector, read once */
-    uint32_t pi = i / (EX_M_DRAM_FETCH / EX_M_SECTOR);
-    uint64_t pbit = 1ull << (pi & 63);
     uint64_t pold = atomic_fetch_or_explicit(&leaf->fetched[pi >> 6], pbit, memory_order_relaxed);
     ws->dram_pieces += !(pold & pbit);
 }
@@ -361,8 +363,8 @@ void ex_smodel_finish(ex_smodel_t *m, ex_launch_stats_t *out)
         t.l1_hits += w->l1_hits;
         t.l2_hits += w->l2_hits;
         t.l2_lookups += w->l2_lookups;
-        t.l2_fills += w->l2_fills;
         t.dram_pieces += w->dram_pieces;
+        t.written_pieces += w->written_pieces;
         t.written += w->written;
         t.touched += w->touched;
     }
@@ -374,11 +376,13 @@ void ex_smodel_finish(ex_smodel_t *m, ex_launch_stats_t *out)
         for (unsigned k = 0; k < EX_MET__COUNT; k++)
             out->metric[k] = (double)t.n[k];
         out->metric[EX_MET_GLD_HIT] = t.l1_lookups ? 100.0 * (double)t.l1_hits / (double)t.l1_lookups : 0;
-        /* The L2's sectors as Nsight Compute counts them: the launch's own, the fills of
-         * its read misses (half of which hit: DRAM delivers two sectors at a time), and the
+        /* The L2's sectors as Nsight Compute counts them (measured): the launch's own
+         * accesses; one more, a miss, per DRAM_FETCH-byte piece read from DRAM (the fill);
+         * one more, a hit, per piece written, and per two sectors of atomics; and the
          * traffic every launch has. */
-        double hits = (double)t.l2_hits + (double)t.l2_fills / 2 + EX_M_LAUNCH_L2_HITS;
-        double all = (double)t.l2_lookups + (double)t.l2_fills + EX_M_LAUNCH_L2_SECTORS;
+        double extra = (double)t.written_pieces + (double)(t.n[EX_MET_GATOM_SEC] + t.n[EX_MET_GRED_SEC]) / 2;
+        double hits = (double)t.l2_hits + extra + EX_M_LAUNCH_L2_HITS;
+        double all = (double)t.l2_lookups + (double)t.dram_pieces + extra + EX_M_LAUNCH_L2_SECTORS;
         out->metric[EX_MET_L2_HIT] = 100.0 * hits / all;
         out->metric[EX_MET_DRAM_RD] = (double)t.dram_pieces * EX_M_DRAM_FETCH + EX_M_LAUNCH_DRAM_READ;
         /* Dirty data leaves the L2 for DRAM during the launch only when the launch's data
