@@ -451,10 +451,49 @@ static int bench_launch(void)
 }
 /*}=====================================================================*/
 
+/* Instruction classes (tools/bench/classes.ptx, written by classes.py): 16,384 threads each
+ * run 32 iterations of 16 dependent instructions of a class; the CPU time per
+ * thread-instruction at -j1 (the loop's three instructions counted too), and its ratio to
+ * fma.rn.f32's. */
+static int bench_classes(void)
+{
+    static const char *const names[] = { "fma_f32",   "add_s32",    "mul_lo_s32", "mad_lo_s32", "and_b32",
+                                         "shf_b32",   "setp_selp",  "fma_f16",    "fma_f16x2",  "add_f16x2",
+                                         "fma_bf16x2", "fma_f64",   "add_f64",    "cvt_f32_u32", "cvt_f16_f32",
+                                         "vadd_s32",  "vabsdiff4" };
+    isa_module_t *m = NULL;
+    fe_options_t o = { 0 };
+    if (fe_load_file("tools/bench/classes.ptx", &o, &m) != ISA_ST_OK)
+        return 1;
+    ex_device_t *dev = ex_device_new(NULL);
+    ex_program_t *p = ex_program_new(dev, m);
+    int bad = 0;
+    double base = 0;
+    void *out = buf(p, 16384 * 4);
+    struct { void *out; uint32_t n; } prm = { out, 32 };
+    printf("instruction classes, 16384 threads x 32 x 16 instructions, -j1 (CPU time per thread-instruction)\n");
+    for (unsigned i = 0; i < sizeof names / sizeof *names; i++) {
+        job_t jb = { names[i], { { 64, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false }, &prm, 12 };
+        ex_stats_t st;
+        double s, cpu;
+        bad |= run_job(p, m, &jb, 1, &st, &s, &cpu);
+        double ns = cpu / (double)st.thread_instrs * 1e9;
+        if (i == 0)
+            base = ns;
+        printf("  %-12s %8.3f ns  %6.2fx fma.rn.f32\n", names[i], ns, ns / base);
+    }
+    ex_program_free(p);
+    ex_device_free(dev);
+    isa_module_free(m);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "classes") == 0)
+        return bench_classes();
     if (argc > 1 && strcmp(argv[1], "exec") == 0)
-        return bench_exec() | bench_launch();
+        return bench_exec() | bench_launch() | bench_classes();
     int rounds = argc > 1 ? atoi(argv[1]) : 5;
     glob_t g;
     memset(&g, 0, sizeof g);
@@ -471,5 +510,5 @@ int main(int argc, char **argv)
     printf("frontend: %zu files x %d rounds, %.1f MB in %.3f s: %.1f MB/s (parse + lower + check)\n",
            g.gl_pathc, rounds, mb, s, rate);
     globfree(&g);
-    return bench_exec() | bench_launch();
+    return bench_exec() | bench_launch() | bench_classes();
 }

@@ -56,7 +56,9 @@ static inline double h_dec(uint16_t u, bool bf)
     if (bf)
         return (double)f32_of((uint32_t)u << 16);
     unsigned ex = u >> 10 & 31, fr = u & 0x3ffu;
-    double v = ex == 0 ? ldexp(fr, -24) : ex == 31 ? (fr ? NAN : INFINITY) : ldexp(1024 + fr, (int)ex - 25);
+    double v = ex == 0    ? (double)fr * 0x1p-24
+             : ex == 31   ? (fr ? NAN : INFINITY)
+                          : (double)f32_of((ex + 112) << 23 | fr << 13);   /* rebias 15 -> 127 */
     return u & 0x8000u ? -v : v;
 }
 
@@ -69,6 +71,35 @@ static inline double h_zero_sum(double x, double y, int mode)
     return mode == ISA_RND_M ? -0.0 : 0.0;
 }
 
+/* The common case of h_finish: hi + lo (hi not a NaN) rounded to nearest even, straight
+ * to the format's bits from the double's (the same rounding as isa_fp_round's). */
+static inline uint16_t h_round_rn(double hi, double lo, bool bf)
+{
+    const int M = (int)H_M(bf), EMIN = H_EMIN(bf), EMAX = H_EMAX(bf);
+    uint64_t b = f64_bits(hi);
+    uint16_t sign = (uint16_t)(b >> 63 << 15);
+    uint64_t xb = b & ~(1ull << 63);
+    if (xb == 0)
+        return sign;
+    if (xb >= 0x7ff0000000000000ull)
+        return sign | (uint16_t)H_EXPM(bf);
+    if (lo != 0.0 && (lo < 0) != (sign != 0))
+        xb--;                            /* strictly between the lower neighbours */
+    int ex = (int)(xb >> 52) - 1023;
+    if (ex > EMAX)
+        return sign | (uint16_t)H_EXPM(bf);
+    if (ex < EMIN - M - 1)
+        return sign;                     /* below half the smallest subnormal */
+    uint64_t mant = (xb & ((1ull << 52) - 1)) | 1ull << 52;
+    int sh = 52 - M + (ex < EMIN ? EMIN - ex : 0);
+    uint64_t f = mant >> sh, rem = mant & ((1ull << sh) - 1), half = 1ull << (sh - 1);
+    f += rem > half || (rem == half && (lo != 0.0 || (f & 1)));
+    /* f counts units of the last place, the leading bit included: the exponent field
+     * takes the carry of a rounding up (to the next binade, or to infinity) */
+    uint32_t bits = ex < EMIN ? (uint32_t)f : ((uint32_t)(ex - EMIN) << M) + (uint32_t)f;
+    return sign | (uint16_t)bits;
+}
+
 /* Round the exact result hi + lo (lo's sign only; 0 when hi is not finite) to the
  * format, then apply .ftz, .sat and .relu. */
 static inline uint16_t h_finish(double hi, double lo, bool bf, uint64_t aux)
@@ -76,6 +107,8 @@ static inline uint16_t h_finish(double hi, double lo, bool bf, uint64_t aux)
     double r;
     if (hi != hi)
         return aux & AUX_SAT ? 0 : H_CANON;
+    if (!(aux & (AUX_FTZ | AUX_SAT | AUX_RELU)) && AUX_MODE(aux) == ISA_RND_N)
+        return h_round_rn(hi, lo, bf);
     if (isinf(hi))
         r = hi;
     else if ((aux & AUX_FTZ) && isa_fp_tiny(hi, lo, H_EMIN(bf), H_M(bf), AUX_MODE(aux)))
