@@ -506,6 +506,26 @@ static int cvt_nar_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     uint8_t *d = f + in->o[0];
     const uint8_t *s = f + in->o[1];
     unsigned shape = NV_SHAPE(a);
+    /* The common cases, branch-free: cvt.rn.f16.f32 and cvt.f32.f16 without modifiers. */
+    const uint64_t plain = (uint64_t)ISA_RND_N << 40 | (uint64_t)NV_ONE << 53;
+    if ((a & ~0xffull) == (plain | (uint64_t)NK_F32 << 8 | (uint64_t)NK_F16 << 16)) {
+        ISA_LANE_LOOP(mask, {
+            uint32_t x = (uint32_t)slot_read(s, CV_SW(a), l);
+            uint32_t r = (x & 0x7fffffffu) > 0x7f800000u ? 0x7fffu : isa_f16_round_f32(f32_of(x), 0.0f);
+            slot_write(d, CV_DW(a), l, r);
+        });
+        return ISA_X_NEXT;
+    }
+    if ((a & ~0xffull) == (plain | (uint64_t)NK_F16 << 8 | (uint64_t)NK_F32 << 16)) {
+        ISA_LANE_LOOP(mask, {
+            uint32_t x = (uint32_t)slot_read(s, CV_SW(a), l) & 0xffffu;
+            uint32_t e = x & 0x7c00u;
+            uint32_t r = e != 0x7c00u ? f32_bits(isa_f16_dec_f32(x))
+                       : (x & 0x3ffu) ? 0x7fffffffu : (x & 0x8000u) << 16 | 0x7f800000u;
+            slot_write(d, CV_DW(a), l, r);
+        });
+        return ISA_X_NEXT;
+    }
     if (shape == NV_PACK) {
         const uint8_t *b = f + in->o[2];
         unsigned h = nk_bits(p.dk), bw = NV_BW(a);

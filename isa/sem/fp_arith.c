@@ -30,10 +30,24 @@ __attribute__((target("fma"))) static int fma_f32_hw_f(void *w_, uint8_t *f, con
     return ISA_X_NEXT;
 }
 ISA_DESC(fma_f32_hw, 4, 4, 4, 4)
+__attribute__((target("fma"))) static int fma_f64_hw_f(void *w_, uint8_t *f, const isa_xinsn_t *in,
+                                                     uint32_t mask)
+{
+    (void)w_;
+    double *d = ISA_SLOT(double, f, in->o[0]);
+    const double *pa = ISA_SLOT(const double, f, in->o[1]), *pb = ISA_SLOT(const double, f, in->o[2]);
+    const double *pc = ISA_SLOT(const double, f, in->o[3]);
+    ISA_LANE_LOOP(mask, { d[l] = f64_nan_bca(pa[l], pb[l], pc[l], __builtin_fma(pa[l], pb[l], pc[l])); });
+    return ISA_X_NEXT;
+}
+ISA_DESC(fma_f64_hw, 8, 8, 8, 8)
 
+static const isa_xdesc_t fma_f64[1];   /* below */
 static const isa_xdesc_t *fast_fma(const isa_xdesc_t *d)
 {
-    return d == fma_f32 && __builtin_cpu_supports("fma") ? fma_f32_hw : d;
+    if (!__builtin_cpu_supports("fma"))
+        return d;
+    return d == fma_f32 ? fma_f32_hw : d == fma_f64 ? fma_f64_hw : d;
 }
 #else
 static const isa_xdesc_t *fast_fma(const isa_xdesc_t *d) { return d; }
@@ -443,7 +457,7 @@ bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x)
         case ISA_OP_SUB: x->desc = sat ? sub_f64_sat : sub_f64; break;
         case ISA_OP_MUL: x->desc = sat ? mul_f64_sat : mul_f64; break;
         case ISA_OP_FMA:
-        case ISA_OP_MAD: x->desc = rnd == ISA_M_RN ? (sat ? fma_f64_sat : fma_f64) : NULL; break;
+        case ISA_OP_MAD: x->desc = rnd == ISA_M_RN ? (sat ? fma_f64_sat : fast_fma(fma_f64)) : NULL; break;
         case ISA_OP_DIV: x->desc = rnd == ISA_M_RN && !sat ? div_f64 : NULL; break;
         case ISA_OP_SQRT: x->desc = rnd == ISA_M_RN && !sat ? sqrt_f64 : NULL; break;
         case ISA_OP_RCP: x->desc = rnd == ISA_M_RN && !sat ? rcp_f64 : NULL; break;

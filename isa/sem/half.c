@@ -235,31 +235,8 @@ ISA_H3(fma_bf16x2, uint32_t, uint32_t, uint32_t, uint32_t,
  * f16 bits as h_round_rn does.  A lane with an infinite or NaN operand sends the whole
  * instruction to the general handler.
  *====================================================================*/
-/* f16 bits (finite) to their value in f32: the fraction shifted into place, the exponent
- * rebiased by a multiplication by 2^112 (exact, subnormals included). */
-static inline float hf_dec(uint32_t u)
-{
-    float v = f32_of((u & 0x7fffu) << 13) * 0x1p112f;
-    return f32_of(f32_bits(v) | (u & 0x8000u) << 16);
-}
-/* s + e (exact; |e| below half an ulp of s) to nearest even, as f16 bits. */
-static inline uint32_t hf_round(float s, float e)
-{
-    uint32_t sb = f32_bits(s), eb = f32_bits(e);
-    uint32_t sign = sb >> 31 << 15, xb = sb & 0x7fffffffu;
-    uint32_t sticky = (eb & 0x7fffffffu) != 0;
-    xb -= sticky & ((eb >> 31) != (sb >> 31)) & (xb != 0);   /* strictly below |s| */
-    int ex = (int)(xb >> 23) - 127;
-    uint32_t mant = (xb & 0x7fffffu) | 0x800000u;
-    int sh = 13 + (ex < -14 ? -14 - ex : 0);
-    sh = sh > 25 ? 25 : sh;              /* below half the smallest subnormal: 0 */
-    uint32_t f = mant >> sh, rem = mant & ((1u << sh) - 1), half = 1u << (sh - 1);
-    f += (rem > half) | ((rem == half) & (sticky | (f & 1)));
-    uint32_t bits = ex < -14 ? f : ((uint32_t)(ex + 14) << 10) + f;
-    bits = ex > 15 ? 0x7c00u : bits;
-    bits = xb == 0 ? 0 : bits;
-    return sign | bits;
-}
+#define hf_dec   isa_f16_dec_f32
+#define hf_round isa_f16_round_f32
 static inline uint32_t hf_fma1(uint32_t a, uint32_t b, uint32_t c)
 {
     float p = hf_dec(a) * hf_dec(b), cc = hf_dec(c);
