@@ -113,6 +113,20 @@ static int cvt_i2f_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     unsigned sb = CV_SB(a), ss = CV_SS(a), sat = CV_SAT(a);
     bool f64 = CV_DB(a) == 64;
     int mode = CV_RND(a);
+    if (mode == RND_N && !sat) {
+        /* to nearest: the host's conversions round correctly, ties to even */
+        if (f64)
+            ISA_LANE_LOOP(mask, {
+                int64_t v = ext(slot_read(s, CV_SW(a), l), sb, ss);
+                ((double *)(void *)d)[l] = ss ? (double)v : (double)(uint64_t)v;
+            });
+        else
+            ISA_LANE_LOOP(mask, {
+                int64_t v = ext(slot_read(s, CV_SW(a), l), sb, ss);
+                ((float *)(void *)d)[l] = ss ? (float)v : (float)(uint64_t)v;
+            });
+        return ISA_X_NEXT;
+    }
     ISA_LANE_LOOP(mask, {
         int64_t v = ext(slot_read(s, CV_SW(a), l), sb, ss);
         bool neg = ss && v < 0;
@@ -174,26 +188,21 @@ ISA_DESC(cvt_d2f, 4, 8)
  * The result keeps x's sign (-0.4 rounds to -0). */
 static inline double rint_mode(double x, int mode)
 {
-    double r;
+    double ax = fabs(x);
+    if (!(ax < 0x1p52))
+        return x;                        /* an integer already, an infinity or a NaN */
+    /* |x| < 2^52: adding 2^52 rounds to an integer, ties to even (the host's IEEE
+     * addition), and the subtraction is exact; truncation is the conversion to int64. */
+    double t = (double)(int64_t)ax, r;
     switch (mode) {
-    case RND_N: r = x - remainder(x, 1.0); break;
-    case RND_Z: r = trunc(x); break;
-    case RND_M: r = floor(x); break;
-    default:    r = ceil(x); break;
+    case RND_N: r = (ax + 0x1p52) - 0x1p52; break;
+    case RND_Z: r = t; break;
+    case RND_M: r = x < 0 ? t + (double)(t != ax) : t; break;
+    default:    r = x > 0 ? t + (double)(t != ax) : t; break;
     }
-    return isfinite(x) ? copysign(r, x) : x;
+    return copysign(r, x);
 }
-static inline float rintf_mode(float x, int mode)
-{
-    float r;
-    switch (mode) {
-    case RND_N: r = x - remainderf(x, 1.0f); break;
-    case RND_Z: r = truncf(x); break;
-    case RND_M: r = floorf(x); break;
-    default:    r = ceilf(x); break;
-    }
-    return isfinite(x) ? copysignf(r, x) : x;
-}
+static inline float rintf_mode(float x, int mode) { return (float)rint_mode((double)x, mode); }
 
 /* Float to integer with an integer rounding, always saturating.  A NaN gives the bit
  * pattern 1 << (bits - 1) of the destination type (its most negative value when signed,
@@ -202,8 +211,8 @@ static inline float rintf_mode(float x, int mode)
  * or fewer gives 0 (hardware-recorded). */
 static inline uint64_t f2i(double x, int mode, unsigned db, unsigned ds, bool src64)
 {
-    double lo = ds ? -ldexp(1.0, (int)db - 1) : 0.0;
-    double hi = ds ? ldexp(1.0, (int)db - 1) - 1.0 : ldexp(1.0, (int)db) - 1.0;
+    double lo = ds ? -(double)(1ull << (db - 1)) : 0.0;
+    double hi = ds ? (double)((1ull << (db - 1)) - 1) : db >= 64 ? 0x1p64 - 1.0 : (double)((1ull << db) - 1);
     if (x != x)
         return db == 64 || src64 ? (ds ? (uint64_t)(int64_t)lo : 1ull << (db - 1)) : 0;
     double y = rint_mode(x, mode);
