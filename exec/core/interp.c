@@ -455,6 +455,14 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                 pc++;
                 break;
             }
+            if (st == ISA_X_YIELD) {
+                /* nanosleep: on to the next instruction, after the other warps' turn */
+                pc++;
+                w->nlane_instr += run * (uint64_t)__builtin_popcount(g0);
+                w->ninstr += run;
+                set_pcs(cx, g, pc);
+                return W_RUNNABLE;
+            }
             if (st == ISA_X_FAULT)
                 return W_FAULT;
             if (st == ISA_X_TRAP)

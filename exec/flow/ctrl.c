@@ -156,6 +156,30 @@ static int pmevent_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t pmevent_d[1] = { { pmevent_f, { 0 }, 0 } };
+/* nanosleep t: the warp sleeps the longest t of its lanes (at most 1 ms, as the manual
+ * bounds it) on the emulated clock, which %clock64 then shows passed, and lets the other
+ * warps run first; a back-off loop of nanosleep thus spins no faster than the warps it
+ * waits for. */
+static int nanosleep_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    uint64_t t = 0;
+    if (x->o[0] == ISA_NONE)
+        t = (uint64_t)x->imm;
+    else
+        for (uint32_t m = mask; m; m &= m - 1) {
+            uint32_t v = ISA_SLOT(const uint32_t, f, x->o[0])[__builtin_ctz(m)];
+            t = v > t ? v : t;
+        }
+    if (!mask)
+        return ISA_X_NEXT;
+    t = t > 1000000 ? 1000000 : t;
+    uint64_t now = w->cta->clock_base + w->ninstr * 4;
+    now = now > w->clock_last ? now : w->clock_last;
+    w->clock_last = now + (t * EX_M_CLOCK_MHZ + 999) / 1000;
+    return ISA_X_YIELD;
+}
+static const isa_xdesc_t nanosleep_d[1] = { { nanosleep_f, { 0 }, 0 } };
 static const isa_xdesc_t call_d[1] = { { call_f, { 0 }, 0 } };
 static const isa_xdesc_t brx_d[1] = { { brx_f, { 0 }, 0 } };
 static const isa_xdesc_t bar_d[1] = { { report_bar_f, { 0 }, ISA_OPDF_NEG } };   /* bar.red's !c */
@@ -699,6 +723,18 @@ bool ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         return true;
     }
     case ISA_OP_NANOSLEEP:
+        if (in->nopd != 1)
+            return false;
+        x->o[0] = ISA_NONE;
+        if (o[0].kind == ISA_OPD_IMM) {
+            x->imm = o[0].imm;
+        } else {
+            x->o[0] = ex_pd_operand(pd, &o[0], 4);
+            if (x->o[0] == ISA_NONE || ex_reg_width(f, &o[0]) != 4)
+                return false;
+        }
+        x->desc = nanosleep_d;
+        return true;
     /* Cache management runs and changes no result (the statistics will model it): a
      * prefetch of any address never faults, as on the GPU. */
     case ISA_OP_PREFETCH:

@@ -509,6 +509,30 @@ START_TEST(special_registers)
     free(out);
 }
 END_TEST
+
+/* nanosleep: the emulated clock passes the requested time at 1980 cycles per microsecond
+ * (the H100's clock, machine.def), rounded up, the longest of the lanes' requests; a
+ * request above 1 ms sleeps 1 ms (the manual's bound). */
+START_TEST(nanosleep_advances_the_clock)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS
+        "ld.param.u64 %rd1, [out]; mov.u32 %r1, %tid.x; mul.lo.u32 %r3, %r1, 10; add.u32 %r3, %r3, 1000;\n"
+        "mov.u64 %rd2, %clock64; nanosleep.u32 %r3; mov.u64 %rd3, %clock64; sub.s64 %rd4, %rd3, %rd2;"
+        " cvt.u32.u64 %r2, %rd4; st.global.u32 [%rd1], %r2;\n"
+        "mov.u64 %rd2, %clock64; nanosleep.u32 5000000; mov.u64 %rd3, %clock64; sub.s64 %rd4, %rd3, %rd2;"
+        " cvt.u32.u64 %r2, %rd4; st.global.u32 [%rd1+4], %r2;\n"
+        "ret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_ext(k, 1, 32, 0, 2, 0, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    /* lane 31 asks for 1310 ns: 2594 cycles (1310 * 1.98 = 2593.8), plus the instructions */
+    ck_assert_uint_ge(out[0], 2594);
+    ck_assert_uint_le(out[0], 2594 + 16);
+    ck_assert_uint_ge(out[1], 1980000);
+    ck_assert_uint_le(out[1], 1980000 + 16);
+    free(out);
+}
+END_TEST
 /*}=====================================================================*/
 
 Suite *make_interp_suite(void)
@@ -532,6 +556,7 @@ Suite *make_interp_suite(void)
     tcase_add_test(tc, resident_ctas);
     tcase_add_test(tc, warp_sync_after_divergence);
     tcase_add_test(tc, spin_lock_in_warp);
+    tcase_add_test(tc, nanosleep_advances_the_clock);
     tcase_add_test(tc, fences_sleep_pmevent);
     suite_add_tcase(s, tc);
     tc = tcase_create("indirect");
