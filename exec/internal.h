@@ -274,6 +274,9 @@ typedef struct ex_warp {
     const ex_insn_t *fault_insn;
     char        fault_buf[192];  /* a fault message composed at run time */
     uint64_t    ninstr, nlane_instr;
+    /* Frames of returned calls kept for the next calls (interp.c: frame_new, frame_drop):
+     * a call in a loop allocates nothing. */
+    struct { uint8_t *p; uint32_t cap; } fcache[4];
 } ex_warp_t;
 
 struct ex_cta {

@@ -460,7 +460,7 @@ static int bench_classes(void)
     static const char *const names[] = { "fma_f32",   "add_s32",    "mul_lo_s32", "mad_lo_s32", "and_b32",
                                          "shf_b32",   "setp_selp",  "fma_f16",    "fma_f16x2",  "add_f16x2",
                                          "fma_bf16x2", "fma_f64",   "add_f64",    "cvt_f32_u32", "cvt_f16_f32",
-                                         "vadd_s32",  "vabsdiff4" };
+                                         "vadd_s32",  "vabsdiff4", "call_func", "call_inline" };
     isa_module_t *m = NULL;
     fe_options_t o = { 0 };
     if (fe_load_file("tools/bench/classes.ptx", &o, &m) != ISA_ST_OK)
@@ -468,7 +468,7 @@ static int bench_classes(void)
     ex_device_t *dev = ex_device_new(NULL);
     ex_program_t *p = ex_program_new(dev, m);
     int bad = 0;
-    double base = 0;
+    double base = 0, call_cpu[2] = { 0, 0 };
     void *out = buf(p, 16384 * 4);
     struct { void *out; uint32_t n; } prm = { out, 32 };
     printf("instruction classes, 16384 threads x 32 x 16 instructions, -j1 (CPU time per thread-instruction)\n");
@@ -481,7 +481,13 @@ static int bench_classes(void)
         if (i == 0)
             base = ns;
         printf("  %-12s %8.3f ns  %6.2fx fma.rn.f32\n", names[i], ns, ns / base);
+        if (!strcmp(names[i], "call_func"))
+            call_cpu[0] = cpu;
+        if (!strcmp(names[i], "call_inline"))
+            call_cpu[1] = cpu;
     }
+    printf("  16 calls of a device function against the same work inlined: %.2fx the CPU time\n",
+           call_cpu[0] / call_cpu[1]);
     ex_program_free(p);
     ex_device_free(dev);
     isa_module_free(m);

@@ -41,8 +41,15 @@
  * is reused. */
 static uint8_t *frame_new(ex_warp_t *w, ex_func_t *f, uint32_t local_base, uint8_t *buf)
 {
-    (void)w;
-    uint8_t *fr = buf ? buf : malloc(f->frame_size + 64);
+    uint8_t *fr = buf;
+    uint32_t need = f->frame_size + 64;
+    for (unsigned i = 0; !fr && i < sizeof w->fcache / sizeof *w->fcache; i++)
+        if (w->fcache[i].p && w->fcache[i].cap >= need) {
+            fr = w->fcache[i].p;
+            w->fcache[i].p = NULL;
+        }
+    if (!fr)
+        fr = malloc(need);
     if (!fr)
         return NULL;
     memcpy(fr + f->const_begin, f->frame_init + f->const_begin, f->frame_size - f->const_begin);
@@ -64,6 +71,36 @@ static uint8_t *frame_new(ex_warp_t *w, ex_func_t *f, uint32_t local_base, uint8
         }
     }
     return fr;
+}
+
+/* A call's frame (of function f) no longer used: kept for the warp's next calls, the
+ * smallest kept one giving way; freed when the cache is full of larger ones. */
+static void frame_drop(ex_warp_t *w, const ex_func_t *f, uint8_t *fr)
+{
+    uint32_t cap = f->frame_size + 64;
+    unsigned n = sizeof w->fcache / sizeof *w->fcache, at = n;
+    for (unsigned i = 0; i < n; i++)
+        if (!w->fcache[i].p) {
+            at = i;
+            break;
+        } else if (w->fcache[i].cap < cap && (at == n || w->fcache[i].cap < w->fcache[at].cap)) {
+            at = i;
+        }
+    if (at == n) {
+        free(fr);
+        return;
+    }
+    free(w->fcache[at].p);
+    w->fcache[at].p = fr;
+    w->fcache[at].cap = cap;
+}
+
+static void frame_cache_free(ex_warp_t *w)
+{
+    for (unsigned i = 0; i < sizeof w->fcache / sizeof *w->fcache; i++) {
+        free(w->fcache[i].p);
+        w->fcache[i].p = NULL;
+    }
 }
 /*}=====================================================================*/
 
@@ -257,7 +294,7 @@ static void pop_ctx(ex_warp_t *w, uint32_t i)
         caller->pc[__builtin_ctz(m)] = cx->ret_pc;
     caller->members &= ~(cx->caller_members & ~w->alive);
     caller->inside &= ~cx->caller_members;
-    free(cx->frame);
+    frame_drop(w, cx->fn, cx->frame);
     w->sp_used &= ~(1ull << cx->sp_row);
     w->depth--;
     if (i < w->depth) {
@@ -800,6 +837,7 @@ static void cta_free(ex_cta_t *c)
             munmap(c->warps[i].local, (size_t)ISA_LANES * EX_LOCAL_BYTES);
         free(c->warps[i].sp);
         free(c->warps[i].frame0);
+        frame_cache_free(&c->warps[i]);
     }
     free(c->warps);
     free(c->shared);
@@ -818,8 +856,10 @@ static void cta_finish(launch_t *L, ex_cta_t *c, uint64_t *clock)
         uint64_t e = c->clock_base + w->ninstr * 4;
         t = e > t ? e : t;
         t = w->clock_last > t ? w->clock_last : t;
-        while (w->depth > 1)
-            free(w->ctx[--w->depth].frame);
+        while (w->depth > 1) {
+            w->depth--;
+            frame_drop(w, w->ctx[w->depth].fn, w->ctx[w->depth].frame);
+        }
         w->depth = 0;
     }
     atomic_fetch_add(&L->thread_instrs, ti);

@@ -316,6 +316,10 @@ static ex_cloc_t actual_loc(const ex_func_t *fn, uint32_t opd, uint32_t bytes)
 static void cloc_copy(uint8_t *df, ex_cloc_t d, const uint8_t *sf, ex_cloc_t s, uint32_t mask)
 {
     uint32_t n = d.eb * d.ne < s.eb * s.ne ? d.eb * d.ne : s.eb * s.ne;
+    if (mask == ISA_FULL && d.ne == 1 && s.ne == 1 && d.eb == n && s.eb == n) {
+        memcpy(df + d.slot, sf + s.slot, (size_t)n * ISA_LANES);   /* the lanes' values side by side */
+        return;
+    }
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         if (d.ne == 1 && s.ne == 1) {

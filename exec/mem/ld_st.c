@@ -172,6 +172,40 @@ static int st_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 }
 static const isa_xdesc_t st_d[1] = { { st_f, { 0 }, 0 } };
 
+/* A function's own parameters (per-lane .param areas of its frame: LS_PSYM), scalar, 4 or
+ * 8 bytes into or from a register of that width: a strided copy over the lanes (the
+ * selection checked the offset against the area, so nothing can fault). */
+static int ld_psym_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)wv;
+    const uint8_t *base = f + x->o[5] + (uint64_t)x->imm;
+    uint32_t stride = x->target;
+    if (LS_BYTES(x->aux) == 4) {
+        uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy(&d[l], base + (size_t)l * stride, 4); });
+    } else {
+        uint64_t *d = ISA_SLOT(uint64_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy(&d[l], base + (size_t)l * stride, 8); });
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t ld_psym_fast_d[1] = { { ld_psym_fast_f, { 0 }, ISA_HON_SINK } };
+static int st_psym_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)wv;
+    uint8_t *base = f + x->o[5] + (uint64_t)x->imm;
+    uint32_t stride = x->target;
+    if (LS_BYTES(x->aux) == 4) {
+        const uint32_t *v = ISA_SLOT(const uint32_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy(base + (size_t)l * stride, &v[l], 4); });
+    } else {
+        const uint64_t *v = ISA_SLOT(const uint64_t, f, x->o[0]);
+        ISA_LANE_LOOP(mask, { memcpy(base + (size_t)l * stride, &v[l], 8); });
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t st_psym_fast_d[1] = { { st_psym_fast_f, { 0 }, 0 } };
+
 /*{=====================================================================
  * Stores through a register of another class, as ptxas compiles them (measured on an
  * H100: tests/golden/st_conv, ldst_widths): a bit type narrower than an .f32 or .f64
@@ -712,6 +746,9 @@ done:
         (x->flags & LS_BASE32) && x->o[4] != ISA_NONE && (bytes == 4 || bytes == 8) &&
         LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE)
         x->desc = load ? ld_shared_fast_d : st_shared_fast_d;
+    if ((x->flags & LS_PSYM) && vec == 1 && (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes &&
+        x->o[0] != ISA_NONE && (aux >> 48) == 0)
+        x->desc = load ? ld_psym_fast_d : st_psym_fast_d;
     if (sp == ISA_SP_LOCAL && vec == 1 && !(x->flags & LS_PSYM) && x->o[4] != ISA_NONE &&
         (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE && (aux >> 48) == 0)
         x->desc = load ? ld_local_fast_d : st_local_fast_d;

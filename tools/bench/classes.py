@@ -23,6 +23,8 @@ CLASSES = [
     ("cvt_f32_u32", "CVT", "", "", "", ""),
     ("cvt_f16_f32", "CVT16", "", "", "", ""),
     ("vadd_s32",    "b32", "mov.b32 {d}, %r1;", "vadd.s32.s32.s32.add {d}, {d}, {b}, {c};", "7", "3"),
+    ("call_func",   "CALL", "", "", "", ""),
+    ("call_inline", "INLINE", "", "", "", ""),
     ("vabsdiff4",   "b32", "mov.b32 {d}, %r1;", "vabsdiff4.u32.u32.u32.add {d}, {d}, {b}, {c};", "0x01020304", "5"),
 ]
 
@@ -34,6 +36,10 @@ def body(name, t, init, insn, b, c):
         # u32 -> f32 -> u32 round trip: two conversions per step (16 each)
         step = ["cvt.rn.f32.u32 %f10, %r10;", "cvt.rzi.u32.f32 %r10, %f10;", "add.u32 %r10, %r10, 1;"] * 8
         return "mov.b32 %r10, %r1;", step[:16], "mov.b32 %r11, %r10;"
+    if t == "CALL":
+        return "mov.b32 %r10, %r1;", CALL_STEP * 16, "mov.b32 %r11, %r10;"
+    if t == "INLINE":
+        return "mov.b32 %r10, %r1;", ["mad.lo.s32 %r10, %r10, 3, 1;"] * 16, "mov.b32 %r11, %r10;"
     if t == "CVT16":
         step = ["cvt.rn.f16.f32 %h10, %f10;", "cvt.f32.f16 %f10, %h10;"] * 8
         return "cvt.rn.f32.u32 %f10, %r1;", step, "cvt.rzi.u32.f32 %r11, %f10;"
@@ -70,6 +76,19 @@ def body(name, t, init, insn, b, c):
 
 print("// classes.ptx: written by classes.py (ptxbench's per-class table); do not edit.")
 print(".version 8.0\n.target sm_90\n.address_size 64\n")
+# A device function as nvcc calls one that is not inlined, and the same work inlined:
+# call_func and call_inline do 16 x (x = x * 3 + 1) per iteration, one through 16 calls.
+print(""".func (.param .b32 r) step(.param .b32 a)
+{
+	.reg .b32 %r<3>;
+	ld.param.b32 %r1, [a];
+	mad.lo.s32 %r2, %r1, 3, 1;
+	st.param.b32 [r], %r2;
+	ret;
+}
+""")
+CALL_STEP = ["{", ".param .b32 param0;", "st.param.b32 [param0], %r10;", ".param .b32 retval0;",
+             "call.uni (retval0), step, (param0);", "ld.param.b32 %r10, [retval0];", "}"]
 for cls in CLASSES:
     name = cls[0]
     pre, step, fin = body(*cls)
