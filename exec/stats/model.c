@@ -201,7 +201,7 @@ typedef struct {
     _Atomic uint64_t fetched[L2_LEAF_SECTORS / 64 / 2];   /* DRAM_FETCH-byte pieces read */
     _Atomic uint64_t wpieces[L2_LEAF_SECTORS / 64 / 2];   /* DRAM_FETCH-byte pieces written */
 } l2_leaf_t;
-typedef struct { _Atomic(l2_leaf_t *) leaf[1u << L2_MID_BITS]; } l2_mid_t;
+typedef struct { _Atomic(void *) leaf[1u << L2_MID_BITS]; } l2_mid_t;   /* l2_leaf_t */
 
 struct ex_wstats {
     _Alignas(64) uint64_t family[ISA_FAM__COUNT];
@@ -222,7 +222,7 @@ struct ex_smodel {
     unsigned     nworkers;
     ex_wstats_t *ws;                  /* [nworkers] */
     struct ex_l1 l1[EX_M_SMS];
-    _Atomic(l2_mid_t *) top[1u << L2_TOP_BITS];
+    _Atomic(void *) top[1u << L2_TOP_BITS];   /* l2_mid_t */
 };
 
 /* The shared-memory carveouts of the H100, KiB (the driver picks the smallest that
@@ -269,37 +269,28 @@ struct ex_l1 *ex_smodel_l1(ex_smodel_t *m, uint64_t cta)
     return c->lines ? c : NULL;
 }
 
+/* The table entry in slot, made (zeroed, bytes long) by whichever worker gets there
+ * first; NULL when host memory runs out. */
+static void *l2_entry(_Atomic(void *) *slot, size_t bytes)
+{
+    void *e = atomic_load_explicit(slot, memory_order_acquire);
+    if (e)
+        return e;
+    void *n = calloc(1, bytes), *want = NULL;
+    if (!n)
+        return NULL;
+    if (atomic_compare_exchange_strong(slot, &want, n))
+        return n;
+    free(n);
+    return want;
+}
+
 static l2_leaf_t *l2_leaf(ex_smodel_t *m, uint64_t addr)
 {
     uint64_t t = (addr >> (L2_LEAF_SHIFT + L2_MID_BITS)) & ((1u << L2_TOP_BITS) - 1);
     uint64_t md = (addr >> L2_LEAF_SHIFT) & ((1u << L2_MID_BITS) - 1);
-    l2_mid_t *mid = atomic_load_explicit(&m->top[t], memory_order_acquire);
-    if (!mid) {
-        l2_mid_t *n = calloc(1, sizeof *n);
-        if (!n)
-            return NULL;
-        l2_mid_t *want = NULL;
-        if (atomic_compare_exchange_strong(&m->top[t], &want, n))
-            mid = n;
-        else {
-            free(n);
-            mid = want;
-        }
-    }
-    l2_leaf_t *leaf = atomic_load_explicit(&mid->leaf[md], memory_order_acquire);
-    if (!leaf) {
-        l2_leaf_t *n = calloc(1, sizeof *n);
-        if (!n)
-            return NULL;
-        l2_leaf_t *want = NULL;
-        if (atomic_compare_exchange_strong(&mid->leaf[md], &want, n))
-            leaf = n;
-        else {
-            free(n);
-            leaf = want;
-        }
-    }
-    return leaf;
+    l2_mid_t *mid = l2_entry(&m->top[t], sizeof *mid);
+    return mid ? l2_entry(&mid->leaf[md], sizeof(l2_leaf_t)) : NULL;
 }
 
 /* One L2 access to sector s by the launch: a read (or an atomic), or a write. */
