@@ -488,6 +488,15 @@ static int bench_classes(void)
     }
     printf("  16 calls of a device function against the same work inlined: %.2fx the CPU time\n",
            call_cpu[0] / call_cpu[1]);
+    {
+        /* every lane on a path of its own: one-lane warp instructions */
+        job_t jb = { "diverged_add", { { 64, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false }, &prm, 12 };
+        ex_stats_t st;
+        double s, cpu;
+        bad |= run_job(p, m, &jb, 1, &st, &s, &cpu);
+        printf("  diverged_add: %.2f ns per one-lane warp instruction (%.2f lanes on average)\n",
+               cpu / (double)st.warp_instrs * 1e9, (double)st.thread_instrs / (double)st.warp_instrs);
+    }
     ex_program_free(p);
     ex_device_free(dev);
     isa_module_free(m);

@@ -74,6 +74,27 @@ def body(name, t, init, insn, b, c):
         fin = "mov.b32 %r11, %r10;"
     return "\n\t".join(pre), step, fin
 
+def diverged():
+    """diverged_add: each lane of the warp jumps (brx.idx on its lane index) to a block of
+    its own, 16 add.s32 run by that lane alone, and the lanes meet again at the loop's end:
+    every instruction of the blocks is a one-lane warp instruction."""
+    out = [f".visible .entry diverged_add(.param .u64 out, .param .u32 n)\n{{",
+           "\t.reg .pred %p<4>;\n\t.reg .b32 %r<21>;\n\t.reg .b64 %rd<5>;",
+           "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n\tld.param.u32 %r3, [n];",
+           "\tmov.u32 %r10, %r1;\n\tmov.u32 %r12, %laneid;\n\tmov.u32 %r4, 0;",
+           "\tsetp.eq.u32 %p1, %r3, 0;\n\t@%p1 bra DONE;",
+           "\tT: .branchtargets " + ", ".join(f"B{k}" for k in range(32)) + ";",
+           "LOOP:\n\tbrx.idx %r12, T;"]
+    for k in range(32):
+        out.append(f"B{k}:")
+        out += ["\tadd.s32 %r10, %r10, %r2;"] * 16
+        out.append("\tbra.uni NEXT;")
+    out += ["NEXT:", "\tadd.u32 %r4, %r4, 1;\n\tsetp.lt.u32 %p2, %r4, %r3;\n\t@%p2 bra LOOP;\nDONE:",
+            "\tmov.b32 %r11, %r10;",
+            "\tmov.u32 %r5, %ntid.x;\n\tmad.lo.u32 %r6, %r2, %r5, %r1;\n\tld.param.u64 %rd1, [out];"
+            "\n\tmul.wide.u32 %rd2, %r6, 4;\n\tadd.u64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r11;\n\tret;\n}\n"]
+    return "\n".join(out)
+
 print("// classes.ptx: written by classes.py (ptxbench's per-class table); do not edit.")
 print(".version 8.0\n.target sm_90\n.address_size 64\n")
 # A device function as nvcc calls one that is not inlined, and the same work inlined:
@@ -102,3 +123,4 @@ for cls in CLASSES:
     print("\tadd.u32 %r4, %r4, 1;\n\tsetp.lt.u32 %p2, %r4, %r3;\n\t@%p2 bra LOOP;\nDONE:")
     print(f"\t{fin}")
     print("\tmov.u32 %r5, %ntid.x;\n\tmad.lo.u32 %r6, %r2, %r5, %r1;\n\tld.param.u64 %rd1, [out];\n\tmul.wide.u32 %rd2, %r6, 4;\n\tadd.u64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r11;\n\tret;\n}\n")
+print(diverged())
