@@ -161,7 +161,19 @@ static int lop3_32_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     const uint32_t *a = ISA_SLOT(const uint32_t, f, in->o[1]), *b = ISA_SLOT(const uint32_t, f, in->o[2]);
     const uint32_t *c = ISA_SLOT(const uint32_t, f, in->o[3]);
     uint32_t lut = (uint32_t)in->aux;
-    ISA_LANE_LOOP(mask, { d[l] = lop3(a[l], b[l], c[l], lut); });
+    /* the truth table's bits as all-ones or zero masks: the lanes' loop has no branch */
+    uint32_t m0 = 0u - (lut & 1), m1 = 0u - (lut >> 1 & 1), m2 = 0u - (lut >> 2 & 1), m3 = 0u - (lut >> 3 & 1);
+    uint32_t m4 = 0u - (lut >> 4 & 1), m5 = 0u - (lut >> 5 & 1), m6 = 0u - (lut >> 6 & 1), m7 = 0u - (lut >> 7 & 1);
+    ISA_LANE_LOOP(mask, {
+        uint32_t x = a[l];
+        uint32_t y = b[l];
+        uint32_t z = c[l];
+        uint32_t nx = ~x;
+        uint32_t ny = ~y;
+        uint32_t nz = ~z;
+        d[l] = (nx & ny & nz & m0) | (nx & ny & z & m1) | (nx & y & nz & m2) | (nx & y & z & m3) |
+               (x & ny & nz & m4) | (x & ny & z & m5) | (x & y & nz & m6) | (x & y & z & m7);
+    });
     return ISA_X_NEXT;
 }
 ISA_DESC(lop3_32, 4, 4, 4, 4)
