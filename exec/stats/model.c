@@ -401,7 +401,8 @@ void ex_smodel_finish(ex_smodel_t *m, ex_launch_stats_t *out)
 /*{=====================================================================
  * Counting an instruction
  *====================================================================*/
-/* Sort v[0..n) (insertion sort, as uniq); returns n. */
+/* Sort v[0..n) by insertion: the lanes' addresses mostly come in order already, which it
+ * passes in one sweep; returns n. */
 static unsigned sort_only(uint64_t *v, unsigned n)
 {
     for (unsigned i = 1; i < n; i++) {
@@ -414,19 +415,12 @@ static unsigned sort_only(uint64_t *v, unsigned n)
     return n;
 }
 
-/* Sort v[0..n) and drop repeats: the number of distinct values.  Insertion sort: the
- * lanes' addresses mostly come in order already, which it passes in one sweep. */
+/* Sort v[0..n) and drop repeats: the number of distinct values. */
 static unsigned uniq(uint64_t *v, unsigned n)
 {
     if (n < 2)
         return n;
-    for (unsigned i = 1; i < n; i++) {
-        uint64_t t = v[i];
-        unsigned j = i;
-        for (; j > 0 && v[j - 1] > t; j--)
-            v[j] = v[j - 1];
-        v[j] = t;
-    }
+    sort_only(v, n);
     unsigned k = 1;
     for (unsigned i = 1; i < n; i++)
         if (v[i] != v[k - 1])
