@@ -13,13 +13,8 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 BUILD=${BUILD:-build}
 PTXRUN=${PTXRUN:-$BUILD/bin/ptxrun}
-NVCC=${NVCC:-}
-if [ -z "$NVCC" ]; then
-    if command -v nvcc >/dev/null 2>&1; then NVCC=nvcc
-    elif [ -x /usr/local/cuda/bin/nvcc ]; then NVCC=/usr/local/cuda/bin/nvcc
-    else echo "check-apps: skipped (no nvcc)"; exit 0
-    fi
-fi
+. tests/find_nvcc.sh
+find_nvcc check-apps || exit 0
 if [ ! -f "$BUILD/lib/libcuda.so.1" ]; then
     echo "check-apps: skipped (no $BUILD/lib/libcuda.so.1: the sanitizer build has no driver library)"
     exit 0

@@ -11,13 +11,8 @@ top=$(cd ../.. && pwd)
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$top/$BUILD ;; esac
 PTXRUN=${PTXRUN:-$BUILD/bin/ptxrun}
-NVCC=${NVCC:-}
-if [ -z "$NVCC" ]; then
-    if command -v nvcc >/dev/null 2>&1; then NVCC=nvcc
-    elif [ -x /usr/local/cuda/bin/nvcc ]; then NVCC=/usr/local/cuda/bin/nvcc
-    else echo "check-stats-app: skipped (no nvcc)"; exit 0
-    fi
-fi
+. ../find_nvcc.sh
+find_nvcc check-stats-app || exit 0
 if [ ! -f "$BUILD/lib/libcuda.so.1" ]; then
     echo "check-stats-app: skipped (no $BUILD/lib/libcuda.so.1: the sanitizer build has no driver library)"
     exit 0
