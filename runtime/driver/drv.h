@@ -34,6 +34,12 @@ CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f);
 enum { DRV_CTX = 0x43545831, DRV_MODULE = 0x4d4f4431, DRV_FUNC = 0x46554e31, DRV_STREAM = 0x53545231,
        DRV_EVENT = 0x45564e31, DRV_LINK = 0x4c4e4b31 };
 
+/* The attributes a stream keeps (CUstreamAttrID): the access policy window, the
+ * synchronization policy, the memory synchronization domain and its map.  They have no
+ * effect on the emulator; they are read back as set. */
+#define DRV_SATTR_N 17
+typedef struct { CUlaunchAttributeValue v[DRV_SATTR_N]; } drv_sattr_t;
+
 typedef struct drv_ctx {
     uint32_t   tag;
     bool       primary;
@@ -45,6 +51,7 @@ typedef struct drv_ctx {
     size_t     sync_depth, pending_launches, l2_fetch, l2_persisting;   /* the other limits set */
     int        cache_config;
     int        shmem_config;
+    drv_sattr_t null_attr;    /* the attributes of the NULL (legacy and per-thread) stream */
     struct cls { void *key, *value; void (*dtor)(CUcontext, void *, void *); struct cls *next; } *cls;
 } drv_ctx_t;
 
@@ -81,6 +88,7 @@ typedef struct drv_stream {
     drv_capture_t *cap;       /* the capture the stream takes part in, or NULL */
     void    **cdeps;          /* while capturing: the graph nodes its next work depends on */
     size_t    ncdeps;
+    drv_sattr_t attr;         /* cuStreamSetAttribute's values */
 } drv_stream_t;
 
 typedef struct drv_event {
@@ -141,6 +149,8 @@ CUresult   drv_capture_sync(CUstream s, const char *fn);
 void       drv_set_current(drv_ctx_t *c);
 /* The check at the start of every call that works in the current context: the driver is
  * initialised, a context is current, it has no sticky error.  CUDA_SUCCESS or why not. */
+/* The device attribute attr (a CUdevice_attribute) of the emulated H100; 0 for an unknown one. */
+int        drv_attr_value(int attr);
 CUresult   drv_enter(drv_ctx_t **out);
 /* ... and for a call that names its context (NULL: the current one). */
 CUresult   drv_enter_ctx(drv_ctx_t *c);

@@ -270,7 +270,7 @@ DRV_API CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d)
     return CUDA_ERROR_INVALID_VALUE;
 }
 
-static int attr_of(int attr)
+int drv_attr_value(int attr)
 {
     int v = 0;
     cuDeviceGetAttribute(&v, attr, 0);
@@ -327,7 +327,7 @@ DRV_API CUresult cuDeviceGetPCIBusId(char *id, int len, CUdevice d)
         return r;
     if (!id || len <= 0)
         return CUDA_ERROR_INVALID_VALUE;
-    snprintf(id, (size_t)len, "%08X:%02X:%02X.0", (unsigned)attr_of(50), (unsigned)attr_of(33), (unsigned)attr_of(34));
+    snprintf(id, (size_t)len, "%08X:%02X:%02X.0", (unsigned)drv_attr_value(50), (unsigned)drv_attr_value(33), (unsigned)drv_attr_value(34));
     return CUDA_SUCCESS;
 }
 
@@ -340,7 +340,7 @@ DRV_API CUresult cuDeviceGetByPCIBusId(CUdevice *d, const char *id)
     unsigned dom = 0, bus = 0, dv = 0;
     if (sscanf(id, "%x:%x:%x", &dom, &bus, &dv) != 3 && (dom = 0, sscanf(id, "%x:%x", &bus, &dv) != 2))
         return CUDA_ERROR_INVALID_VALUE;
-    if (dom != (unsigned)attr_of(50) || bus != (unsigned)attr_of(33) || dv != (unsigned)attr_of(34))
+    if (dom != (unsigned)drv_attr_value(50) || bus != (unsigned)drv_attr_value(33) || dv != (unsigned)drv_attr_value(34))
         return CUDA_ERROR_INVALID_DEVICE;
     *d = 0;
     return CUDA_SUCCESS;
@@ -512,8 +512,15 @@ DRV_API CUresult cuCtxCreate_v3(CUcontext *pctx, void *params, int n, unsigned i
 }
 DRV_API CUresult cuCtxCreate_v4(CUcontext *pctx, void *params, unsigned int flags, CUdevice d)
 {
-    if (params)
-        return drv_unsupported("cuCtxCreate_v4 (context parameters)");
+    /* CUctxCreateParams: { execAffinityParams, numExecAffinityParams, cigParams }.  Empty
+     * ones (what CUDA 13's samples pass) ask for an ordinary context. */
+    struct { void *affinity; int naffinity; void *cig; } *cp = params;
+    if (cp && (cp->naffinity < 0 || (cp->naffinity > 0 && !cp->affinity)))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (cp && cp->naffinity > 0)
+        return drv_unsupported("cuCtxCreate_v4 (execution affinity)");
+    if (cp && cp->cig)
+        return drv_unsupported("cuCtxCreate_v4 (CUDA in graphics contexts)");
     return ctx_create(pctx, flags, d);
 }
 
@@ -834,3 +841,8 @@ DRV_API CUresult cuGetErrorString(CUresult e, const char **s)
         return CUDA_ERROR_INVALID_VALUE;
     }
 }
+
+/* The profiler control API: without a profiler attached the real driver accepts these and
+ * does nothing; the emulator has none attached (its statistics are PTXEMU_STATS). */
+DRV_API CUresult cuProfilerStart(void) { return drv_enter(NULL); }
+DRV_API CUresult cuProfilerStop(void) { return drv_enter(NULL); }

@@ -383,3 +383,107 @@ DRV_API CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b)
     return CUDA_SUCCESS;
 }
 DRV_API CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) { return cuEventElapsedTime_v2(ms, a, b); }
+
+/*{=====================================================================
+ * Stream attributes (CUstreamAttrID): kept per stream and read back; the NULL stream's
+ * are the context's.  The L2 access policy window and the rest have no effect here.
+ *====================================================================*/
+
+static CUresult stream_attrs(CUstream s, drv_sattr_t **out)
+{
+    CUresult r = drv_stream_check(s);
+    if (r)
+        return r;
+    if (stream_ok(s)) {
+        *out = &s->attr;
+        return CUDA_SUCCESS;
+    }
+    drv_ctx_t *c;
+    if ((r = drv_enter(&c)))
+        return r;
+    *out = &c->null_attr;
+    return CUDA_SUCCESS;
+}
+
+static bool sattr_valid(int id)
+{
+    return id == CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW || id == CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY ||
+           id == CU_LAUNCH_ATTRIBUTE_PRIORITY || id == CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP ||
+           id == CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN || id == 16 /* NVLINK_UTIL_CENTRIC_SCHEDULING */;
+}
+
+DRV_API CUresult cuStreamSetAttribute(CUstream s, int id, const CUlaunchAttributeValue *v)
+{
+    drv_sattr_t *a;
+    CUresult r = stream_attrs(s, &a);
+    if (r)
+        return r;
+    if (!v || !sattr_valid(id))
+        return CUDA_ERROR_INVALID_VALUE;
+    CUlaunchAttributeValue w = *v;
+    switch (id) {
+    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: {
+        /* { base_ptr, num_bytes, hitRatio, hitProp, missProp } */
+        struct { void *base; size_t bytes; float ratio; int hit, miss; } apw;
+        memcpy(&apw, &w, sizeof apw);
+        if (apw.bytes > (size_t)drv_attr_value(109 /* MAX_ACCESS_POLICY_WINDOW_SIZE */) ||
+            !(apw.ratio >= 0.0f && apw.ratio <= 1.0f) || (unsigned)apw.hit > 2 || (unsigned)apw.miss > 2)
+            return CUDA_ERROR_INVALID_VALUE;
+        break;
+    }
+    case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY: {
+        int pol;
+        memcpy(&pol, &w, sizeof pol);
+        if (pol < 1 || pol > 4)   /* CU_SYNC_POLICY_AUTO .. BLOCKING_SYNC */
+            return CUDA_ERROR_INVALID_VALUE;
+        break;
+    }
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY: {
+        int p = (int)w.priority;
+        p = p > 0 ? 0 : p < -5 ? -5 : p;   /* the device's range, as cuStreamCreateWithPriority */
+        w.priority = (unsigned)p;
+        if (stream_ok(s))
+            s->priority = p;
+        break;
+    }
+    default: break;
+    }
+    a->v[id] = w;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuStreamSetAttribute_ptsz(CUstream s, int id, const CUlaunchAttributeValue *v)
+{
+    return cuStreamSetAttribute(s, id, v);
+}
+
+DRV_API CUresult cuStreamGetAttribute(CUstream s, int id, CUlaunchAttributeValue *v)
+{
+    drv_sattr_t *a;
+    CUresult r = stream_attrs(s, &a);
+    if (r)
+        return r;
+    if (!v || !sattr_valid(id))
+        return CUDA_ERROR_INVALID_VALUE;
+    *v = a->v[id];
+    if (id == CU_LAUNCH_ATTRIBUTE_PRIORITY)
+        v->priority = (unsigned)(stream_ok(s) ? s->priority : 0);
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuStreamGetAttribute_ptsz(CUstream s, int id, CUlaunchAttributeValue *v)
+{
+    return cuStreamGetAttribute(s, id, v);
+}
+
+DRV_API CUresult cuStreamCopyAttributes(CUstream dst, CUstream src)
+{
+    drv_sattr_t *d, *sa;
+    CUresult r = stream_attrs(dst, &d);
+    if (r || (r = stream_attrs(src, &sa)))
+        return r;
+    *d = *sa;
+    if (stream_ok(dst))
+        dst->priority = stream_ok(src) ? src->priority : 0;
+    return CUDA_SUCCESS;
+}
+DRV_API CUresult cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src) { return cuStreamCopyAttributes(dst, src); }
+/*}=====================================================================*/

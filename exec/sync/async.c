@@ -1,0 +1,798 @@
+/* async.c: asynchronous barriers (mbarrier) and asynchronous copies (cp.async and the
+ * non-tensor cp.async.bulk).
+ *
+ * An mbarrier is a 64-bit object in shared memory with a phase, a pending and an expected
+ * arrival count and a transaction count; a phase completes when its pending arrivals and
+ * its transaction count both reach zero, and the next phase starts with the expected
+ * count.  The object's bits are the H100's as far as they were measured
+ * (tests/golden/mbarrier_state: docs/execution.md, "Asynchronous barriers and copies").
+ * A CTA runs on one worker thread, so its shared memory is changed with plain accesses,
+ * lane after lane.
+ *
+ * Asynchronous copies are done when they are issued: every later completion mechanism
+ * (cp.async.wait_group, cp.async.mbarrier.arrive, the bulk copies' complete_tx on an
+ * mbarrier, cp.async.bulk.wait_group) then finds them complete, which is one of the
+ * executions the PTX memory model allows.  The waits that can fail (mbarrier.test_wait,
+ * mbarrier.try_wait) let the other warps run before the warp goes on, so that a loop
+ * polling a barrier spins no faster than the warps it waits for. */
+#include "exec/internal.h"
+
+#include <string.h>
+
+/*{=====================================================================
+ * The mbarrier object.  Bits, from the most significant: the phase's parity (63), 2^20
+ * minus the pending arrivals (43-62), minus the transaction count in 21 bits (21-41),
+ * 2^20 minus the expected arrivals (1-20).  The state mbarrier.arrive returns is the
+ * object before the arrival without its low 32 bits.
+ *====================================================================*/
+#define MB_MAX_COUNT ((1u << 20) - 1)
+#define MB_MAX_TX    ((1 << 20) - 1)
+
+typedef struct { unsigned phase, pending, expected; int32_t tx; } mb_t;
+
+static mb_t mb_get(uint64_t v)
+{
+    mb_t m;
+    m.phase = (unsigned)(v >> 63);
+    m.pending = (unsigned)(((1u << 20) - ((v >> 43) & 0xfffff)) & 0xfffff);
+    m.expected = (unsigned)(((1u << 20) - ((v >> 1) & 0xfffff)) & 0xfffff);
+    uint32_t t = (uint32_t)((v >> 21) & 0x1fffff);
+    int32_t neg = (int32_t)(t << 11) >> 11;   /* sign-extend 21 bits */
+    m.tx = -neg;
+    return m;
+}
+
+static uint64_t mb_put(mb_t m)
+{
+    return (uint64_t)(m.phase & 1) << 63 | (uint64_t)(((1u << 20) - m.pending) & 0xfffff) << 43 |
+           (uint64_t)((uint32_t)(-m.tx) & 0x1fffff) << 21 | (uint64_t)(((1u << 20) - m.expected) & 0xfffff) << 1;
+}
+
+static inline uint64_t mb_state(uint64_t v) { return v & 0xffffffff00000000ull; }
+
+/* The phase completes when nothing is pending. */
+static void mb_settle(mb_t *m)
+{
+    if (m->pending == 0 && m->tx == 0) {
+        m->phase ^= 1;
+        m->pending = m->expected;
+    }
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Addresses.  An address operand is a register (x->o[k], 32 bits when flags has the
+ * operand's AS_B32 bit) or a variable's address, plus an offset; the instruction's state
+ * space (AS_SP_*) or, without one, the generic window decides where it points.
+ *====================================================================*/
+enum { AS_SP_GENERIC = 0xff };
+
+typedef struct {
+    uint32_t slot;      /* ISA_NONE: the offset alone */
+    bool     b32;
+    int64_t  off;
+    uint8_t  space;     /* an isa_space_t window, or AS_SP_GENERIC */
+} as_addr_t;
+
+static bool addr_select(void *pd, ex_func_t *f, const isa_operand_t *o, int spi, as_addr_t *a)
+{
+    if (o->kind != ISA_OPD_ADDR || (o->flags & ISA_OPDF_ADDRLIST))
+        return false;
+    a->off = o->imm;
+    a->slot = ISA_NONE;
+    a->b32 = false;
+    a->space = spi < 0 ? AS_SP_GENERIC : (uint8_t)isa_spaces[spi].window;
+    if (o->base == ISA_OPD_REG) {
+        unsigned bw;
+        a->slot = ex_reg_operand(f, o, &bw);
+        if (a->slot == ISA_NONE || (bw != 4 && bw != 8))
+            return false;
+        a->b32 = bw == 4;
+    } else if (o->base == ISA_OPD_SYM) {
+        const isa_var_t *v = (o->flags & ISA_OPDF_MODSYM) ? &f->mod->vars[o->u.sym] : &f->ir->vars[o->u.sym];
+        isa_space_t vw = isa_spaces[v->space].window;
+        if (vw != ISA_SP_GLOBAL && vw != ISA_SP_SHARED)
+            return false;
+        isa_operand_t s = *o;
+        s.kind = ISA_OPD_SYM;
+        s.imm = 0;
+        a->slot = ex_pd_operand(pd, &s, 8);
+        if (a->slot == ISA_NONE)
+            return false;
+        if (a->space == AS_SP_GENERIC)
+            a->space = (uint8_t)vw;   /* a generic access to a variable is one in its space */
+        else if (a->space != vw)
+            return false;
+    } else if (o->base != ISA_OPD_IMM) {
+        return false;
+    }
+    return a->space == AS_SP_GENERIC || a->space == ISA_SP_GLOBAL || a->space == ISA_SP_SHARED;
+}
+
+static inline uint64_t addr_lane(const uint8_t *f, uint32_t slot, bool b32, int64_t off, unsigned l)
+{
+    if (slot == ISA_NONE)
+        return (uint64_t)off;
+    if (b32)
+        return ISA_SLOT(const uint32_t, f, slot)[l] + (uint64_t)off;
+    return ISA_SLOT(const uint64_t, f, slot)[l] + (uint64_t)off;
+}
+
+static int as_fault(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, uint64_t a, ex_fault_kind_t kind, const char *what)
+{
+    w->fault_kind = (uint8_t)kind;
+    w->fault_lane = (int)l;
+    w->fault_addr = a;
+    w->fault_what = what;
+    w->fault_insn = x;
+    return ISA_X_FAULT;
+}
+
+/* Host memory of bytes at a of space sp (a window, or AS_SP_GENERIC) that must be in
+ * want (ISA_SP_SHARED or ISA_SP_GLOBAL; ISA_SP_NONE: either), aligned to align; NULL with
+ * the fault recorded. */
+static void *as_mem(ex_warp_t *w, unsigned l, unsigned sp, uint64_t a, unsigned bytes, unsigned align,
+                    isa_space_t want, const isa_xinsn_t *x)
+{
+    if (a % align) {
+        as_fault(w, x, l, a, EX_FAULT_MISALIGNED, "misaligned address");
+        return NULL;
+    }
+    isa_space_t s = (isa_space_t)sp;
+    if (sp == AS_SP_GENERIC) {
+        s = (a & EX_WIN_MASK) == EX_WIN_SHARED ? ISA_SP_SHARED : (a & EX_WIN_MASK) == 0 ? ISA_SP_GLOBAL : ISA_SP_LOCAL;
+        if (s == ISA_SP_SHARED)
+            a -= EX_WIN_SHARED;
+    }
+    if (want != ISA_SP_NONE && s != want) {
+        as_fault(w, x, l, a, EX_FAULT_ADDRESS,
+                 want == ISA_SP_SHARED ? "address outside shared memory (the operand must be in .shared)"
+                                       : "address outside global memory (the operand must be in .global)");
+        return NULL;
+    }
+    return ex_mem(w, l, s, a, bytes, x);
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * mbarrier.  x->o[0] the destination (state or predicate; ISA_NONE for none or the sink),
+ * o[1] the address register, o[2] the count, transaction count, state or parity, o[3]
+ * try_wait's suspend-time hint; x->imm the address offset, x->vec the address space,
+ * x->flags: MB_B32 (a 32-bit address register), MB_* of the form.
+ *====================================================================*/
+#define MB_B32      0x01
+#define MB_DROP     0x02   /* arrive_drop */
+#define MB_NOCOMP   0x04   /* .noComplete */
+#define MB_EXPECT   0x08   /* .expect_tx: o[2] is the transaction count, the arrival counts 1 */
+#define MB_PARITY   0x10   /* test_wait/try_wait .parity */
+#define MB_TRY      0x20   /* try_wait */
+
+static inline uint64_t *mb_at(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, unsigned l)
+{
+    uint64_t a = addr_lane(f, x->o[1], x->flags & MB_B32, x->imm, l);
+    return as_mem(w, l, x->vec, a, 8, 8, ISA_SP_SHARED, x);
+}
+
+static inline uint32_t u32_lane(const uint8_t *f, uint32_t slot, unsigned l, uint32_t dflt)
+{
+    return slot == ISA_NONE ? dflt : ISA_SLOT(const uint32_t, f, slot)[l];
+}
+
+static int mb_init_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t *p = mb_at(w, f, x, l);
+        if (!p)
+            return ISA_X_FAULT;
+        uint32_t n = u32_lane(f, x->o[2], l, 1);
+        if (n < 1 || n > MB_MAX_COUNT) {
+            snprintf(w->fault_buf, sizeof w->fault_buf, "mbarrier.init count %u outside 1..%u", n, MB_MAX_COUNT);
+            return as_fault(w, x, l, 0, EX_FAULT_ILLEGAL, w->fault_buf);
+        }
+        *p = mb_put((mb_t){ .phase = 0, .pending = n, .expected = n, .tx = 0 });
+    }
+    return ISA_X_NEXT;
+}
+
+/* The object is no longer an mbarrier: its memory is free for other uses. */
+static int mb_inval_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t *p = mb_at(w, f, x, l);
+        if (!p)
+            return ISA_X_FAULT;
+        *p = 0;
+    }
+    return ISA_X_NEXT;
+}
+
+static int tx_fault(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, int64_t tx)
+{
+    snprintf(w->fault_buf, sizeof w->fault_buf, "mbarrier transaction count %lld outside -%d..%d", (long long)tx,
+             MB_MAX_TX, MB_MAX_TX);
+    return as_fault(w, x, l, 0, EX_FAULT_ILLEGAL, w->fault_buf);
+}
+
+/* One lane's arrive-on (count arrivals, after adding tx to the transaction count). */
+static int mb_arrive_lane(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, uint64_t *p, uint32_t count, int64_t tx,
+                          bool drop, bool nocomplete, uint64_t *state)
+{
+    mb_t b = mb_get(*p);
+    if (state)
+        *state = mb_state(*p);
+    if (count < 1 || count > MB_MAX_COUNT) {
+        snprintf(w->fault_buf, sizeof w->fault_buf, "mbarrier arrival count %u outside 1..%u", count, MB_MAX_COUNT);
+        return as_fault(w, x, l, 0, EX_FAULT_ILLEGAL, w->fault_buf);
+    }
+    int64_t t = (int64_t)b.tx + tx;
+    if (t < -MB_MAX_TX || t > MB_MAX_TX)
+        return tx_fault(w, x, l, t);
+    if (count > b.pending) {
+        snprintf(w->fault_buf, sizeof w->fault_buf,
+                 "mbarrier arrival of %u when %u arrivals are pending in the current phase (undefined)", count, b.pending);
+        return as_fault(w, x, l, 0, EX_FAULT_ILLEGAL, w->fault_buf);
+    }
+    if (drop && count > b.expected) {
+        snprintf(w->fault_buf, sizeof w->fault_buf,
+                 "mbarrier.arrive_drop of %u when %u arrivals are expected per phase (undefined)", count, b.expected);
+        return as_fault(w, x, l, 0, EX_FAULT_ILLEGAL, w->fault_buf);
+    }
+    b.tx = (int32_t)t;
+    b.pending -= count;
+    if (drop)
+        b.expected -= count;
+    if (nocomplete && b.pending == 0 && b.tx == 0)
+        return as_fault(w, x, l, 0, EX_FAULT_ILLEGAL,
+                        "mbarrier.arrive.noComplete completes the phase (undefined)");
+    mb_settle(&b);
+    *p = mb_put(b);
+    return ISA_X_NEXT;
+}
+
+static int mb_arrive_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    bool expect = x->flags & MB_EXPECT;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t *p = mb_at(w, f, x, l);
+        if (!p)
+            return ISA_X_FAULT;
+        uint32_t v = u32_lane(f, x->o[2], l, 1);
+        uint64_t st;
+        int r = mb_arrive_lane(w, x, l, p, expect ? 1 : v, expect ? (int64_t)v : 0, x->flags & MB_DROP,
+                               x->flags & MB_NOCOMP, &st);
+        if (r != ISA_X_NEXT)
+            return r;
+        if (x->o[0] != ISA_NONE)
+            ISA_SLOT(uint64_t, f, x->o[0])[l] = st;
+    }
+    return ISA_X_NEXT;
+}
+
+/* expect_tx (aux 0) and complete_tx (aux 1). */
+static int mb_tx_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t *p = mb_at(w, f, x, l);
+        if (!p)
+            return ISA_X_FAULT;
+        uint32_t v = u32_lane(f, x->o[2], l, 0);
+        mb_t b = mb_get(*p);
+        int64_t t = (int64_t)b.tx + (x->aux ? -(int64_t)v : (int64_t)v);
+        if (v > (uint32_t)MB_MAX_TX || t < -MB_MAX_TX || t > MB_MAX_TX)
+            return tx_fault(w, x, l, v > (uint32_t)MB_MAX_TX ? (int64_t)v : t);
+        b.tx = (int32_t)t;
+        if (x->aux)
+            mb_settle(&b);
+        *p = mb_put(b);
+    }
+    return ISA_X_NEXT;
+}
+
+/* test_wait and try_wait: whether the phase named by a state (or, with .parity, the
+ * phase of that parity) has completed.  The object's current phase is in progress, the
+ * one before it complete. */
+static int mb_wait_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    uint32_t done = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t *p = mb_at(w, f, x, l);
+        if (!p)
+            return ISA_X_FAULT;
+        unsigned cur = (unsigned)(*p >> 63), want;
+        if (x->flags & MB_PARITY)
+            want = ISA_SLOT(const uint32_t, f, x->o[2])[l] & 1;
+        else
+            want = (unsigned)(ISA_SLOT(const uint64_t, f, x->o[2])[l] >> 63);
+        if (want != cur)
+            done |= 1u << l;
+    }
+    if (x->o[0] != ISA_NONE) {
+        uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+        *d = (*d & ~mask) | done;
+    }
+    return done == mask ? ISA_X_NEXT : ISA_X_YIELD;
+}
+
+static int mb_pending_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)wv;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        ISA_SLOT(uint32_t, f, x->o[0])[l] = mb_get(ISA_SLOT(const uint64_t, f, x->o[2])[l]).pending;
+    }
+    return ISA_X_NEXT;
+}
+
+static const isa_xdesc_t mb_init_d[1] = { { mb_init_f, { 0 }, 0 } };
+static const isa_xdesc_t mb_inval_d[1] = { { mb_inval_f, { 0 }, 0 } };
+static const isa_xdesc_t mb_arrive_d[1] = { { mb_arrive_f, { 0 }, ISA_HON_SINK } };
+static const isa_xdesc_t mb_tx_d[1] = { { mb_tx_f, { 0 }, 0 } };
+static const isa_xdesc_t mb_wait_d[1] = { { mb_wait_f, { 0 }, ISA_HON_SINK } };
+static const isa_xdesc_t mb_pending_d[1] = { { mb_pending_f, { 0 }, 0 } };
+
+/* A u32 source (register or constant) into *slot. */
+static bool u32_src(void *pd, ex_func_t *f, const isa_operand_t *o, uint32_t *slot)
+{
+    if (o->kind == ISA_OPD_REG && ex_reg_width(f, o) != 4)
+        return false;
+    if (o->kind != ISA_OPD_REG && o->kind != ISA_OPD_IMM)
+        return false;
+    *slot = ex_pd_operand(pd, o, 4);
+    return *slot != ISA_NONE;
+}
+
+static bool reg_of(ex_func_t *f, const isa_operand_t *o, unsigned width, uint32_t *slot)
+{
+    unsigned w;
+    if (o->kind != ISA_OPD_REG)
+        return false;
+    *slot = ex_reg_operand(f, o, &w);
+    return *slot != ISA_NONE && w == width;
+}
+
+static bool select_mbarrier(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    int mode = isa_instr_mod(in, ISA_G_MODE), sem = isa_instr_mod(in, ISA_G_SEM);
+    int scope = isa_instr_mod(in, ISA_G_SCOPE), spi = isa_instr_space(in, 0);
+    unsigned known = 1u + (mode >= 0) + (sem >= 0) + (scope >= 0) + (spi >= 0) + (isa_instr_space(in, 1) >= 0);
+    if (in->nsfx != known || (in->ntypes == 1 && in->types[0] != ISA_T_B64))
+        return false;
+    if (sem >= 0 && sem != ISA_M_RELAXED && sem != ISA_M_RELEASE && sem != ISA_M_ACQUIRE)
+        return false;
+    if (scope >= 0 && scope != ISA_M_CTA && scope != ISA_M_CLUSTER)
+        return false;
+    if (spi >= 0 && isa_spaces[spi].window != ISA_SP_SHARED)
+        return false;
+    bool cluster = spi == ISA_SP_SHARED_CLUSTER;
+    x->vec = spi < 0 ? AS_SP_GENERIC : ISA_SP_SHARED;
+    /* The address operand. */
+    unsigned ai = in->op == ISA_OP_MBARRIER_INIT || in->op == ISA_OP_MBARRIER_INVAL || in->op == ISA_OP_MBARRIER_EXPECT_TX ||
+                  in->op == ISA_OP_MBARRIER_COMPLETE_TX ? 0 : 1;
+    if (in->op != ISA_OP_MBARRIER_PENDING_COUNT) {
+        as_addr_t a;
+        if (in->nopd <= ai || !addr_select(pd, f, &o[ai], spi, &a) || a.space == ISA_SP_GLOBAL)
+            return false;
+        x->o[1] = a.slot;
+        x->imm = a.off;
+        x->vec = a.space;
+        if (a.b32)
+            x->flags |= MB_B32;
+    }
+    switch ((isa_op_t)in->op) {
+    case ISA_OP_MBARRIER_INIT:
+        if (in->nopd != 2 || mode >= 0 || sem >= 0 || scope >= 0 || cluster || !u32_src(pd, f, &o[1], &x->o[2]))
+            return false;
+        x->desc = mb_init_d;
+        return true;
+    case ISA_OP_MBARRIER_INVAL:
+        if (in->nopd != 1 || mode >= 0 || sem >= 0 || scope >= 0 || cluster)
+            return false;
+        x->desc = mb_inval_d;
+        return true;
+    case ISA_OP_MBARRIER_EXPECT_TX:
+    case ISA_OP_MBARRIER_COMPLETE_TX:
+        if (in->nopd != 2 || mode >= 0 || (sem >= 0 && sem != ISA_M_RELAXED) || !u32_src(pd, f, &o[1], &x->o[2]))
+            return false;
+        x->aux = in->op == ISA_OP_MBARRIER_COMPLETE_TX;
+        x->desc = mb_tx_d;
+        return true;
+    case ISA_OP_MBARRIER_ARRIVE:
+    case ISA_OP_MBARRIER_ARRIVE_DROP:
+        if (in->nopd < 2 || in->nopd > 3 || (sem >= 0 && sem != ISA_M_RELEASE && sem != ISA_M_RELAXED))
+            return false;
+        if (mode >= 0 && mode != ISA_M_NOCOMPLETE && mode != ISA_M_EXPECT_TX)
+            return false;
+        if (mode == ISA_M_EXPECT_TX && in->nopd != 3)
+            return false;
+        if (in->op == ISA_OP_MBARRIER_ARRIVE_DROP)
+            x->flags |= MB_DROP;
+        if (mode == ISA_M_NOCOMPLETE)
+            x->flags |= MB_NOCOMP;
+        if (mode == ISA_M_EXPECT_TX)
+            x->flags |= MB_EXPECT;
+        /* The state: a 64-bit register, or the sink (the only form on shared::cluster). */
+        if (o[0].kind == ISA_OPD_SINK)
+            x->o[0] = ISA_NONE;
+        else if (cluster || !reg_of(f, &o[0], 8, &x->o[0]))
+            return false;
+        if (in->nopd == 3 && !u32_src(pd, f, &o[2], &x->o[2]))
+            return false;
+        x->desc = mb_arrive_d;
+        return true;
+    case ISA_OP_MBARRIER_TEST_WAIT:
+    case ISA_OP_MBARRIER_TRY_WAIT: {
+        bool tr = in->op == ISA_OP_MBARRIER_TRY_WAIT;
+        if (in->nopd < 3 || in->nopd > 3u + tr || cluster || (sem >= 0 && sem != ISA_M_ACQUIRE && sem != ISA_M_RELAXED))
+            return false;
+        if (mode >= 0 && mode != ISA_M_PARITY)
+            return false;
+        if (mode == ISA_M_PARITY)
+            x->flags |= MB_PARITY;
+        if (tr)
+            x->flags |= MB_TRY;
+        if (o[0].kind == ISA_OPD_SINK)
+            x->o[0] = ISA_NONE;
+        else if (!reg_of(f, &o[0], 0, &x->o[0]))
+            return false;
+        if (mode == ISA_M_PARITY) {
+            if (!u32_src(pd, f, &o[2], &x->o[2]))
+                return false;
+        } else if (!reg_of(f, &o[2], 8, &x->o[2])) {
+            return false;
+        }
+        /* try_wait's suspend-time hint only bounds how long the hardware may wait. */
+        if (in->nopd == 4 && !u32_src(pd, f, &o[3], &x->o[3]))
+            return false;
+        x->desc = mb_wait_d;
+        return true;
+    }
+    case ISA_OP_MBARRIER_PENDING_COUNT:
+        if (in->nopd != 2 || in->nsfx != 1 || !reg_of(f, &o[0], 4, &x->o[0]) || !reg_of(f, &o[1], 8, &x->o[2]))
+            return false;
+        x->desc = mb_pending_d;
+        return true;
+    default:
+        return false;
+    }
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * cp.async{.ca,.cg}.shared{::cta}.global [dst], [src], cp-size{, src-size | ignore-src}:
+ * copied at issue; bytes of cp-size beyond src-size (all of them when ignore-src is
+ * true) are zeros.  x->o[1] dst, o[4] src registers (flags CP_DB32, CP_SB32), x->imm the
+ * dst offset, aux: the src offset (low 32 bits, signed), cp-size (bits 32-39); o[2] the
+ * src-size or the ignore-src predicate (CP_IGNORE, CP_IGNORE_NEG).
+ *
+ * cp.async.mbarrier.arrive{.noinc}: the arrive-on happens when the thread's earlier
+ * copies are complete, which they are; without .noinc the pending count is raised first,
+ * so that the two cancel out.  commit_group and wait_group have nothing to wait for.
+ *====================================================================*/
+#define CP_DB32       0x01
+#define CP_SB32       0x02
+#define CP_IGNORE     0x04
+#define CP_IGNORE_NEG 0x08
+
+static int cp_async_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    unsigned size = (unsigned)(x->aux >> 32 & 0xff);
+    int64_t soff = (int32_t)(uint32_t)x->aux;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t da = addr_lane(f, x->o[1], x->flags & CP_DB32, x->imm, l);
+        uint64_t sa = addr_lane(f, x->o[4], x->flags & CP_SB32, soff, l);
+        unsigned n = size;
+        if (x->flags & CP_IGNORE) {
+            bool ign = (ISA_SLOT(const uint32_t, f, x->o[2])[0] >> l) & 1;
+            if (x->flags & CP_IGNORE_NEG)
+                ign = !ign;
+            n = ign ? 0 : size;
+        } else if (x->o[2] != ISA_NONE) {
+            uint32_t s = ISA_SLOT(const uint32_t, f, x->o[2])[l];
+            if (s > size) {
+                snprintf(w->fault_buf, sizeof w->fault_buf, "cp.async src-size %u larger than cp-size %u", s, size);
+                return as_fault(w, x, l, sa, EX_FAULT_ILLEGAL, w->fault_buf);
+            }
+            n = s;
+        }
+        uint8_t *d = as_mem(w, l, ISA_SP_SHARED, da, size, size, ISA_SP_SHARED, x);
+        if (!d)
+            return ISA_X_FAULT;
+        if (n) {
+            const uint8_t *s = as_mem(w, l, ISA_SP_GLOBAL, sa, n, size, ISA_SP_GLOBAL, x);
+            if (!s)
+                return ISA_X_FAULT;
+            memmove(d, s, n);
+        }
+        memset(d + n, 0, size - n);
+    }
+    return ISA_X_NEXT;
+}
+
+static int cp_mbarrier_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    if (!x->aux)
+        return ISA_X_NEXT;          /* raised by one, then arrived on: no change */
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t *p = mb_at(w, f, x, l);
+        if (!p)
+            return ISA_X_FAULT;
+        int r = mb_arrive_lane(w, x, l, p, 1, 0, false, false, NULL);
+        if (r != ISA_X_NEXT)
+            return r;
+    }
+    return ISA_X_NEXT;
+}
+
+static int cp_nop_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)wv;
+    (void)f;
+    (void)x;
+    (void)mask;
+    return ISA_X_NEXT;
+}
+
+static const isa_xdesc_t cp_async_d[1] = { { cp_async_f, { 0 }, ISA_OPDF_NEG } };
+static const isa_xdesc_t cp_mbarrier_d[1] = { { cp_mbarrier_f, { 0 }, 0 } };
+static const isa_xdesc_t cp_nop_d[1] = { { cp_nop_f, { 0 }, 0 } };
+
+/* A cache policy operand: a 64-bit register (a hint that changes no result). */
+static bool policy_ok(ex_func_t *f, const isa_operand_t *o)
+{
+    uint32_t s;
+    return reg_of(f, o, 8, &s);
+}
+
+static bool select_cp_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    int cache = isa_instr_mod(in, ISA_G_CACHE), pf = isa_instr_mod(in, ISA_G_PREFETCH);
+    bool hint = isa_instr_has(in, ISA_M_L2_CACHE_HINT);
+    int s0 = isa_instr_space(in, 0), s1 = isa_instr_space(in, 1);
+    unsigned known = (cache >= 0) + (pf >= 0) + hint + (s0 >= 0) + (s1 >= 0);
+    if (in->nsfx != known || (cache != ISA_M_CA && cache != ISA_M_CG) || s0 < 0 || s1 != ISA_SP_GLOBAL ||
+        (s0 != ISA_SP_SHARED && s0 != ISA_SP_SHARED_CTA))
+        return false;
+    unsigned n = in->nopd - hint;
+    if (n < 3 || n > 4 || (hint && !policy_ok(f, &o[in->nopd - 1])))
+        return false;
+    as_addr_t d, s;
+    if (!addr_select(pd, f, &o[0], s0, &d) || !addr_select(pd, f, &o[1], s1, &s) || d.space != ISA_SP_SHARED ||
+        s.space != ISA_SP_GLOBAL || s.off != (int32_t)s.off)
+        return false;
+    if (o[2].kind != ISA_OPD_IMM || (o[2].imm != 4 && o[2].imm != 8 && o[2].imm != 16) ||
+        (cache == ISA_M_CG && o[2].imm != 16))
+        return false;
+    x->o[1] = d.slot;
+    x->imm = d.off;
+    x->o[4] = s.slot;
+    x->flags |= (d.b32 ? CP_DB32 : 0) | (s.b32 ? CP_SB32 : 0);
+    x->aux = (uint64_t)(uint32_t)(int32_t)s.off | (uint64_t)o[2].imm << 32;
+    x->o[2] = ISA_NONE;
+    if (n == 4) {
+        const isa_operand_t *z = &o[3];
+        if (z->kind == ISA_OPD_REG && ex_reg_width(f, z) == 0) {
+            uint32_t slot;
+            if (!reg_of(f, z, 0, &slot))
+                return false;
+            x->o[2] = slot;
+            x->flags |= CP_IGNORE | ((z->flags & ISA_OPDF_NEG) ? CP_IGNORE_NEG : 0);
+        } else if (!(z->flags & ISA_OPDF_NEG) && u32_src(pd, f, z, &x->o[2])) {
+            if (z->kind == ISA_OPD_IMM && (uint64_t)z->imm > (uint64_t)o[2].imm)
+                return false;     /* a constant src-size larger than cp-size */
+        } else {
+            return false;
+        }
+    }
+    x->desc = cp_async_d;
+    return true;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * cp.async.bulk (not .tensor): size bytes (a multiple of 16, 16-byte aligned addresses)
+ * copied at issue, lane after lane:
+ *   .shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
+ *     (also .shared::cta as the destination; .multicast::cluster to the one CTA of the
+ *     cluster when its mask names it): then complete_tx of size on the mbarrier;
+ *   .shared::cluster.shared::cta.mbarrier::complete_tx::bytes [dst], [src], size, [mbar];
+ *   .global.shared::cta.bulk_group [dst], [src], size (with .cp_mask, a byte mask).
+ * x->o[1] dst, o[4] src, o[5] mbar registers (flags BK_DB32, BK_SB32, BK_MB32), o[2]
+ * the size, o[3] the byte mask or the CTA mask; x->imm the dst offset; aux: the src
+ * offset (low 32 bits), the mbar offset (high 32 bits); x->vec: BK_G2S, BK_S2S, BK_S2G;
+ * x->width: the dst space (ISA_SP_SHARED or ISA_SP_GLOBAL).
+ *====================================================================*/
+#define BK_DB32  0x01
+#define BK_SB32  0x02
+#define BK_MB32  0x04
+#define BK_MCAST 0x08
+#define BK_MASK  0x10
+enum { BK_G2S, BK_S2S, BK_S2G };
+
+static int bulk_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint32_t size = ISA_SLOT(const uint32_t, f, x->o[2])[l];
+        uint64_t da = addr_lane(f, x->o[1], x->flags & BK_DB32, x->imm, l);
+        uint64_t sa = addr_lane(f, x->o[4], x->flags & BK_SB32, (int32_t)(uint32_t)x->aux, l);
+        if (size % 16) {
+            snprintf(w->fault_buf, sizeof w->fault_buf, "cp.async.bulk size %u is not a multiple of 16", size);
+            return as_fault(w, x, l, sa, EX_FAULT_ILLEGAL, w->fault_buf);
+        }
+        bool s2g = x->vec == BK_S2G;
+        bool deliver = true;
+        if (x->flags & BK_MCAST)   /* the cluster has one CTA: rank 0 */
+            deliver = ISA_SLOT(const uint16_t, f, x->o[3])[l] & 1;
+        if (size && deliver) {
+            uint8_t *d = as_mem(w, l, s2g ? ISA_SP_GLOBAL : ISA_SP_SHARED, da, size, 16,
+                                s2g ? ISA_SP_GLOBAL : ISA_SP_SHARED, x);
+            if (!d)
+                return ISA_X_FAULT;
+            const uint8_t *s = as_mem(w, l, x->vec == BK_G2S ? ISA_SP_GLOBAL : ISA_SP_SHARED, sa, size, 16,
+                                      x->vec == BK_G2S ? ISA_SP_GLOBAL : ISA_SP_SHARED, x);
+            if (!s)
+                return ISA_X_FAULT;
+            if (x->flags & BK_MASK) {
+                uint16_t bm = ISA_SLOT(const uint16_t, f, x->o[3])[l];
+                for (uint32_t i = 0; i < size; i++)
+                    if ((bm >> (i % 16)) & 1)
+                        d[i] = s[i];
+            } else {
+                memmove(d, s, size);
+            }
+        }
+        if (!s2g && deliver) {
+            uint64_t ma = addr_lane(f, x->o[5], x->flags & BK_MB32, (int32_t)(uint32_t)(x->aux >> 32), l);
+            uint64_t *p = as_mem(w, l, ISA_SP_SHARED, ma, 8, 8, ISA_SP_SHARED, x);
+            if (!p)
+                return ISA_X_FAULT;
+            mb_t b = mb_get(*p);
+            int64_t t = (int64_t)b.tx - size;
+            if (size > (uint32_t)MB_MAX_TX || t < -MB_MAX_TX)
+                return tx_fault(w, x, l, t);
+            b.tx = (int32_t)t;
+            mb_settle(&b);
+            *p = mb_put(b);
+        }
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t bulk_d[1] = { { bulk_f, { 0 }, 0 } };
+
+static bool select_bulk(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    int s0 = isa_instr_space(in, 0), s1 = isa_instr_space(in, 1), comp = isa_instr_mod(in, ISA_G_COMPLETION);
+    int mc = isa_instr_mod(in, ISA_G_MULTICAST), mode = isa_instr_mod(in, ISA_G_MODE);
+    bool hint = isa_instr_has(in, ISA_M_L2_CACHE_HINT);
+    unsigned known = (s0 >= 0) + (s1 >= 0) + (comp >= 0) + (mc >= 0) + (mode >= 0) + hint;
+    if (in->nsfx != known || s0 < 0 || s1 < 0 || comp < 0 || isa_instr_space(in, 2) >= 0)
+        return false;
+    bool dsh = s0 == ISA_SP_SHARED_CLUSTER || s0 == ISA_SP_SHARED_CTA;
+    if (dsh && s1 == ISA_SP_GLOBAL && comp == ISA_M_MBARRIER_COMPLETE_TX_BYTES && mode < 0) {
+        x->vec = BK_G2S;
+        if (mc >= 0)
+            x->flags |= BK_MCAST;
+    } else if (s0 == ISA_SP_SHARED_CLUSTER && s1 == ISA_SP_SHARED_CTA && comp == ISA_M_MBARRIER_COMPLETE_TX_BYTES &&
+               mc < 0 && mode < 0 && !hint) {
+        x->vec = BK_S2S;
+    } else if (s0 == ISA_SP_GLOBAL && s1 == ISA_SP_SHARED_CTA && comp == ISA_M_BULK_GROUP && mc < 0 &&
+               (mode < 0 || mode == ISA_M_CP_MASK)) {
+        x->vec = BK_S2G;
+        if (mode == ISA_M_CP_MASK)
+            x->flags |= BK_MASK;
+    } else {
+        return false;
+    }
+    /* Operands: [dst], [src], size, then [mbar] (to shared), the CTA mask (multicast),
+     * the policy (hint), the byte mask (cp_mask). */
+    unsigned want = 3u + (x->vec != BK_S2G) + (mc >= 0) + hint + ((x->flags & BK_MASK) != 0);
+    if (in->nopd != want)
+        return false;
+    as_addr_t d, s;
+    if (!addr_select(pd, f, &o[0], s0, &d) || !addr_select(pd, f, &o[1], s1, &s) || s.off != (int32_t)s.off)
+        return false;
+    if (!u32_src(pd, f, &o[2], &x->o[2]))
+        return false;
+    unsigned k = 3;
+    if (x->vec != BK_S2G) {
+        as_addr_t mb;
+        if (!addr_select(pd, f, &o[k++], ISA_SP_SHARED, &mb) || mb.space != ISA_SP_SHARED || mb.off != (int32_t)mb.off)
+            return false;
+        x->o[5] = mb.slot;
+        x->flags |= mb.b32 ? BK_MB32 : 0;
+        x->aux = (uint64_t)(uint32_t)(int32_t)mb.off << 32;
+    }
+    if (mc >= 0 && (o[k].kind != ISA_OPD_REG || ex_reg_width(f, &o[k]) != 2 || !reg_of(f, &o[k++], 2, &x->o[3])))
+        return false;
+    if (hint && !policy_ok(f, &o[k++]))
+        return false;
+    if ((x->flags & BK_MASK) && (o[k].kind != ISA_OPD_REG || !reg_of(f, &o[k++], 2, &x->o[3])))
+        return false;
+    x->o[1] = d.slot;
+    x->imm = d.off;
+    x->o[4] = s.slot;
+    x->flags |= (d.b32 ? BK_DB32 : 0) | (s.b32 ? BK_SB32 : 0);
+    x->aux |= (uint32_t)(int32_t)s.off;
+    x->desc = bulk_d;
+    return true;
+}
+/*}=====================================================================*/
+
+bool ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    bool ok;
+    switch ((isa_op_t)in->op) {
+    case ISA_OP_MBARRIER_INIT: case ISA_OP_MBARRIER_INVAL: case ISA_OP_MBARRIER_ARRIVE:
+    case ISA_OP_MBARRIER_ARRIVE_DROP: case ISA_OP_MBARRIER_EXPECT_TX: case ISA_OP_MBARRIER_COMPLETE_TX:
+    case ISA_OP_MBARRIER_TEST_WAIT: case ISA_OP_MBARRIER_TRY_WAIT: case ISA_OP_MBARRIER_PENDING_COUNT:
+        ok = select_mbarrier(pd, f, in, x);
+        break;
+    case ISA_OP_CP_ASYNC:
+        ok = select_cp_async(pd, f, in, x);
+        break;
+    case ISA_OP_CP_ASYNC_MBARRIER_ARRIVE: {
+        int mode = isa_instr_mod(in, ISA_G_MODE), spi = isa_instr_space(in, 0);
+        as_addr_t a;
+        ok = in->ntypes == 1 && in->types[0] == ISA_T_B64 && in->nsfx == 1u + (mode >= 0) + (spi >= 0) && (mode < 0 || mode == ISA_M_NOINC) &&
+             in->nopd == 1 && (spi < 0 || spi == ISA_SP_SHARED || spi == ISA_SP_SHARED_CTA) &&
+             addr_select(pd, f, &o[0], spi, &a) && a.space != ISA_SP_GLOBAL;
+        if (ok) {
+            x->o[1] = a.slot;
+            x->imm = a.off;
+            x->vec = a.space;
+            x->flags |= a.b32 ? MB_B32 : 0;
+            x->aux = mode == ISA_M_NOINC;
+            x->desc = cp_mbarrier_d;
+        }
+        break;
+    }
+    case ISA_OP_CP_ASYNC_COMMIT_GROUP:
+    case ISA_OP_CP_ASYNC_WAIT_ALL:
+    case ISA_OP_CP_ASYNC_BULK_COMMIT_GROUP:
+        ok = in->nopd == 0 && in->nsfx == 0;
+        x->desc = cp_nop_d;
+        break;
+    case ISA_OP_CP_ASYNC_WAIT_GROUP:
+    case ISA_OP_CP_ASYNC_BULK_WAIT_GROUP: {
+        int mode = isa_instr_mod(in, ISA_G_MODE);
+        ok = in->nopd == 1 && o[0].kind == ISA_OPD_IMM && o[0].imm >= 0 && in->nsfx == (unsigned)(mode >= 0) &&
+             (mode < 0 || (mode == ISA_M_READ && in->op == ISA_OP_CP_ASYNC_BULK_WAIT_GROUP));
+        x->desc = cp_nop_d;
+        break;
+    }
+    case ISA_OP_CP_ASYNC_BULK:
+        ok = select_bulk(pd, f, in, x);
+        break;
+    default:
+        return false;
+    }
+    if (!ok) {
+        x->desc = NULL;
+        x->flags = 0;
+        x->aux = 0;
+        x->imm = 0;
+        x->vec = 0;
+        for (unsigned k = 0; k < 6; k++)
+            x->o[k] = ISA_NONE;
+    }
+    return ok;
+}
