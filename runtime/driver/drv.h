@@ -151,6 +151,10 @@ void       drv_set_current(drv_ctx_t *c);
  * initialised, a context is current, it has no sticky error.  CUDA_SUCCESS or why not. */
 /* The device attribute attr (a CUdevice_attribute) of the emulated H100; 0 for an unknown one. */
 int        drv_attr_value(int attr);
+/* Stream-ordered allocation (mem.c) and the memory pools that count it (pool.c). */
+CUresult   drv_mem_alloc_async(CUdeviceptr *dp, size_t n, CUstream s);
+CUresult   drv_pool_alloc_current(CUdeviceptr *dp, size_t n, CUstream s);
+void       drv_pool_forget(uintptr_t base);
 CUresult   drv_enter(drv_ctx_t **out);
 /* ... and for a call that names its context (NULL: the current one). */
 CUresult   drv_enter_ctx(drv_ctx_t *c);

@@ -243,6 +243,7 @@ DRV_API CUresult cuMemFree_v2(CUdeviceptr dp)
     if (!remove_at((uintptr_t)dp, 1u << DRV_MEM_DEVICE | 1u << DRV_MEM_MANAGED, &a))
         return CUDA_ERROR_INVALID_VALUE;
     release(&a);
+    drv_pool_forget((uintptr_t)dp);
     return CUDA_SUCCESS;
 }
 
@@ -354,13 +355,15 @@ DRV_API CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdevi
 }
 
 /* Stream-ordered allocation: in stream order is at once here. */
-DRV_API CUresult cuMemAllocAsync(CUdeviceptr *dp, size_t n, CUstream s)
+CUresult drv_mem_alloc_async(CUdeviceptr *dp, size_t n, CUstream s)
 {
     CUresult r = drv_stream_check(s);
     if (!r && drv_capture_of(s))   /* a graph memory alloc node (graph.c) */
         return (r = drv_enter(NULL)) ? r : !dp || n == 0 ? CUDA_ERROR_INVALID_VALUE : drv_capture_mem_alloc(s, n, dp);
     return r ? r : cuMemAlloc_v2(dp, n);
 }
+/* From the device's current pool (pool.c). */
+DRV_API CUresult cuMemAllocAsync(CUdeviceptr *dp, size_t n, CUstream s) { return drv_pool_alloc_current(dp, n, s); }
 DRV_API CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dp, size_t n, CUstream s) { return cuMemAllocAsync(dp, n, s); }
 DRV_API CUresult cuMemFreeAsync(CUdeviceptr dp, CUstream s)
 {

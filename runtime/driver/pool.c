@@ -1,0 +1,314 @@
+/* pool.c: memory pools for stream-ordered allocation (cuMemAllocAsync,
+ * cuMemAllocFromPoolAsync): the device's default pool, pools the program creates, the
+ * device's current pool, and their attributes.  Allocation in stream order is at once
+ * here (as cuMemAllocAsync), so a pool is the allocations made from it: used memory is
+ * their sum, reserved memory the same (the emulator keeps nothing back for reuse), and the
+ * release threshold and reuse policies are kept and read back.  Only pinned device memory
+ * of the one device, without export handles, is emulated. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/driver/drv.h"
+
+CUresult cuMemFree_v2(CUdeviceptr dp);
+
+#define DRV_POOL 0x706f6f6cu
+
+typedef struct drv_pool {
+    uint32_t tag;
+    bool     is_default;
+    int      reuse[3];           /* REUSE_FOLLOW_EVENT_DEPENDENCIES, _ALLOW_OPPORTUNISTIC, _ALLOW_INTERNAL_DEPENDENCIES */
+    uint64_t threshold;          /* RELEASE_THRESHOLD */
+    uint64_t used, used_high;    /* USED_MEM_CURRENT / _HIGH (RESERVED_MEM_* are the same) */
+    uint64_t reserved_high;
+    size_t   n, cap;             /* the allocations made from the pool */
+    struct { uintptr_t base; size_t size; } *blk;
+    struct drv_pool *next;       /* every pool, the destroyed ones with allocations left too */
+} drv_pool_t;
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static drv_pool_t default_pool = { DRV_POOL, true, { 1, 1, 1 }, 0, 0, 0, 0, 0, 0, NULL, NULL };
+static drv_pool_t *current_pool = &default_pool;
+static drv_pool_t *pools = &default_pool;
+
+static bool pool_ok(const drv_pool_t *p) { return p && p->tag == DRV_POOL; }
+
+DRV_API CUresult cuDeviceGetDefaultMemPool(drv_pool_t **out, CUdevice d)
+{
+    CUresult r = drv_enter(NULL);
+    if (r == CUDA_ERROR_NOT_INITIALIZED)
+        return r;
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (d != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    *out = &default_pool;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuDeviceGetMemPool(drv_pool_t **out, CUdevice d)
+{
+    CUresult r = drv_enter(NULL);
+    if (r == CUDA_ERROR_NOT_INITIALIZED)
+        return r;
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (d != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    pthread_mutex_lock(&pool_lock);
+    *out = current_pool;
+    pthread_mutex_unlock(&pool_lock);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuDeviceSetMemPool(CUdevice d, drv_pool_t *p)
+{
+    CUresult r = drv_enter(NULL);
+    if (r == CUDA_ERROR_NOT_INITIALIZED)
+        return r;
+    if (d != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    if (!pool_ok(p))
+        return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&pool_lock);
+    current_pool = p;
+    pthread_mutex_unlock(&pool_lock);
+    return CUDA_SUCCESS;
+}
+
+/* CUmemPoolProps: { allocType, handleTypes, location { type, id }, win32SecurityAttributes,
+ * maxSize, usage, reserved[54] }. */
+typedef struct {
+    int            alloc_type, handle_types;
+    CUmemLocation  loc;
+    void          *win32;
+    size_t         max_size;
+    unsigned short usage;
+    unsigned char  reserved[54];
+} pool_props_t;
+
+DRV_API CUresult cuMemPoolCreate(drv_pool_t **out, const pool_props_t *props)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!out || !props || props->alloc_type != 1 /* PINNED */)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (props->loc.type != 1 /* DEVICE */ || props->loc.id != 0)
+        return props->loc.type == 1 ? CUDA_ERROR_INVALID_DEVICE
+                                    : drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__,
+                                               "pools of memory located other than on the device (location type %d) are "
+                                               "not emulated", props->loc.type);
+    if (props->handle_types)
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "pools with export handle types (%#x) are not emulated",
+                        (unsigned)props->handle_types);
+    drv_pool_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    p->tag = DRV_POOL;
+    p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;
+    pthread_mutex_lock(&pool_lock);
+    p->next = pools;
+    pools = p;
+    pthread_mutex_unlock(&pool_lock);
+    *out = p;
+    return CUDA_SUCCESS;
+}
+
+/* Destroying a pool with allocations outstanding: they stay valid until freed (as the
+ * driver defers the release); the object goes once they are. */
+DRV_API CUresult cuMemPoolDestroy(drv_pool_t *p)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!pool_ok(p) || p->is_default)
+        return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&pool_lock);
+    if (current_pool == p)
+        current_pool = &default_pool;
+    p->tag = 0;
+    if (!p->n) {
+        for (drv_pool_t **pp = &pools; *pp; pp = &(*pp)->next)
+            if (*pp == p) {
+                *pp = p->next;
+                break;
+            }
+        free(p->blk);
+        free(p);
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return CUDA_SUCCESS;
+}
+
+enum { ATTR_FOLLOW = 1, ATTR_OPPORTUNISTIC, ATTR_INTERNAL, ATTR_THRESHOLD, ATTR_RES_CUR, ATTR_RES_HIGH, ATTR_USED_CUR,
+       ATTR_USED_HIGH };
+
+DRV_API CUresult cuMemPoolSetAttribute(drv_pool_t *p, int attr, void *value)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!pool_ok(p) || !value)
+        return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&pool_lock);
+    switch (attr) {
+    case ATTR_FOLLOW: case ATTR_OPPORTUNISTIC: case ATTR_INTERNAL:
+        p->reuse[attr - ATTR_FOLLOW] = *(const int *)value != 0;
+        break;
+    case ATTR_THRESHOLD:
+        p->threshold = *(const uint64_t *)value;
+        break;
+    case ATTR_RES_HIGH: case ATTR_USED_HIGH:   /* only a reset to zero (to the current value) */
+        if (*(const uint64_t *)value != 0)
+            r = CUDA_ERROR_INVALID_VALUE;
+        else if (attr == ATTR_RES_HIGH)
+            p->reserved_high = p->used;
+        else
+            p->used_high = p->used;
+        break;
+    default:
+        r = CUDA_ERROR_INVALID_VALUE;
+        break;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return r;
+}
+
+DRV_API CUresult cuMemPoolGetAttribute(drv_pool_t *p, int attr, void *value)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!pool_ok(p) || !value)
+        return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&pool_lock);
+    switch (attr) {
+    case ATTR_FOLLOW: case ATTR_OPPORTUNISTIC: case ATTR_INTERNAL:
+        *(int *)value = p->reuse[attr - ATTR_FOLLOW];
+        break;
+    case ATTR_THRESHOLD: *(uint64_t *)value = p->threshold; break;
+    case ATTR_RES_CUR: case ATTR_USED_CUR: *(uint64_t *)value = p->used; break;
+    case ATTR_RES_HIGH: *(uint64_t *)value = p->reserved_high; break;
+    case ATTR_USED_HIGH: *(uint64_t *)value = p->used_high; break;
+    default: r = CUDA_ERROR_INVALID_VALUE; break;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return r;
+}
+
+/* Nothing is kept back for reuse: there is nothing to trim. */
+DRV_API CUresult cuMemPoolTrimTo(drv_pool_t *p, size_t keep)
+{
+    (void)keep;
+    CUresult r = drv_enter(NULL);
+    return r ? r : pool_ok(p) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* CUmemAccessDesc: { location { type, id }, flags }.  The one device reads and writes
+ * every pool. */
+typedef struct { CUmemLocation loc; int flags; } access_desc_t;
+
+DRV_API CUresult cuMemPoolSetAccess(drv_pool_t *p, const access_desc_t *map, size_t count)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!pool_ok(p) || (count && !map))
+        return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < count; i++) {
+        if (map[i].loc.type != 1 || map[i].loc.id != 0)
+            return CUDA_ERROR_INVALID_DEVICE;
+        if (map[i].flags != 3)   /* the owning device's access cannot be lowered */
+            return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemPoolGetAccess(int *flags, drv_pool_t *p, const CUmemLocation *loc)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!flags || !pool_ok(p) || !loc)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (loc->type != 1 || loc->id != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    *flags = 3;   /* CU_MEM_ACCESS_FLAGS_PROT_READWRITE */
+    return CUDA_SUCCESS;
+}
+
+static CUresult pool_alloc(drv_pool_t *p, CUdeviceptr *dp, size_t n, CUstream s)
+{
+    CUresult r = drv_mem_alloc_async(dp, n, s);
+    if (r || drv_capture_of(s))
+        return r;
+    pthread_mutex_lock(&pool_lock);
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 16;
+        void *nb = realloc(p->blk, cap * sizeof *p->blk);
+        if (!nb) {
+            pthread_mutex_unlock(&pool_lock);
+            cuMemFree_v2(*dp);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        p->blk = nb;
+        p->cap = cap;
+    }
+    p->blk[p->n].base = (uintptr_t)*dp;
+    p->blk[p->n].size = n;
+    p->n++;
+    p->used += n;
+    if (p->used > p->used_high)
+        p->used_high = p->used;
+    if (p->used > p->reserved_high)
+        p->reserved_high = p->used;
+    pthread_mutex_unlock(&pool_lock);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dp, size_t n, drv_pool_t *p, CUstream s)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!pool_ok(p))
+        return CUDA_ERROR_INVALID_VALUE;
+    return pool_alloc(p, dp, n, s);
+}
+DRV_API CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dp, size_t n, drv_pool_t *p, CUstream s)
+{
+    return cuMemAllocFromPoolAsync(dp, n, p, s);
+}
+
+/* cuMemAllocAsync allocates from the device's current pool. */
+CUresult drv_pool_alloc_current(CUdeviceptr *dp, size_t n, CUstream s)
+{
+    pthread_mutex_lock(&pool_lock);
+    drv_pool_t *p = current_pool;
+    pthread_mutex_unlock(&pool_lock);
+    return pool_alloc(p, dp, n, s);
+}
+
+/* An allocation at base is freed: the pool it came from no longer counts it (and a
+ * destroyed pool goes with its last allocation). */
+void drv_pool_forget(uintptr_t base)
+{
+    pthread_mutex_lock(&pool_lock);
+    for (drv_pool_t **pp = &pools; *pp; pp = &(*pp)->next) {
+        drv_pool_t *p = *pp;
+        for (size_t i = p->n; i-- > 0;)
+            if (p->blk[i].base == base) {
+                p->used -= p->blk[i].size;
+                p->blk[i] = p->blk[--p->n];
+                if (!p->n && p->tag != DRV_POOL) {
+                    *pp = p->next;
+                    free(p->blk);
+                    free(p);
+                }
+                pthread_mutex_unlock(&pool_lock);
+                return;
+            }
+    }
+    pthread_mutex_unlock(&pool_lock);
+}
