@@ -351,13 +351,18 @@ DRV_API CUresult cuStreamBeginCapture_v2_ptsz(CUstream s, int mode) { return cuS
 
 DRV_API CUresult cuStreamEndCapture(CUstream s, drv_graph_t **out)
 {
-    if (!out)
-        return CUDA_ERROR_INVALID_VALUE;
     if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD || s->tag != DRV_STREAM)
         return CUDA_ERROR_ILLEGAL_STATE;
     drv_capture_t *cap = s->cap;
     if (!cap)
-        return CUDA_ERROR_ILLEGAL_STATE;
+        return CUDA_ERROR_ILLEGAL_STATE;   /* also with out NULL (tests/apps/capture_join.cu) */
+    /* The graph out may be NULL only for a capture into an existing graph (the caller
+     * has it already). */
+    drv_graph_t *unused;
+    if (!out && !cap->to_graph)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!out)
+        out = &unused;
     if (cap->origin != s)
         return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
     /* every other stream that joined must have been joined back into this one: its last
@@ -394,6 +399,30 @@ DRV_API CUresult cuStreamEndCapture(CUstream s, drv_graph_t **out)
     return CUDA_SUCCESS;
 }
 DRV_API CUresult cuStreamEndCapture_ptsz(CUstream s, drv_graph_t **out) { return cuStreamEndCapture(s, out); }
+
+/* cuStreamDestroy of a stream that takes part in a capture: a stream other than the origin
+ * whose work was joined back into the origin stream leaves the capture (the graph keeps
+ * its nodes); any other is refused. */
+CUresult drv_capture_leave(drv_stream_t *s)
+{
+    drv_capture_t *cap = s->cap;
+    drv_stream_t *o = cap->origin;
+    if (o == s)
+        return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    for (size_t j = 0; j < s->ncdeps; j++)
+        if (!reaches((drv_node_t *const *)o->cdeps, o->ncdeps, s->cdeps[j], cap->g->n))
+            return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    for (unsigned i = 0; i < cap->nstreams; i++)
+        if (cap->streams[i] == s) {
+            cap->streams[i] = cap->streams[--cap->nstreams];
+            break;
+        }
+    s->cap = NULL;
+    free(s->cdeps);
+    s->cdeps = NULL;
+    s->ncdeps = 0;
+    return CUDA_SUCCESS;
+}
 
 CUresult drv_capture_info(CUstream s, int *status, unsigned long long *id, void **graph, const void **deps, size_t *ndeps)
 {

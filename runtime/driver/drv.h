@@ -228,6 +228,11 @@ CUresult   drv_capture_mem_alloc(CUstream s, size_t bytes, CUdeviceptr *out);
 CUresult   drv_capture_mem_free(CUstream s, CUdeviceptr d);
 /* cuMemFree(Async) of d: true if d is a graph allocation (graph_mem.c), *out the result. */
 bool       drv_graph_mem_free(const char *fn, CUdeviceptr d, CUresult *out);
+/* Whether [p, p + n) lies in a graph allocation's addresses (graph_mem.c): copies captured
+ * into a graph may name memory that its alloc nodes will allocate. */
+bool       drv_gmem_holds(uintptr_t p, size_t n);
+/* A stream being destroyed leaves the capture it takes part in (capture.c). */
+CUresult   drv_capture_leave(drv_stream_t *s);
 CUresult   drv_capture_info(CUstream s, int *status, unsigned long long *id, void **graph, const void **deps,
                             size_t *ndeps);
 

@@ -107,6 +107,17 @@ drv_gmem_t *drv_gmem_at(uintptr_t base)
     return m;
 }
 
+/* Whether [p, p + n) lies in the addresses of one graph allocation (allocated or not). */
+bool drv_gmem_holds(uintptr_t p, size_t n)
+{
+    pthread_mutex_lock(&gmem_lock);
+    drv_gmem_t *m = gmems;
+    while (m && !(p >= m->base && p - m->base <= m->size && n <= m->size - (p - m->base)))
+        m = m->next;
+    pthread_mutex_unlock(&gmem_lock);
+    return m != NULL;
+}
+
 void drv_gmem_set_graph(drv_gmem_t *m, drv_graph_t *g) { m->graph = g; }
 
 /* A free node for m in graph g, by cuGraphAddMemFreeNode's rules: an allocation is freed at

@@ -389,9 +389,11 @@ static CUresult copy(const char *fn, void *dst, const void *src, size_t n, bool 
         return r;
     if (s && (r = drv_stream_check(s)))
         return r;
-    if ((dst_dev && !dev_ok((uintptr_t)dst, n)) || (src_dev && !dev_ok((uintptr_t)src, n)))
+    bool cap = drv_capture_of(s) != NULL;
+    if ((dst_dev && !dev_ok((uintptr_t)dst, n) && !(cap && drv_gmem_holds((uintptr_t)dst, n))) ||
+        (src_dev && !dev_ok((uintptr_t)src, n) && !(cap && drv_gmem_holds((uintptr_t)src, n))))
         return CUDA_ERROR_INVALID_VALUE;
-    if (drv_capture_of(s)) {
+    if (cap) {
         CUDA_MEMCPY3D c;
         memset(&c, 0, sizeof c);
         bool unified = !dst_dev && !src_dev;

@@ -76,8 +76,8 @@ DRV_API CUresult cuStreamDestroy_v2(CUstream s)
         return r;
     if (!stream_ok(s))
         return CUDA_ERROR_INVALID_HANDLE;
-    if (s->cap)
-        return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    if (s->cap && (r = drv_capture_leave(s)))
+        return r;
     s->tag = 0;
     free(s->cdeps);
     free(s);
