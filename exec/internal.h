@@ -385,6 +385,7 @@ bool     ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
 bool     ex_select_warp(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_atom(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);   /* sync/async.c */
+bool     ex_select_wmma(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);    /* warp/wmma.c */
 bool     ex_select_stack(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_policy(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 uint32_t ex_pd_operand(void *pd, const isa_operand_t *o, unsigned w);

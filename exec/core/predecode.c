@@ -601,6 +601,7 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
                            ex_select_atom(&d, f, in, x) ||
                            ex_select_mov(&d, f, in, x) || ex_select_warp(&d, f, in, x) ||
                            ex_select_tex(&d, f, in, x) || ex_select_async(&d, f, in, x) ||
+                           ex_select_wmma(&d, f, in, x) ||
                            select_alu(&d, in, x));
         if (!sums) {
             for (unsigned k = 0; k < in->nopd; k++)

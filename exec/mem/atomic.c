@@ -218,7 +218,7 @@ static inline uint64_t lane_addr(const uint8_t *f, const isa_xinsn_t *x, unsigne
     if (x->o[4] == ISA_NONE)
         return (uint64_t)x->imm;
     if (x->flags & AT_BASE32)
-        return ISA_SLOT(const uint32_t, f, x->o[4])[l] + (uint64_t)x->imm;
+        return (uint32_t)(ISA_SLOT(const uint32_t, f, x->o[4])[l] + (uint32_t)x->imm);   /* wraps at 32 bits */
     return ISA_SLOT(const uint64_t, f, x->o[4])[l] + (uint64_t)x->imm;
 }
 

@@ -27,7 +27,7 @@ static inline uint64_t lane_addr(const uint8_t *f, const ex_insn_t *x, unsigned 
     if (x->o[4] == ISA_NONE)
         return (uint64_t)x->imm;
     if (x->flags & LS_BASE32)
-        return ISA_SLOT(const uint32_t, f, x->o[4])[l] + (uint64_t)x->imm;
+        return (uint32_t)(ISA_SLOT(const uint32_t, f, x->o[4])[l] + (uint32_t)x->imm);   /* wraps at 32 bits */
     return ISA_SLOT(const uint64_t, f, x->o[4])[l] + (uint64_t)x->imm;
 }
 
@@ -317,7 +317,7 @@ static inline bool local_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, u
     if (x->flags & LS_BASE32) {
         const uint32_t *b = ISA_SLOT(const uint32_t, f, x->o[4]);
         ISA_LANE_LOOP(mask, {
-            off[l] = b[l] + (uint64_t)x->imm - EX_LOCAL_BASE;
+            off[l] = (uint32_t)(b[l] + (uint32_t)x->imm) - EX_LOCAL_BASE;
             bad |= (off[l] > limit) | (off[l] & (bytes - 1));
         });
     } else {

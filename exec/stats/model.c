@@ -596,9 +596,12 @@ void ex_stats_insn(ex_warp_t *w, const uint8_t *f, const ex_insn_t *x, const ex_
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint64_t v = (uint64_t)x->imm;
-        if (x->o[4] != ISA_NONE)
-            v += (x->flags & EX_ADDR_BASE32) ? ISA_SLOT(const uint32_t, f, x->o[4])[l]
-                                             : ISA_SLOT(const uint64_t, f, x->o[4])[l];
+        if (x->o[4] != ISA_NONE) {
+            if (x->flags & EX_ADDR_BASE32)
+                v = (uint32_t)(ISA_SLOT(const uint32_t, f, x->o[4])[l] + (uint32_t)v);   /* wraps at 32 bits */
+            else
+                v += ISA_SLOT(const uint64_t, f, x->o[4])[l];
+        }
         a[l] = v;
     }
     /* Lanes by space: a generic address goes by its window. */

@@ -114,7 +114,7 @@ static inline uint64_t addr_lane(const uint8_t *f, uint32_t slot, bool b32, int6
     if (slot == ISA_NONE)
         return (uint64_t)off;
     if (b32)
-        return ISA_SLOT(const uint32_t, f, slot)[l] + (uint64_t)off;
+        return (uint32_t)(ISA_SLOT(const uint32_t, f, slot)[l] + (uint32_t)off);   /* wraps at 32 bits */
     return ISA_SLOT(const uint64_t, f, slot)[l] + (uint64_t)off;
 }
 

@@ -1,0 +1,499 @@
+/* wmma.c: warp-level matrix multiply-accumulate (wmma.load, wmma.store, wmma.mma) for the
+ * f16, bf16, tf32, f64, s8 and u8 element types with every shape the manual gives them.
+ *
+ * A fragment is the warp's copy of a whole matrix, spread over the lanes' registers; its
+ * layout is the emulator's own (the PTX manual leaves it unspecified): the matrix's
+ * elements in row-major order, lane l holding elements l*U .. l*U + U - 1 (U = elements /
+ * 32) in its fragment slots 0 .. U-1, and, where a fragment has more slots than that (the
+ * 16-bit a and b fragments), the same elements again.  Loads and stores read and write
+ * memory in the layout the instruction names, so a fragment holds the logical matrix
+ * whatever the memory layout; wmma.mma works on the logical matrices.
+ *
+ * The arithmetic of the H100's tensor cores, as measured (docs/execution.md, "Matrix
+ * multiply-accumulate"): for 16-bit and tf32 inputs, the products are exact; each product
+ * and the accumulator are cut towards zero to a multiple of 2^(E - 27), E the largest of
+ * the products' exponents and the accumulator's exponent plus one (frexp exponents); the
+ * cut terms are summed exactly and the sum rounded to f32 towards zero (an f32 result) or
+ * to f16 to nearest even (an f16 result).  tf32 operands are first cut to tf32.  f64 is a
+ * chain of fused multiply-adds from the accumulator, k in order; the integer types are
+ * exact in 32-bit two's complement (with .satfinite, saturated). */
+#include "exec/internal.h"
+#include "isa/sem/fp.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { WT_F16, WT_BF16, WT_TF32, WT_F32, WT_F64, WT_S8, WT_U8, WT_S32 };
+static const uint8_t wt_bytes[] = { 2, 2, 4, 4, 8, 1, 1, 4 };    /* in memory */
+static const uint8_t wt_per_reg[] = { 2, 2, 1, 1, 1, 4, 4, 1 };  /* in one register */
+
+/* x->aux: bits 0-7 M, 8-15 N, 16-23 K; 24-27 the matrix (0 a, 1 b, 2 c, 3 d); 28 the
+ * column-major layout (load, store); 32-35 the element type (a/b for mma), 36-39 c's,
+ * 40-43 d's; 44 .satfinite; 48-50 the f64 rounding mode.  x->target: the first vector
+ * operand's pool index (load: the destination; store: the source), x->vec its count;
+ * mma: o[0] d's, o[1] a's, o[2] b's, o[3] c's pool index.  Load and store: o[4] the
+ * address register (32 bits with flags WM_B32), x->imm its offset, o[5] the stride (ISA_NONE:
+ * the matrix's width), x->width the address space (0xff generic). */
+#define WM_B32 0x01
+enum { MX_A, MX_B, MX_C, MX_D };
+
+#define AUX_M(a)    ((unsigned)((a) & 0xff))
+#define AUX_N(a)    ((unsigned)(((a) >> 8) & 0xff))
+#define AUX_K(a)    ((unsigned)(((a) >> 16) & 0xff))
+#define AUX_MX(a)   ((unsigned)(((a) >> 24) & 0xf))
+#define AUX_COL(a)  ((unsigned)(((a) >> 28) & 1))
+#define AUX_T(a)    ((unsigned)(((a) >> 32) & 0xf))
+#define AUX_TC(a)   ((unsigned)(((a) >> 36) & 0xf))
+#define AUX_TD(a)   ((unsigned)(((a) >> 40) & 0xf))
+#define AUX_SAT(a)  ((unsigned)(((a) >> 44) & 1))
+#define AUX_RND(a)  ((int)(((a) >> 48) & 7))
+
+/* The rows and columns of matrix mx of shape M x N x K. */
+static void dims(unsigned mx, unsigned M, unsigned N, unsigned K, unsigned *rows, unsigned *cols)
+{
+    *rows = mx == MX_A ? M : mx == MX_B ? K : M;
+    *cols = mx == MX_A ? K : N;
+}
+
+/* Register slot k of vector operand first (frame f of function fn): lane l's element e. */
+static inline uint8_t *elem_at(uint8_t *f, const ex_func_t *fn, uint32_t first, unsigned t, unsigned e, unsigned l)
+{
+    unsigned per = wt_per_reg[t], rb = t == WT_F64 ? 8 : 4, eb = t == WT_TF32 ? 4 : wt_bytes[t];
+    uint32_t slot = fn->opd_slot[first + e / per];
+    return f + slot + l * rb + (e % per) * eb;
+}
+
+/* The value of an element as a double (its bits for the integer types' sign-extended values). */
+static double elem_get(const uint8_t *p, unsigned t)
+{
+    switch (t) {
+    case WT_F16: { uint16_t h; memcpy(&h, p, 2); return isa_f16_dec_f32(h); }
+    case WT_BF16: { uint16_t h; memcpy(&h, p, 2); return f32_of((uint32_t)h << 16); }
+    case WT_TF32: { uint32_t u; memcpy(&u, p, 4); return f32_of(((u & 0x7f800000u) == 0x7f800000u) ? u : u & 0xffffe000u); }
+    case WT_F32: { float v; memcpy(&v, p, 4); return v; }
+    case WT_F64: { double v; memcpy(&v, p, 8); return v; }
+    case WT_S8: return (int8_t)*p;
+    case WT_U8: return *p;
+    default: { int32_t v; memcpy(&v, p, 4); return v; }
+    }
+}
+
+/*{=====================================================================
+ * wmma.load / wmma.store
+ *====================================================================*/
+static int wm_fault(ex_warp_t *w, const isa_xinsn_t *x, uint32_t mask, const char *what)
+{
+    ex_set_fault(w, x, mask, what);
+    return ISA_X_FAULT;
+}
+
+static int ldst_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, bool store)
+{
+    ex_warp_t *w = wv;
+    if (mask != ISA_FULL)   /* .sync.aligned: the whole warp (of 32 threads) executes it together */
+        return wm_fault(w, x, mask, "wmma with only some lanes of the warp active (.aligned needs all of them)");
+    const ex_func_t *fn = ex_top(w)->fn;
+    uint64_t a = x->aux;
+    unsigned rows, cols, t = AUX_T(a), mx = AUX_MX(a);
+    dims(mx, AUX_M(a), AUX_N(a), AUX_K(a), &rows, &cols);
+    unsigned U = rows * cols / ISA_LANES, E = x->vec * wt_per_reg[t], eb = wt_bytes[t];
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t base = x->o[4] == ISA_NONE ? (uint64_t)x->imm
+                      : (x->flags & WM_B32) ? (uint32_t)(ISA_SLOT(const uint32_t, f, x->o[4])[l] + (uint32_t)x->imm)
+                                            : ISA_SLOT(const uint64_t, f, x->o[4])[l] + (uint64_t)x->imm;
+        uint64_t ld = x->o[5] == ISA_NONE ? (AUX_COL(a) ? rows : cols) : ISA_SLOT(const uint32_t, f, x->o[5])[l];
+        for (unsigned e = 0; e < E; e++) {
+            if (store && e >= U)
+                break;
+            unsigned idx = l * U + e % U, r = idx / cols, c = idx % cols;
+            uint64_t off = AUX_COL(a) ? (uint64_t)c * ld + r : (uint64_t)r * ld + c;
+            uint64_t addr = base + off * eb;
+            if (addr % eb) {
+                ex_set_fault_k(w, x, 1u << l, EX_FAULT_MISALIGNED, "misaligned wmma element address");
+                w->fault_addr = addr;
+                return ISA_X_FAULT;
+            }
+            uint8_t *h = ex_mem(w, l, x->width == 0xff ? ISA_SP_NONE : (isa_space_t)x->width, addr, eb, x);
+            if (!h)
+                return ISA_X_FAULT;
+            uint8_t *r8 = elem_at(f, fn, x->target, t, e, l);
+            if (store)
+                memcpy(h, r8, eb);
+            else
+                memcpy(r8, h, eb);
+        }
+    }
+    return ISA_X_NEXT;
+}
+static int load_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask) { return ldst_f(wv, f, x, mask, false); }
+static int store_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask) { return ldst_f(wv, f, x, mask, true); }
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * wmma.mma
+ *====================================================================*/
+/* One element of a floating-point product sum with 16-bit or tf32 operands, as the tensor
+ * cores compute it (see the top of the file): the sum as an exact double. */
+static double tc_sum(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf)
+{
+    int emax = INT32_MIN, e;
+    *nan = false;
+    *inf = 0;
+    if (isnan(c))
+        *nan = true;
+    else if (isinf(c))
+        *inf = c > 0 ? 1 : -1;
+    for (unsigned k = 0; k < K; k++) {
+        double p = av[k] * bv[k];   /* exact: at most 22 significant bits */
+        if (isnan(p)) {
+            *nan = true;
+        } else if (isinf(p)) {
+            int s = p > 0 ? 1 : -1;
+            if (*inf && *inf != s)
+                *nan = true;
+            *inf = s;
+        } else if (p != 0) {
+            frexp(p, &e);
+            if (e > emax)
+                emax = e;
+        }
+    }
+    if (*nan || *inf)
+        return 0;
+    if (c != 0) {
+        frexp(c, &e);
+        if (e + 1 > emax)
+            emax = e + 1;          /* the accumulator counts one binade higher */
+    }
+    if (emax == INT32_MIN)
+        return 0;
+    /* Terms in units of 2^(emax - 27), cut towards zero: each below 2^27 in magnitude. */
+    int64_t s = 0;
+    for (unsigned k = 0; k < K; k++)
+        s += (int64_t)trunc(ldexp(av[k] * bv[k], 27 - emax));
+    s += (int64_t)trunc(ldexp(c, 27 - emax));
+    return ldexp((double)s, emax - 27);
+}
+
+static uint16_t f16_bits_rn(double v)
+{
+    return (uint16_t)isa_fp_pack(isa_fp_round(v, 0, -14, 15, 10, ISA_RND_N), 5, 10);
+}
+
+static int mma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    if (mask != ISA_FULL)
+        return wm_fault(w, x, mask, "wmma with only some lanes of the warp active (.aligned needs all of them)");
+    const ex_func_t *fn = ex_top(w)->fn;
+    uint64_t a = x->aux;
+    unsigned M = AUX_M(a), N = AUX_N(a), K = AUX_K(a), t = AUX_T(a), tc = AUX_TC(a), td = AUX_TD(a);
+    double A[32 * 16], B[16 * 32], C[32 * 32];
+    unsigned UA = M * K / ISA_LANES, UB = K * N / ISA_LANES, UC = M * N / ISA_LANES;
+    for (unsigned l = 0; l < ISA_LANES; l++) {
+        for (unsigned e = 0; e < UA; e++)
+            A[l * UA + e] = elem_get(elem_at(f, fn, x->o[1], t, e, l), t);
+        for (unsigned e = 0; e < UB; e++)
+            B[l * UB + e] = elem_get(elem_at(f, fn, x->o[2], t, e, l), t);
+        for (unsigned e = 0; e < UC; e++)
+            C[l * UC + e] = elem_get(elem_at(f, fn, x->o[3], tc, e, l), tc);
+    }
+    double D[32 * 32];
+    uint32_t Di[32 * 32];
+    double bcol[32];
+    for (unsigned j = 0; j < N; j++) {
+        for (unsigned k = 0; k < K; k++)
+            bcol[k] = B[k * N + j];
+        for (unsigned i = 0; i < M; i++) {
+            const double *arow = &A[i * K];
+            double c = C[i * N + j];
+            if (t == WT_S8 || t == WT_U8) {
+                int64_t s = (int64_t)c;
+                for (unsigned k = 0; k < K; k++)
+                    s += (int64_t)arow[k] * (int64_t)bcol[k];
+                if (AUX_SAT(a))
+                    s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+                Di[i * N + j] = (uint32_t)s;
+            } else if (t == WT_F64) {
+                /* a chain of fused multiply-adds from the accumulator, k in order */
+                double r = c;
+                for (unsigned k = 0; k < K; k++)
+                    r = fma(arow[k], bcol[k], r);
+                D[i * N + j] = f64_canon(r);
+            } else {
+                bool nan;
+                int inf;
+                double s = tc_sum(arow, bcol, K, c, &nan, &inf);
+                if (td == WT_F32) {
+                    float r = nan ? f32_of(0x7fffffffu) : inf ? (inf > 0 ? INFINITY : -INFINITY)
+                                                              : (float)isa_fp_round(s, 0, -126, 127, 23, ISA_RND_Z);
+                    if (AUX_SAT(a) && isinf(r))
+                        r = r > 0 ? FLT_MAX : -FLT_MAX;
+                    if (r == 0)
+                        r = 0.0f;          /* a sum that rounds to zero is +0 (golden wmma_exact) */
+                    Di[i * N + j] = f32_bits(r);
+                } else {
+                    uint16_t h = nan ? 0x7fff : inf ? (inf > 0 ? 0x7c00 : 0xfc00) : f16_bits_rn(s);
+                    if (h == 0x8000)
+                        h = 0;             /* a sum that rounds to zero is +0 (golden wmma_exact) */
+                    if (AUX_SAT(a) && (h & 0x7fff) == 0x7c00)
+                        h = (uint16_t)((h & 0x8000) | 0x7bff);
+                    Di[i * N + j] = h;
+                }
+            }
+        }
+    }
+    /* Scatter d into every slot of every lane. */
+    unsigned per = wt_per_reg[td];
+    unsigned ED = x->vec * per;
+    for (unsigned l = 0; l < ISA_LANES; l++)
+        for (unsigned e = 0; e < ED; e++) {
+            unsigned idx = l * UC + e % UC;
+            uint8_t *p = elem_at(f, fn, x->o[0], td, e, l);
+            if (td == WT_F64) {
+                memcpy(p, &D[idx], 8);
+            } else if (td == WT_F16) {
+                uint16_t h = (uint16_t)Di[idx];
+                memcpy(p, &h, 2);
+            } else {
+                memcpy(p, &Di[idx], 4);
+            }
+        }
+    return ISA_X_NEXT;
+}
+
+static const isa_xdesc_t load_d[1] = { { load_f, { 0 }, 0 } };
+static const isa_xdesc_t store_d[1] = { { store_f, { 0 }, 0 } };
+static const isa_xdesc_t mma_d[1] = { { mma_f, { 0 }, 0 } };
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Selection
+ *====================================================================*/
+static int wt_of(isa_type_t t)
+{
+    switch (t) {
+    case ISA_T_F16: return WT_F16;
+    case ISA_T_BF16: return WT_BF16;
+    case ISA_T_TF32: return WT_TF32;
+    case ISA_T_F32: return WT_F32;
+    case ISA_T_F64: return WT_F64;
+    case ISA_T_S8: return WT_S8;
+    case ISA_T_U8: return WT_U8;
+    case ISA_T_S32: return WT_S32;
+    default: return -1;
+    }
+}
+
+/* The shape's M, N, K; 0 when it is none of wmma's. */
+static bool shape_of(int sh, unsigned *M, unsigned *N, unsigned *K)
+{
+    switch (sh) {
+    case ISA_M_M16N16K16: *M = 16; *N = 16; *K = 16; return true;
+    case ISA_M_M32N8K16: *M = 32; *N = 8; *K = 16; return true;
+    case ISA_M_M8N32K16: *M = 8; *N = 32; *K = 16; return true;
+    case ISA_M_M16N16K8: *M = 16; *N = 16; *K = 8; return true;
+    case ISA_M_M8N8K4: *M = 8; *N = 8; *K = 4; return true;
+    default: return false;
+    }
+}
+
+/* Whether types t (a and b), c and d go with the shape. */
+static bool types_ok(unsigned M, unsigned K, int t, int c, int d)
+{
+    (void)M;
+    switch (t) {
+    case WT_F16: return K == 16 && (c == WT_F16 || c == WT_F32) && (d == WT_F16 || d == WT_F32);
+    case WT_BF16: return K == 16 && c == WT_F32 && d == WT_F32;
+    case WT_TF32: return K == 8 && c == WT_F32 && d == WT_F32;
+    case WT_F64: return K == 4 && c == WT_F64 && d == WT_F64;
+    case WT_S8: case WT_U8: return K == 16 && c == WT_S32 && d == WT_S32;
+    default: return false;
+    }
+}
+
+/* The registers a fragment of type t of matrix mx has (the manual's counts). */
+static unsigned regs_of(unsigned mx, unsigned M, unsigned N, unsigned K, int t)
+{
+    unsigned rows, cols;
+    dims(mx, M, N, K, &rows, &cols);
+    if (t == WT_F16 && mx <= MX_B)
+        return 8;
+    return rows * cols / ISA_LANES / wt_per_reg[t];
+}
+
+/* A vector operand of n registers of width rb: their slots into f->opd_slot. */
+static bool vec_regs(ex_func_t *f, const isa_operand_t *o, unsigned n, unsigned rb, uint32_t *first)
+{
+    if (o->kind != ISA_OPD_VEC || o->count != n)
+        return false;
+    for (unsigned k = 0; k < n; k++) {
+        const isa_operand_t *e = &f->ir->opds[o->u.first + k];
+        unsigned w;
+        if (e->kind != ISA_OPD_REG)
+            return false;
+        uint32_t s = ex_reg_operand(f, e, &w);
+        if (s == ISA_NONE || w != rb)
+            return false;
+        f->opd_slot[o->u.first + k] = s;
+    }
+    *first = o->u.first;
+    return true;
+}
+
+static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x, bool store)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    int mx = isa_instr_mod(in, ISA_G_MATRIX), lay = isa_instr_mod(in, ISA_G_LAYOUT), sh = isa_instr_mod(in, ISA_G_SHAPE);
+    int spi = isa_instr_space(in, 0);
+    bool sync = isa_instr_has(in, ISA_M_SYNCMOD), aligned = isa_instr_has(in, ISA_M_ALIGNEDM);
+    unsigned known = 1u + (mx >= 0) + (lay >= 0) + (sh >= 0) + (spi >= 0) + sync + aligned;
+    unsigned M, N, K;
+    if (in->nsfx != known || !sync || !aligned || lay < 0 || in->ntypes != 1 || !shape_of(sh, &M, &N, &K))
+        return false;
+    unsigned m = mx == ISA_M_A ? MX_A : mx == ISA_M_B ? MX_B : mx == ISA_M_C ? MX_C : mx == ISA_M_D ? MX_D : 99;
+    if (store ? m != MX_D : m > MX_C)
+        return false;
+    int t = wt_of((isa_type_t)in->types[0]);
+    if (t < 0)
+        return false;
+    if (m <= MX_B ? !types_ok(M, K, t, t == WT_F64 ? WT_F64 : (t == WT_S8 || t == WT_U8) ? WT_S32 : WT_F32,
+                              t == WT_F64 ? WT_F64 : (t == WT_S8 || t == WT_U8) ? WT_S32 : WT_F32)
+                  : !(t == WT_F16 || t == WT_F32 || t == WT_F64 || t == WT_S32))
+        return false;
+    if (m > MX_B && (t == WT_F64) != (K == 4))
+        return false;
+    if (spi >= 0 && isa_spaces[spi].window != ISA_SP_GLOBAL && isa_spaces[spi].window != ISA_SP_SHARED)
+        return false;
+    if (in->nopd < 2 || in->nopd > 3)
+        return false;
+    const isa_operand_t *vo = &o[store ? 1 : 0], *ao = &o[store ? 0 : 1];
+    unsigned n = regs_of(m, M, N, K, t);
+    if (!vec_regs(f, vo, n, t == WT_F64 ? 8 : 4, &x->target))
+        return false;
+    x->vec = (uint8_t)n;
+    if (ao->kind != ISA_OPD_ADDR || (ao->flags & ISA_OPDF_ADDRLIST))
+        return false;
+    x->imm = ao->imm;
+    x->o[4] = ISA_NONE;
+    x->width = spi < 0 ? 0xff : (uint8_t)isa_spaces[spi].window;
+    if (ao->base == ISA_OPD_REG) {
+        unsigned bw;
+        x->o[4] = ex_reg_operand(f, ao, &bw);
+        if (x->o[4] == ISA_NONE || (bw != 4 && bw != 8))
+            return false;
+        if (bw == 4)
+            x->flags |= WM_B32;
+    } else if (ao->base == ISA_OPD_SYM) {
+        const isa_var_t *v = (ao->flags & ISA_OPDF_MODSYM) ? &f->mod->vars[ao->u.sym] : &f->ir->vars[ao->u.sym];
+        isa_space_t vw = isa_spaces[v->space].window;
+        if (vw != ISA_SP_GLOBAL && vw != ISA_SP_SHARED)
+            return false;
+        isa_operand_t s = *ao;
+        s.kind = ISA_OPD_SYM;
+        s.imm = 0;
+        x->o[4] = ex_pd_operand(pd, &s, 8);
+        if (x->o[4] == ISA_NONE)
+            return false;
+        if (x->width == 0xff)
+            x->width = (uint8_t)vw;
+    } else if (ao->base != ISA_OPD_IMM) {
+        return false;
+    }
+    x->o[5] = ISA_NONE;
+    if (in->nopd == 3) {
+        const isa_operand_t *so = &o[2];
+        if ((so->kind != ISA_OPD_REG && so->kind != ISA_OPD_IMM) || (so->kind == ISA_OPD_REG && ex_reg_width(f, so) != 4))
+            return false;
+        x->o[5] = ex_pd_operand(pd, so, 4);
+        if (x->o[5] == ISA_NONE)
+            return false;
+    }
+    x->aux = M | N << 8 | K << 16 | (uint64_t)m << 24 | (uint64_t)(lay == ISA_M_COL) << 28 | (uint64_t)t << 32;
+    x->desc = store ? store_d : load_d;
+    return true;
+}
+
+static bool select_mma(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    int sh = isa_instr_mod(in, ISA_G_SHAPE), rnd = isa_instr_mod(in, ISA_G_ROUND), sat = isa_instr_mod(in, ISA_G_SAT);
+    bool sync = isa_instr_has(in, ISA_M_SYNCMOD), aligned = isa_instr_has(in, ISA_M_ALIGNEDM);
+    unsigned nlay = 2;   /* .alayout.blayout */
+    unsigned known = in->ntypes + nlay + (sh >= 0) + (rnd >= 0) + (sat >= 0) + sync + aligned;
+    unsigned M, N, K;
+    if (in->nsfx != known || !sync || !aligned || !shape_of(sh, &M, &N, &K) || in->nopd != 4)
+        return false;
+    /* Types: .dtype.ctype (f16 operands), or .dtype.atype.btype.ctype. */
+    int t, tc, td;
+    if (in->ntypes == 2) {
+        td = wt_of((isa_type_t)in->types[0]);
+        tc = wt_of((isa_type_t)in->types[1]);
+        t = WT_F16;
+    } else if (in->ntypes == 4) {
+        td = wt_of((isa_type_t)in->types[0]);
+        t = wt_of((isa_type_t)in->types[1]);
+        tc = wt_of((isa_type_t)in->types[3]);
+        if (in->types[1] != in->types[2])
+            return false;
+    } else {
+        return false;
+    }
+    if (t < 0 || tc < 0 || td < 0 || !types_ok(M, K, t, tc, td))
+        return false;
+    /* .rnd only on f64 (.rn .rz .rm .rp); .satfinite on the float results and the integers. */
+    int mode = ISA_RND_N;
+    if (rnd >= 0) {
+        if (t != WT_F64)
+            return false;
+        mode = rnd == ISA_M_RN ? ISA_RND_N : rnd == ISA_M_RZ ? ISA_RND_Z : rnd == ISA_M_RM ? ISA_RND_M
+             : rnd == ISA_M_RP ? ISA_RND_P : -1;
+        if (mode != ISA_RND_N)
+            return false;          /* .rz .rm .rp: not supported yet (nvcuda::wmma emits .rn) */
+    }
+    if (sat >= 0 && (sat != ISA_M_SATFINITE || t == WT_F64))
+        return false;
+    uint32_t first;
+    if (!vec_regs(f, &o[0], regs_of(MX_D, M, N, K, td), td == WT_F64 ? 8 : 4, &first))
+        return false;
+    x->o[0] = first;
+    x->vec = (uint8_t)regs_of(MX_D, M, N, K, td);
+    if (!vec_regs(f, &o[1], regs_of(MX_A, M, N, K, t), t == WT_F64 ? 8 : 4, &first))
+        return false;
+    x->o[1] = first;
+    if (!vec_regs(f, &o[2], regs_of(MX_B, M, N, K, t), t == WT_F64 ? 8 : 4, &first))
+        return false;
+    x->o[2] = first;
+    if (!vec_regs(f, &o[3], regs_of(MX_C, M, N, K, tc), tc == WT_F64 ? 8 : 4, &first))
+        return false;
+    x->o[3] = first;
+    x->aux = M | N << 8 | K << 16 | (uint64_t)t << 32 | (uint64_t)tc << 36 | (uint64_t)td << 40 |
+             (uint64_t)(sat >= 0) << 44 | (uint64_t)mode << 48;
+    x->desc = mma_d;
+    return true;
+}
+
+bool ex_select_wmma(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    bool ok;
+    switch ((isa_op_t)in->op) {
+    case ISA_OP_WMMA_LOAD: ok = select_ldst(pd, f, in, x, false); break;
+    case ISA_OP_WMMA_STORE: ok = select_ldst(pd, f, in, x, true); break;
+    case ISA_OP_WMMA_MMA: ok = select_mma(f, in, x); break;
+    default: return false;
+    }
+    if (!ok) {
+        x->desc = NULL;
+        x->flags = 0;
+        x->aux = 0;
+        x->imm = 0;
+        x->vec = 0;
+        x->width = 0;
+        x->target = 0;
+        for (unsigned k = 0; k < 6; k++)
+            x->o[k] = ISA_NONE;
+    }
+    return ok;
+}
+/*}=====================================================================*/
