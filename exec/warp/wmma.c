@@ -269,6 +269,208 @@ static const isa_xdesc_t mma_d[1] = { { mma_f, { 0 }, 0 } };
 /*}=====================================================================*/
 
 /*{=====================================================================
+ * mma.sync (the fragments the manual lays out), ldmatrix, stmatrix, movmatrix.  For a
+ * lane, g = lane / 4 and t = lane % 4; element e of a fragment is element e % per of
+ * register e / per.  x->aux as for wmma.mma, plus bits 52-55 b's type (integer operands
+ * may differ in signedness).
+ *====================================================================*/
+enum { FR_A, FR_B, FR_C };
+
+/* Row and column of element e of lane l's fragment fr of shape M x N x K, type t. */
+static void frag_rc(unsigned fr, unsigned M, unsigned K, unsigned t, unsigned l, unsigned e, unsigned *r, unsigned *c)
+{
+    unsigned g = l >> 2, q = l & 3;
+    bool i8 = t == WT_S8 || t == WT_U8;
+    if (fr == FR_C) {
+        if (M == 8) {                       /* m8n8: f64 or s32 */
+            *r = g; *c = 2 * q + e;
+        } else {
+            *r = g + 8 * (e >> 1); *c = 2 * q + (e & 1);
+        }
+        return;
+    }
+    if (t == WT_F64) {                      /* m8n8k4 */
+        *r = fr == FR_A ? g : q;
+        *c = fr == FR_A ? q : g;
+        return;
+    }
+    if (fr == FR_A) {
+        if (i8) {
+            if (M == 8) { *r = g; *c = 4 * q + e; }                                   /* m8n8k16 */
+            else if (K == 16) { *r = g + 8 * (e >> 2); *c = 4 * q + (e & 3); }         /* m16n8k16 */
+            else { *r = g + 8 * ((e >> 2) & 1); *c = 4 * q + (e & 3) + 16 * (e >> 3); } /* m16n8k32 */
+        } else if (t == WT_TF32) {
+            if (K == 8) { *r = g + 8 * (e & 1); *c = q + 4 * (e >> 1); }
+            else { *r = g + 8 * e; *c = q; }
+        } else {
+            if (K == 16) { *r = g + 8 * ((e >> 1) & 1); *c = 2 * q + (e & 1) + 8 * (e >> 2); }
+            else { *r = g + 8 * (e >> 1); *c = 2 * q + (e & 1); }
+        }
+    } else {
+        *c = g;
+        if (i8)
+            *r = K == 32 ? 4 * q + (e & 3) + 16 * (e >> 2) : 4 * q + e;
+        else if (t == WT_TF32)
+            *r = K == 8 ? q + 4 * e : q;
+        else
+            *r = K == 16 ? 2 * q + (e & 1) + 8 * (e >> 1) : 2 * q + e;
+    }
+}
+
+#define AUX_TB(a) ((unsigned)(((a) >> 52) & 0xf))
+
+static int mma_sync_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    if (mask != ISA_FULL)
+        return wm_fault(w, x, mask, "mma with only some lanes of the warp active (.aligned needs all of them)");
+    const ex_func_t *fn = ex_top(w)->fn;
+    uint64_t a = x->aux;
+    unsigned M = AUX_M(a), N = AUX_N(a), K = AUX_K(a), t = AUX_T(a), tb = AUX_TB(a), tc = AUX_TC(a), td = AUX_TD(a);
+    double A[16 * 32], B[32 * 8], C[16 * 8];
+    unsigned EA = M * K / ISA_LANES, EB = K * N / ISA_LANES, EC = M * N / ISA_LANES;
+    for (unsigned l = 0; l < ISA_LANES; l++) {
+        unsigned r, c;
+        for (unsigned e = 0; e < EA; e++) {
+            frag_rc(FR_A, M, K, t, l, e, &r, &c);
+            A[r * K + c] = elem_get(elem_at(f, fn, x->o[1], t, e, l), t);
+        }
+        for (unsigned e = 0; e < EB; e++) {
+            frag_rc(FR_B, M, K, tb, l, e, &r, &c);
+            B[r * N + c] = elem_get(elem_at(f, fn, x->o[2], tb, e, l), tb);
+        }
+        for (unsigned e = 0; e < EC; e++) {
+            frag_rc(FR_C, M, K, tc, l, e, &r, &c);
+            C[r * N + c] = elem_get(elem_at(f, fn, x->o[3], tc, e, l), tc);
+        }
+    }
+    double bcol[32];
+    for (unsigned j = 0; j < N; j++) {
+        for (unsigned k = 0; k < K; k++)
+            bcol[k] = B[k * N + j];
+        for (unsigned i = 0; i < M; i++) {
+            double *d = &C[i * N + j];
+            const double *arow = &A[i * K];
+            if (t == WT_S8 || t == WT_U8) {
+                int64_t s = (int64_t)*d;
+                for (unsigned k = 0; k < K; k++)
+                    s += (int64_t)arow[k] * (int64_t)bcol[k];
+                if (AUX_SAT(a))
+                    s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+                *d = (double)(int32_t)(uint32_t)s;
+            } else if (t == WT_F64) {
+                double r = *d;
+                for (unsigned k = 0; k < K; k++)
+                    r = fma(arow[k], bcol[k], r);
+                *d = f64_canon(r);
+            } else {
+                bool nan;
+                int inf;
+                double sum = tc_sum(arow, bcol, K, *d, &nan, &inf);
+                if (td == WT_F32) {
+                    float r = nan ? f32_of(0x7fffffffu) : inf ? (inf > 0 ? INFINITY : -INFINITY)
+                                                              : (float)isa_fp_round(sum, 0, -126, 127, 23, ISA_RND_Z);
+                    *d = r == 0 ? 0.0 : r;
+                } else {
+                    uint16_t h = nan ? 0x7fff : inf ? (inf > 0 ? 0x7c00 : 0xfc00) : f16_bits_rn(sum);
+                    *d = h == 0x8000 ? 0.0 : isa_f16_dec_f32(h);
+                    if (nan)
+                        *d = NAN;
+                }
+            }
+        }
+    }
+    for (unsigned l = 0; l < ISA_LANES; l++)
+        for (unsigned e = 0; e < EC; e++) {
+            unsigned r, c;
+            frag_rc(FR_C, M, K, td, l, e, &r, &c);
+            double v = C[r * N + c];
+            uint8_t *p = elem_at(f, fn, x->o[0], td, e, l);
+            if (td == WT_F64) {
+                memcpy(p, &v, 8);
+            } else if (td == WT_F16) {
+                uint16_t h = v != v ? 0x7fff : (uint16_t)isa_fp_pack(v, 5, 10);
+                memcpy(p, &h, 2);
+            } else if (td == WT_F32) {
+                float fv = v != v ? f32_of(0x7fffffffu) : (float)v;
+                memcpy(p, &fv, 4);
+            } else {
+                int32_t iv = (int32_t)v;
+                memcpy(p, &iv, 4);
+            }
+        }
+    return ISA_X_NEXT;
+}
+
+/* ldmatrix / stmatrix .m8n8.x{1,2,4}{.trans}.b16: lane i*8 + r gives the address of row r
+ * of matrix i (16 bytes); lane l's register i holds row l / 4, columns 2 (l % 4) and the
+ * next of matrix i (with .trans: rows 2 (l % 4) and the next, column l / 4).  x->vec the
+ * matrices, x->target the registers' pool index, o[4] the address, aux bit 0 .trans,
+ * bit 1 store. */
+static int ldmatrix_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    if (mask != ISA_FULL)
+        return wm_fault(w, x, mask, "ldmatrix/stmatrix with only some lanes of the warp active (.aligned needs all of them)");
+    const ex_func_t *fn = ex_top(w)->fn;
+    bool trans = x->aux & 1, store = x->aux & 2;
+    for (unsigned i = 0; i < x->vec; i++) {
+        uint16_t *row[8];
+        for (unsigned r = 0; r < 8; r++) {
+            unsigned l = i * 8 + r;
+            uint64_t addr = x->o[4] == ISA_NONE ? (uint64_t)x->imm
+                          : (x->flags & WM_B32) ? (uint32_t)(ISA_SLOT(const uint32_t, f, x->o[4])[l] + (uint32_t)x->imm)
+                                                : ISA_SLOT(const uint64_t, f, x->o[4])[l] + (uint64_t)x->imm;
+            if (addr % 16) {
+                ex_set_fault_k(w, x, 1u << l, EX_FAULT_MISALIGNED, "ldmatrix/stmatrix row address not 16-byte aligned");
+                w->fault_addr = addr;
+                return ISA_X_FAULT;
+            }
+            row[r] = ex_mem(w, l, x->width == 0xff ? ISA_SP_NONE : (isa_space_t)x->width, addr, 16, x);
+            if (!row[r])
+                return ISA_X_FAULT;
+        }
+        uint32_t slot = fn->opd_slot[x->target + i];
+        for (unsigned l = 0; l < ISA_LANES; l++) {
+            uint16_t *h = (uint16_t *)(f + slot + l * 4);
+            for (unsigned j = 0; j < 2; j++) {
+                unsigned r = l / 4, c = 2 * (l % 4) + j;
+                uint16_t *m = trans ? &row[c][r] : &row[r][c];
+                if (store)
+                    memcpy(m, &h[j], 2);
+                else
+                    memcpy(&h[j], m, 2);
+            }
+        }
+    }
+    return ISA_X_NEXT;
+}
+
+/* movmatrix.sync.aligned.m8n8.trans.b16 d, a: the 8 x 8 matrix of a's fragments (as
+ * ldmatrix lays them out) transposed. */
+static int movmatrix_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    if (mask != ISA_FULL)
+        return wm_fault(w, x, mask, "movmatrix with only some lanes of the warp active (.aligned needs all of them)");
+    uint16_t m[8][8];
+    const uint16_t *src = ISA_SLOT(const uint16_t, f, x->o[1]);
+    for (unsigned l = 0; l < ISA_LANES; l++)
+        for (unsigned j = 0; j < 2; j++)
+            m[l / 4][2 * (l % 4) + j] = src[2 * l + j];
+    uint16_t *dst = ISA_SLOT(uint16_t, f, x->o[0]);
+    for (unsigned l = 0; l < ISA_LANES; l++)
+        for (unsigned j = 0; j < 2; j++)
+            dst[2 * l + j] = m[2 * (l % 4) + j][l / 4];
+    return ISA_X_NEXT;
+}
+
+static const isa_xdesc_t mma_sync_d[1] = { { mma_sync_f, { 0 }, 0 } };
+static const isa_xdesc_t ldmatrix_d[1] = { { ldmatrix_f, { 0 }, 0 } };
+static const isa_xdesc_t movmatrix_d[1] = { { movmatrix_f, { 0 }, 0 } };
+/*}=====================================================================*/
+
+/*{=====================================================================
  * Selection
  *====================================================================*/
 static int wt_of(isa_type_t t)
@@ -474,6 +676,149 @@ static bool select_mma(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     return true;
 }
 
+
+static bool select_mma_sync(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    int sh = isa_instr_mod(in, ISA_G_SHAPE), sat = isa_instr_mod(in, ISA_G_SAT);
+    bool sync = isa_instr_has(in, ISA_M_SYNCMOD), aligned = isa_instr_has(in, ISA_M_ALIGNEDM);
+    bool row = isa_instr_has(in, ISA_M_ROW), col = isa_instr_has(in, ISA_M_COL);
+    unsigned known = in->ntypes + 2 + (sh >= 0) + (sat >= 0) + sync + aligned;
+    if (in->nsfx != known || !sync || !aligned || !row || !col || in->ntypes != 4 || in->nopd != 4)
+        return false;
+    unsigned M, N, K;
+    switch (sh) {
+    case ISA_M_M16N8K16: M = 16; N = 8; K = 16; break;
+    case ISA_M_M16N8K8: M = 16; N = 8; K = 8; break;
+    case ISA_M_M16N8K4: M = 16; N = 8; K = 4; break;
+    case ISA_M_M16N8K32: M = 16; N = 8; K = 32; break;
+    case ISA_M_M8N8K4: M = 8; N = 8; K = 4; break;
+    case ISA_M_M8N8K16: M = 8; N = 8; K = 16; break;
+    default: return false;
+    }
+    int td = wt_of((isa_type_t)in->types[0]), t = wt_of((isa_type_t)in->types[1]);
+    int tb = wt_of((isa_type_t)in->types[2]), tc = wt_of((isa_type_t)in->types[3]);
+    if (td < 0 || t < 0 || tb < 0 || tc < 0)
+        return false;
+    bool i8 = (t == WT_S8 || t == WT_U8) && (tb == WT_S8 || tb == WT_U8);
+    bool ok;
+    if (i8)
+        ok = td == WT_S32 && tc == WT_S32 && ((M == 16 && (K == 16 || K == 32)) || (M == 8 && K == 16));
+    else if (t != tb)
+        ok = false;
+    else if (t == WT_F16)
+        ok = M == 16 && (K == 8 || K == 16) && (td == WT_F16 || td == WT_F32) && (tc == WT_F16 || tc == WT_F32);
+    else if (t == WT_BF16)
+        ok = M == 16 && (K == 8 || K == 16) && td == WT_F32 && tc == WT_F32;
+    else if (t == WT_TF32)
+        ok = M == 16 && (K == 4 || K == 8) && td == WT_F32 && tc == WT_F32;
+    else if (t == WT_F64)
+        ok = M == 8 && K == 4 && td == WT_F64 && tc == WT_F64;
+    else
+        ok = false;
+    if (!ok || (sat >= 0 && (sat != ISA_M_SATFINITE || !i8)))
+        return false;
+    /* Registers: elements / 32 lanes, packed per register. */
+    unsigned na = M * K / ISA_LANES / wt_per_reg[t], nb = K * N / ISA_LANES / wt_per_reg[tb];
+    unsigned nc = M * N / ISA_LANES / wt_per_reg[tc], nd = M * N / ISA_LANES / wt_per_reg[td];
+    uint32_t first;
+    if (!vec_regs(f, &o[0], nd, td == WT_F64 ? 8 : 4, &first))
+        return false;
+    x->o[0] = first;
+    if (!vec_regs(f, &o[1], na, t == WT_F64 ? 8 : 4, &first))
+        return false;
+    x->o[1] = first;
+    if (!vec_regs(f, &o[2], nb, tb == WT_F64 ? 8 : 4, &first))
+        return false;
+    x->o[2] = first;
+    if (!vec_regs(f, &o[3], nc, tc == WT_F64 ? 8 : 4, &first))
+        return false;
+    x->o[3] = first;
+    x->aux = M | N << 8 | K << 16 | (uint64_t)t << 32 | (uint64_t)tc << 36 | (uint64_t)td << 40 |
+             (uint64_t)(sat >= 0) << 44 | (uint64_t)tb << 52;
+    x->desc = mma_sync_d;
+    return true;
+}
+
+static bool select_ldmatrix(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x, bool store)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    int sh = isa_instr_mod(in, ISA_G_SHAPE), num = isa_instr_mod(in, ISA_G_NUM), spi = isa_instr_space(in, 0);
+    bool sync = isa_instr_has(in, ISA_M_SYNCMOD), aligned = isa_instr_has(in, ISA_M_ALIGNEDM);
+    bool trans = isa_instr_has(in, ISA_M_TRANS);
+    unsigned known = 1u + (sh >= 0) + (num >= 0) + (spi >= 0) + sync + aligned + trans;
+    if (in->nsfx != known || !sync || !aligned || sh != ISA_M_M8N8 || in->ntypes != 1 || in->types[0] != ISA_T_B16 ||
+        in->nopd != 2)
+        return false;
+    unsigned n = num == ISA_M_X1 ? 1 : num == ISA_M_X2 ? 2 : num == ISA_M_X4 ? 4 : 0;
+    if (!n || (spi >= 0 && isa_spaces[spi].window != ISA_SP_SHARED))
+        return false;
+    const isa_operand_t *ro = &o[store ? 1 : 0], *ao = &o[store ? 0 : 1];
+    uint32_t first;
+    if (ro->kind == ISA_OPD_VEC) {
+        if (!vec_regs(f, ro, n, 4, &first))
+            return false;
+    } else {
+        /* one register without braces (x1) */
+        unsigned w;
+        if (n != 1 || ro->kind != ISA_OPD_REG || ex_reg_operand(f, ro, &w) == ISA_NONE || w != 4)
+            return false;
+        first = (uint32_t)(ro - f->ir->opds);
+        f->opd_slot[first] = ex_reg_operand(f, ro, &w);
+    }
+    x->target = first;
+    x->vec = (uint8_t)n;
+    if (ao->kind != ISA_OPD_ADDR || (ao->flags & ISA_OPDF_ADDRLIST))
+        return false;
+    x->imm = ao->imm;
+    x->o[4] = ISA_NONE;
+    x->width = spi < 0 ? 0xff : ISA_SP_SHARED;
+    if (ao->base == ISA_OPD_REG) {
+        unsigned bw;
+        x->o[4] = ex_reg_operand(f, ao, &bw);
+        if (x->o[4] == ISA_NONE || (bw != 4 && bw != 8))
+            return false;
+        if (bw == 4)
+            x->flags |= WM_B32;
+    } else if (ao->base == ISA_OPD_SYM) {
+        const isa_var_t *v = (ao->flags & ISA_OPDF_MODSYM) ? &f->mod->vars[ao->u.sym] : &f->ir->vars[ao->u.sym];
+        if (isa_spaces[v->space].window != ISA_SP_SHARED)
+            return false;
+        isa_operand_t s = *ao;
+        s.kind = ISA_OPD_SYM;
+        s.imm = 0;
+        x->o[4] = ex_pd_operand(pd, &s, 8);
+        if (x->o[4] == ISA_NONE)
+            return false;
+        x->width = ISA_SP_SHARED;
+    } else {
+        return false;
+    }
+    x->aux = (uint64_t)trans | (uint64_t)store << 1;
+    x->desc = ldmatrix_d;
+    return true;
+}
+
+static bool select_movmatrix(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    int sh = isa_instr_mod(in, ISA_G_SHAPE);
+    bool sync = isa_instr_has(in, ISA_M_SYNCMOD), aligned = isa_instr_has(in, ISA_M_ALIGNEDM);
+    bool trans = isa_instr_has(in, ISA_M_TRANS);
+    if (in->nsfx != 5u || !sync || !aligned || !trans || sh != ISA_M_M8N8 || in->ntypes != 1 ||
+        in->types[0] != ISA_T_B16 || in->nopd != 2)
+        return false;
+    unsigned w0, w1;
+    if (o[0].kind != ISA_OPD_REG || o[1].kind != ISA_OPD_REG)
+        return false;
+    x->o[0] = ex_reg_operand(f, &o[0], &w0);
+    x->o[1] = ex_reg_operand(f, &o[1], &w1);
+    if (x->o[0] == ISA_NONE || x->o[1] == ISA_NONE || w0 != 4 || w1 != 4)
+        return false;
+    x->desc = movmatrix_d;
+    return true;
+}
+
 bool ex_select_wmma(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
 {
     bool ok;
@@ -481,6 +826,10 @@ bool ex_select_wmma(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     case ISA_OP_WMMA_LOAD: ok = select_ldst(pd, f, in, x, false); break;
     case ISA_OP_WMMA_STORE: ok = select_ldst(pd, f, in, x, true); break;
     case ISA_OP_WMMA_MMA: ok = select_mma(f, in, x); break;
+    case ISA_OP_MMA: ok = select_mma_sync(f, in, x); break;
+    case ISA_OP_LDMATRIX: ok = select_ldmatrix(pd, f, in, x, false); break;
+    case ISA_OP_STMATRIX: ok = select_ldmatrix(pd, f, in, x, true); break;
+    case ISA_OP_MOVMATRIX: ok = select_movmatrix(f, in, x); break;
     default: return false;
     }
     if (!ok) {
