@@ -155,6 +155,9 @@ int        drv_attr_value(int attr);
 CUresult   drv_mem_alloc_async(CUdeviceptr *dp, size_t n, CUstream s);
 CUresult   drv_pool_alloc_current(CUdeviceptr *dp, size_t n, CUstream s);
 void       drv_pool_forget(uintptr_t base);
+/* Virtual memory management's accessible mappings as device memory (mem.c, for vmm.c). */
+CUresult   drv_alloc_add_vmm(void *base, size_t size);
+void       drv_alloc_remove_vmm(uintptr_t base);
 CUresult   drv_enter(drv_ctx_t **out);
 /* ... and for a call that names its context (NULL: the current one). */
 CUresult   drv_enter_ctx(drv_ctx_t *c);

@@ -973,3 +973,21 @@ void drv_alloc_forget(uintptr_t base)
     drv_alloc_t a;
     remove_at(base, 1u << DRV_MEM_MODULE, &a);
 }
+
+/* A mapping of virtual memory management made accessible (vmm.c): device memory for
+ * kernels, in the registry as memory the driver does not free itself. */
+CUresult drv_alloc_add_vmm(void *base, size_t size)
+{
+    if (ex_device_map(drv.dev, base, size) != ISA_ST_OK)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    CUresult r = drv_alloc_add(base, size, DRV_MEM_MODULE, 0, false);
+    if (r)
+        ex_device_unmap(drv.dev, base);
+    return r;
+}
+
+void drv_alloc_remove_vmm(uintptr_t base)
+{
+    drv_alloc_forget(base);
+    ex_device_unmap(drv.dev, (void *)base);
+}
