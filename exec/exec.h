@@ -298,4 +298,29 @@ uint64_t     ex_entry_shared(const ex_program_t *p, uint32_t entry);
 isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, const void *params,
                        size_t params_size, ex_stats_t *out);
 
+/* A tensor map (CUtensorMap, 128 bytes, 64-byte aligned): what cuTensorMapEncodeTiled
+ * encodes and cp.async.bulk.tensor reads (exec/sync/async.c).  The layout is the
+ * emulator's own (the driver's is opaque).  Tile mode; dims[i] elements along dimension i
+ * (0 the innermost), strides[i] the bytes between consecutive indices of dimension i + 1,
+ * box[i] the box's extent, estr[i] its traversal stride. */
+#define EX_TMAP_MAGIC 0x50414d54u   /* "TMAP" */
+typedef struct {
+    uint32_t magic;
+    uint8_t  dtype;       /* CUtensorMapDataType */
+    uint8_t  rank;        /* 1 to 5 */
+    uint8_t  esize;       /* bytes per element */
+    uint8_t  interleave;  /* CUtensorMapInterleave: 0 none */
+    uint8_t  swizzle;     /* CUtensorMapSwizzle: 0 none, 1 32B, 2 64B, 3 128B */
+    uint8_t  oob_nan;     /* out-of-bound elements read NaN (else zero) */
+    uint8_t  l2;          /* CUtensorMapL2promotion (a hint) */
+    uint8_t  pad;
+    uint64_t addr;
+    uint64_t dims[5];
+    uint64_t strides[4];
+    uint16_t box[5];
+    uint8_t  estr[5];
+    uint8_t  reserved[17];
+} ex_tensormap_t;
+_Static_assert(sizeof(ex_tensormap_t) == 128, "a CUtensorMap is 128 bytes");
+
 #endif

@@ -746,6 +746,7 @@ bool ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     case ISA_OP_APPLYPRIORITY:
     case ISA_OP_DISCARD:
     case ISA_OP_CP_ASYNC_BULK_PREFETCH:
+    case ISA_OP_CP_ASYNC_BULK_PREFETCH_TENSOR:
         x->desc = nop_d;
         return true;
     default:

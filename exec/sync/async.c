@@ -138,6 +138,8 @@ static void *as_mem(ex_warp_t *w, unsigned l, unsigned sp, uint64_t a, unsigned 
         as_fault(w, x, l, a, EX_FAULT_MISALIGNED, "misaligned address");
         return NULL;
     }
+    if (want == ISA_SP_NONE)   /* any space: the generic windows decide */
+        return ex_mem(w, l, sp == AS_SP_GENERIC ? ISA_SP_NONE : (isa_space_t)sp, a, bytes, x);
     isa_space_t s = (isa_space_t)sp;
     if (sp == AS_SP_GENERIC) {
         s = (a & EX_WIN_MASK) == EX_WIN_SHARED ? ISA_SP_SHARED : (a & EX_WIN_MASK) == 0 ? ISA_SP_GLOBAL : ISA_SP_LOCAL;
@@ -736,6 +738,220 @@ static bool select_bulk(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
 }
 /*}=====================================================================*/
 
+/*{=====================================================================
+ * cp.async.bulk.tensor (tile mode): a box of a tensor map's tensor copied between global
+ * and shared memory at issue, lane after lane:
+ *   .Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [dst], [map, {c...}], [mbar]
+ *     (also .shared::cta as the destination; .multicast::cluster to the one CTA of the
+ *     cluster when its mask names it): elements outside the tensor read zero (NaN with the
+ *     map's NaN fill), then complete_tx of the box's bytes on the mbarrier;
+ *   .Nd.global.shared::cta.tile.bulk_group [map, {c...}], [src]: elements outside the
+ *     tensor are not written.
+ * The box is boxDim[i] / elementStrides[i] (rounded up) elements along dimension i, every
+ * elementStrides[i]-th from coordinate c[i], dense in shared memory with dimension 0
+ * fastest; a swizzled map exchanges 16-byte chunks of shared memory by the XOR of address
+ * bits 4-6 with bits 7-9 (128B; bits 4-5 and 7-8 for 64B, bit 4 and bit 7 for 32B).
+ * x->o[1] the shared address (dst or src), o[4] the map's address register, o[5] the
+ * mbarrier's; x->target the coordinates' pool index, x->vec the rank; aux: bit 0 store,
+ * bit 1 multicast (o[3] the CTA mask), bits 8-15 the flags of the 32-bit address registers.
+ *====================================================================*/
+#define TM_STORE 0x1
+#define TM_MCAST 0x2
+
+static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    const ex_func_t *fn = ex_top(w)->fn;
+    bool store = x->aux & TM_STORE;
+    unsigned b32 = (unsigned)(x->aux >> 8) & 0xff;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t ma = addr_lane(f, x->o[4], b32 & 1, 0, l);
+        const ex_tensormap_t *tp = as_mem(w, l, AS_SP_GENERIC, ma, sizeof *tp, 64, ISA_SP_NONE, x);
+        if (!tp)
+            return ISA_X_FAULT;
+        ex_tensormap_t t;
+        memcpy(&t, tp, sizeof t);
+        if (t.magic != EX_TMAP_MAGIC)
+            return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, "the operand is no tensor map (cuTensorMapEncodeTiled makes them)");
+        if (t.rank != x->vec) {
+            snprintf(w->fault_buf, sizeof w->fault_buf, "a tensor map of rank %u used by a .%ud copy", t.rank, x->vec);
+            return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
+        }
+        bool deliver = !(x->aux & TM_MCAST) || (ISA_SLOT(const uint16_t, f, x->o[3])[l] & 1);
+        int64_t c[5] = { 0 };
+        uint64_t n[5] = { 1, 1, 1, 1, 1 };
+        uint64_t total = t.esize;
+        for (unsigned i = 0; i < t.rank; i++) {
+            c[i] = (int32_t)ISA_SLOT(const uint32_t, f, fn->opd_slot[x->target + i])[l];
+            n[i] = (t.box[i] + t.estr[i] - 1) / t.estr[i];
+            total *= n[i];
+        }
+        /* The H100 raises an illegal instruction for a box whose innermost coordinate is
+         * not at a 16-byte boundary (tests/apps/tma.cu: x = -3 and x = 29 of f32 maps). */
+        if ((c[0] * t.esize) % 16) {
+            snprintf(w->fault_buf, sizeof w->fault_buf,
+                     "cp.async.bulk.tensor box at innermost coordinate %lld: %lld bytes, not a multiple of 16",
+                     (long long)c[0], (long long)(c[0] * t.esize));
+            return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
+        }
+        uint64_t sa = addr_lane(f, x->o[1], b32 & 2, x->imm, l);
+        uint8_t *sh = deliver || store ? as_mem(w, l, ISA_SP_SHARED, sa, (unsigned)total, 128, ISA_SP_SHARED, x) : NULL;
+        if ((deliver || store) && !sh)
+            return ISA_X_FAULT;
+        uint64_t sbase = sa & 0xffffff;   /* the shared-window offset the swizzle reads */
+        unsigned smask = t.swizzle ? (1u << t.swizzle) - 1 : 0;
+        uint64_t k[5];
+        for (k[4] = 0; k[4] < n[4]; k[4]++)
+            for (k[3] = 0; k[3] < n[3]; k[3]++)
+                for (k[2] = 0; k[2] < n[2]; k[2]++)
+                    for (k[1] = 0; k[1] < n[1]; k[1]++)
+                        for (k[0] = 0; k[0] < n[0]; k[0]++) {
+                            uint64_t lin = (((k[4] * n[3] + k[3]) * n[2] + k[2]) * n[1] + k[1]) * n[0] + k[0];
+                            uint64_t so = sbase + lin * t.esize;
+                            so ^= ((so >> 7) & smask) << 4;
+                            uint8_t *sp = sh + (so - sbase);
+                            bool in = true;
+                            uint64_t off = 0;
+                            for (unsigned i = 0; i < t.rank; i++) {
+                                int64_t g = c[i] + (int64_t)(k[i] * t.estr[i]);
+                                if (g < 0 || (uint64_t)g >= t.dims[i])
+                                    in = false;
+                                off += i == 0 ? (uint64_t)g * t.esize : (uint64_t)g * t.strides[i - 1];
+                            }
+                            if (!deliver && !store)
+                                continue;
+                            if (in) {
+                                uint8_t *gp = as_mem(w, l, ISA_SP_GLOBAL, t.addr + off, t.esize, t.esize, ISA_SP_GLOBAL, x);
+                                if (!gp)
+                                    return ISA_X_FAULT;
+                                if (store)
+                                    memcpy(gp, sp, t.esize);
+                                else
+                                    memcpy(sp, gp, t.esize);
+                            } else if (!store) {
+                                memset(sp, t.oob_nan ? 0xff : 0, t.esize);   /* NaN: all ones but the sign */
+                                if (t.oob_nan)
+                                    sp[t.esize - 1] = 0x7f;
+                            }
+                        }
+        if (!store && deliver) {
+            uint64_t mba = addr_lane(f, x->o[5], b32 & 4, (int32_t)(uint32_t)(x->aux >> 32), l);
+            uint64_t *p = as_mem(w, l, ISA_SP_SHARED, mba, 8, 8, ISA_SP_SHARED, x);
+            if (!p)
+                return ISA_X_FAULT;
+            mb_t b = mb_get(*p);
+            int64_t tt = (int64_t)b.tx - (int64_t)total;
+            if (total > (uint64_t)MB_MAX_TX || tt < -MB_MAX_TX)
+                return tx_fault(w, x, l, tt);
+            b.tx = (int32_t)tt;
+            mb_settle(&b);
+            *p = mb_put(b);
+        }
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t tensor_d[1] = { { tensor_f, { 0 }, 0 } };
+
+/* The [map, {c...}] operand: the map's address register (64 bits, or 32) and rank
+ * coordinates (32-bit registers or constants). */
+static bool tmap_operand(void *pd, ex_func_t *f, const isa_operand_t *o, unsigned rank, ex_insn_t *x, unsigned *b32)
+{
+    if (o->kind != ISA_OPD_ADDR || !(o->flags & ISA_OPDF_ADDRLIST) || o->count != 2)
+        return false;
+    const isa_operand_t *e0 = &f->ir->opds[o->u.first], *e1 = e0 + 1;
+    unsigned w;
+    if (e0->kind == ISA_OPD_REG) {
+        x->o[4] = ex_reg_operand(f, e0, &w);
+        if (x->o[4] == ISA_NONE || (w != 8 && w != 4))
+            return false;
+        *b32 |= w == 4 ? 1 : 0;
+    } else if (e0->kind == ISA_OPD_SYM || (e0->kind == ISA_OPD_ADDR && e0->base == ISA_OPD_SYM)) {
+        isa_operand_t s = *e0;
+        s.kind = ISA_OPD_SYM;
+        s.imm = 0;
+        x->o[4] = ex_pd_operand(pd, &s, 8);
+        if (x->o[4] == ISA_NONE)
+            return false;
+    } else {
+        return false;
+    }
+    if (e1->kind != ISA_OPD_VEC || e1->count != rank)
+        return false;
+    for (unsigned k = 0; k < rank; k++) {
+        const isa_operand_t *c = &f->ir->opds[e1->u.first + k];
+        if (c->kind == ISA_OPD_REG && ex_reg_width(f, c) != 4)
+            return false;
+        uint32_t slot = (c->kind == ISA_OPD_REG || c->kind == ISA_OPD_IMM) ? ex_pd_operand(pd, c, 4) : ISA_NONE;
+        if (slot == ISA_NONE)
+            return false;
+        f->opd_slot[e1->u.first + k] = slot;
+    }
+    x->target = e1->u.first;
+    x->vec = (uint8_t)rank;
+    return true;
+}
+
+static bool select_tensor(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    int geom = isa_instr_mod(in, ISA_G_GEOM), lm = isa_instr_mod(in, ISA_G_LOADMODE);
+    int comp = isa_instr_mod(in, ISA_G_COMPLETION), mc = isa_instr_mod(in, ISA_G_MULTICAST);
+    int s0 = isa_instr_space(in, 0), s1 = isa_instr_space(in, 1);
+    bool hint = isa_instr_has(in, ISA_M_L2_CACHE_HINT);
+    unsigned known = (geom >= 0) + (lm >= 0) + (comp >= 0) + (mc >= 0) + (s0 >= 0) + (s1 >= 0) + hint;
+    if (in->nsfx != known || lm != ISA_M_TILE || s0 < 0 || s1 < 0 || isa_instr_space(in, 2) >= 0)
+        return false;
+    unsigned rank = geom == ISA_M_GEOM_1D ? 1 : geom == ISA_M_GEOM_2D ? 2 : geom == ISA_M_GEOM_3D ? 3
+                  : geom == ISA_M_GEOM_4D ? 4 : geom == ISA_M_GEOM_5D ? 5 : 0;
+    if (!rank)
+        return false;
+    unsigned b32 = 0;
+    bool store;
+    if ((s0 == ISA_SP_SHARED_CLUSTER || s0 == ISA_SP_SHARED_CTA) && s1 == ISA_SP_GLOBAL &&
+        comp == ISA_M_MBARRIER_COMPLETE_TX_BYTES) {
+        store = false;
+    } else if (s0 == ISA_SP_GLOBAL && s1 == ISA_SP_SHARED_CTA && comp == ISA_M_BULK_GROUP && mc < 0) {
+        store = true;
+    } else {
+        return false;
+    }
+    unsigned want = store ? 2u + hint : 3u + (mc >= 0) + hint;
+    if (in->nopd != want)
+        return false;
+    as_addr_t sa;
+    if (!tmap_operand(pd, f, &o[store ? 0 : 1], rank, x, &b32) ||
+        !addr_select(pd, f, &o[store ? 1 : 0], ISA_SP_SHARED, &sa) || sa.space != ISA_SP_SHARED)
+        return false;
+    x->o[1] = sa.slot;
+    x->imm = sa.off;
+    b32 |= sa.b32 ? 2 : 0;
+    unsigned k = 2;
+    if (!store) {
+        as_addr_t mb;
+        if (!addr_select(pd, f, &o[k++], ISA_SP_SHARED, &mb) || mb.space != ISA_SP_SHARED || mb.off != (int32_t)mb.off)
+            return false;
+        x->o[5] = mb.slot;
+        b32 |= mb.b32 ? 4 : 0;
+        x->aux = (uint64_t)(uint32_t)(int32_t)mb.off << 32;
+        if (mc >= 0) {
+            uint32_t slot;
+            if (o[k].kind != ISA_OPD_REG || !reg_of(f, &o[k++], 2, &slot))
+                return false;
+            x->o[3] = slot;
+            x->aux |= TM_MCAST;
+        }
+    } else {
+        x->aux = TM_STORE;
+    }
+    if (hint && !policy_ok(f, &o[k++]))
+        return false;
+    x->aux |= (uint64_t)b32 << 8;
+    x->desc = tensor_d;
+    return true;
+}
+/*}=====================================================================*/
+
 bool ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
 {
     const isa_operand_t *o = &f->ir->opds[in->opd];
@@ -781,6 +997,9 @@ bool ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x
     }
     case ISA_OP_CP_ASYNC_BULK:
         ok = select_bulk(pd, f, in, x);
+        break;
+    case ISA_OP_CP_ASYNC_BULK_TENSOR:
+        ok = select_tensor(pd, f, in, x);
         break;
     default:
         return false;

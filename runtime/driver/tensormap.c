@@ -1,0 +1,75 @@
+/* tensormap.c: tensor maps for the Tensor Memory Accelerator (cuTensorMapEncodeTiled,
+ * cuTensorMapReplaceAddress): checked as the driver checks them and encoded in the
+ * emulator's layout (ex_tensormap_t, exec/exec.h), which cp.async.bulk.tensor reads.
+ * Tile mode without interleaving; im2col maps are not emulated. */
+#include <string.h>
+
+#include "runtime/driver/drv.h"
+
+/* Bytes per element of CUtensorMapDataType 0..12; 0 for the packed sub-byte types. */
+static const uint8_t dtype_size[] = { 1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4 };
+
+static bool dtype_float(int t) { return t >= 6 && t <= 12; }
+
+DRV_API CUresult cuTensorMapEncodeTiled(void *map, int dtype, uint32_t rank, void *addr, const uint64_t *dims,
+                                        const uint64_t *strides, const uint32_t *box, const uint32_t *estr,
+                                        int interleave, int swizzle, int l2, int oob)
+{
+    if (!map || (uintptr_t)map % 64 || !dims || !box || !estr || (rank > 1 && !strides))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (dtype < 0 || dtype >= (int)sizeof dtype_size)
+        return dtype <= 15 ? drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "packed sub-byte data types are not emulated")
+                           : CUDA_ERROR_INVALID_VALUE;
+    if (interleave != 0)
+        return interleave <= 2 ? drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "interleaved tensor maps are not emulated")
+                               : CUDA_ERROR_INVALID_VALUE;
+    if (swizzle < 0 || swizzle > 3)
+        return swizzle <= 6 ? drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "swizzle mode %d is not emulated", swizzle)
+                            : CUDA_ERROR_INVALID_VALUE;
+    unsigned es = dtype_size[dtype];
+    if (rank < 1 || rank > 5 || (uintptr_t)addr % 16 || l2 < 0 || l2 > 3 || oob < 0 || oob > 1 ||
+        (oob == 1 && !dtype_float(dtype)))
+        return CUDA_ERROR_INVALID_VALUE;
+    for (uint32_t i = 0; i < rank; i++) {
+        if (dims[i] == 0 || dims[i] > (1ull << 32) || box[i] == 0 || box[i] > 256 || estr[i] == 0 || estr[i] > 8)
+            return CUDA_ERROR_INVALID_VALUE;
+        if (i + 1 < rank && (strides[i] % 16 || strides[i] >= (1ull << 40)))
+            return CUDA_ERROR_INVALID_VALUE;
+    }
+    if ((box[0] * es) % 16)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (swizzle && box[0] * es > (16u << swizzle))
+        return CUDA_ERROR_INVALID_VALUE;
+    ex_tensormap_t t;
+    memset(&t, 0, sizeof t);
+    t.magic = EX_TMAP_MAGIC;
+    t.dtype = (uint8_t)dtype;
+    t.rank = (uint8_t)rank;
+    t.esize = (uint8_t)es;
+    t.swizzle = (uint8_t)swizzle;
+    t.oob_nan = (uint8_t)oob;
+    t.l2 = (uint8_t)l2;
+    t.addr = (uint64_t)(uintptr_t)addr;
+    for (uint32_t i = 0; i < rank; i++) {
+        t.dims[i] = dims[i];
+        t.box[i] = (uint16_t)box[i];
+        t.estr[i] = (uint8_t)estr[i];
+        if (i + 1 < rank)
+            t.strides[i] = strides[i];
+    }
+    memcpy(map, &t, sizeof t);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuTensorMapReplaceAddress(void *map, void *addr)
+{
+    ex_tensormap_t t;
+    if (!map || (uintptr_t)map % 64 || (uintptr_t)addr % 16)
+        return CUDA_ERROR_INVALID_VALUE;
+    memcpy(&t, map, sizeof t);
+    if (t.magic != EX_TMAP_MAGIC)
+        return CUDA_ERROR_INVALID_VALUE;
+    t.addr = (uint64_t)(uintptr_t)addr;
+    memcpy(map, &t, sizeof t);
+    return CUDA_SUCCESS;
+}
