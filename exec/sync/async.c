@@ -952,6 +952,135 @@ static bool select_tensor(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn
 }
 /*}=====================================================================*/
 
+/*{=====================================================================
+ * cp.reduce.async.bulk (not .tensor): size bytes of elements of shared memory reduced
+ * into global memory (.bulk_group) at issue, element after element with the atom/red
+ * element functions (isa_atom_fns) in a host compare-and-swap per element, as red does.
+ * The form into shared::cluster memory (.mbarrier::complete_tx::bytes) is an illegal
+ * instruction on the H100 in a launch without clusters (measured), and so here: the
+ * emulator's clusters have one CTA.  x->o[1] dst, o[4] src, o[5] mbar registers (flags
+ * BK_*32), o[2] the size; x->imm the dst offset; aux: the src offset (low 32 bits), the
+ * mbar offset (high 32 bits); x->width the element bytes, x->target the element
+ * function's index, x->vec 1 for a global destination.
+ *====================================================================*/
+static bool cas_elem(uint8_t *q, unsigned eb, isa_atom_fn_t fn, uint64_t b)
+{
+    switch (eb) {
+    case 2: {
+        uint16_t old = __atomic_load_n((uint16_t *)q, __ATOMIC_RELAXED), nw;
+        do
+            nw = (uint16_t)fn(old, b, 0);
+        while (!__atomic_compare_exchange_n((uint16_t *)q, &old, nw, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+        return true;
+    }
+    case 4: {
+        uint32_t old = __atomic_load_n((uint32_t *)q, __ATOMIC_RELAXED), nw;
+        do
+            nw = (uint32_t)fn(old, b, 0);
+        while (!__atomic_compare_exchange_n((uint32_t *)q, &old, nw, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+        return true;
+    }
+    case 8: {
+        uint64_t old = __atomic_load_n((uint64_t *)q, __ATOMIC_RELAXED), nw;
+        do
+            nw = fn(old, b, 0);
+        while (!__atomic_compare_exchange_n((uint64_t *)q, &old, nw, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+static int reduce_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    unsigned eb = x->width;
+    isa_atom_fn_t fn = isa_atom_fns[x->target];
+    if (!x->vec)   /* measured: golden bulk_reduce's notes */
+        return as_fault(w, x, (unsigned)__builtin_ctz(mask), 0, EX_FAULT_ILLEGAL,
+                        "cp.reduce.async.bulk into shared::cluster memory in a launch without clusters (an illegal "
+                        "instruction on the H100)");
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint32_t size = ISA_SLOT(const uint32_t, f, x->o[2])[l];
+        uint64_t da = addr_lane(f, x->o[1], x->flags & BK_DB32, x->imm, l);
+        uint64_t sa = addr_lane(f, x->o[4], x->flags & BK_SB32, (int32_t)(uint32_t)x->aux, l);
+        if (size % 16) {
+            snprintf(w->fault_buf, sizeof w->fault_buf, "cp.reduce.async.bulk size %u is not a multiple of 16", size);
+            return as_fault(w, x, l, sa, EX_FAULT_ILLEGAL, w->fault_buf);
+        }
+        if (!size)
+            continue;
+        uint8_t *d = as_mem(w, l, ISA_SP_GLOBAL, da, size, 16, ISA_SP_GLOBAL, x);
+        if (!d)
+            return ISA_X_FAULT;
+        const uint8_t *s = as_mem(w, l, ISA_SP_SHARED, sa, size, 16, ISA_SP_SHARED, x);
+        if (!s)
+            return ISA_X_FAULT;
+        for (uint32_t i = 0; i < size; i += eb) {
+            uint64_t b = 0;
+            memcpy(&b, s + i, eb);
+            cas_elem(d + i, eb, fn, b);
+        }
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t reduce_d[1] = { { reduce_f, { 0 }, 0 } };
+
+static bool select_reduce(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    int s0 = isa_instr_space(in, 0), s1 = isa_instr_space(in, 1), comp = isa_instr_mod(in, ISA_G_COMPLETION);
+    int op = isa_instr_mod(in, ISA_G_ATOMOP), ftz = isa_instr_mod(in, ISA_G_FTZ);
+    bool hint = isa_instr_has(in, ISA_M_L2_CACHE_HINT);
+    unsigned known = 1u + (s0 >= 0) + (s1 >= 0) + (comp >= 0) + (op >= 0) + (ftz >= 0) + hint;
+    if (in->nsfx != known || in->ntypes != 1 || op < 0 || (ftz >= 0 && ftz != ISA_M_NOFTZ) || s1 != ISA_SP_SHARED_CTA ||
+        isa_instr_space(in, 2) >= 0)
+        return false;
+    isa_type_t t = (isa_type_t)in->types[0];
+    unsigned eb = isa_types[t].bits / 8;
+    bool glob;
+    if (s0 == ISA_SP_GLOBAL && comp == ISA_M_BULK_GROUP)
+        glob = true;
+    else if (s0 == ISA_SP_SHARED_CLUSTER && comp == ISA_M_MBARRIER_COMPLETE_TX_BYTES && !hint)
+        glob = false;
+    else
+        return false;
+    if (op == ISA_M_CAS || op == ISA_M_EXCH || (eb != 2 && eb != 4 && eb != 8))
+        return false;
+    unsigned fi = isa_sem_atom((unsigned)op, t, glob);
+    if (!fi)
+        return false;
+    if (in->nopd != 3u + !glob + hint)
+        return false;
+    as_addr_t d, s;
+    if (!addr_select(pd, f, &o[0], s0, &d) || !addr_select(pd, f, &o[1], s1, &s) || s.off != (int32_t)s.off ||
+        !u32_src(pd, f, &o[2], &x->o[2]))
+        return false;
+    x->aux = (uint32_t)(int32_t)s.off;
+    if (!glob) {
+        as_addr_t mb;
+        if (!addr_select(pd, f, &o[3], ISA_SP_SHARED, &mb) || mb.space != ISA_SP_SHARED || mb.off != (int32_t)mb.off)
+            return false;
+        x->o[5] = mb.slot;
+        x->flags |= mb.b32 ? BK_MB32 : 0;
+        x->aux |= (uint64_t)(uint32_t)(int32_t)mb.off << 32;
+    }
+    if (hint && !policy_ok(f, &o[in->nopd - 1]))
+        return false;
+    x->o[1] = d.slot;
+    x->imm = d.off;
+    x->o[4] = s.slot;
+    x->flags |= (d.b32 ? BK_DB32 : 0) | (s.b32 ? BK_SB32 : 0);
+    x->width = (uint8_t)eb;
+    x->target = fi;
+    x->vec = glob;
+    x->desc = reduce_d;
+    return true;
+}
+/*}=====================================================================*/
+
 bool ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
 {
     const isa_operand_t *o = &f->ir->opds[in->opd];
@@ -1001,6 +1130,9 @@ bool ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x
     case ISA_OP_CP_ASYNC_BULK_TENSOR:
         ok = select_tensor(pd, f, in, x);
         break;
+    case ISA_OP_CP_REDUCE_ASYNC_BULK:
+        ok = select_reduce(pd, f, in, x);
+        break;
     default:
         return false;
     }
@@ -1010,6 +1142,8 @@ bool ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x
         x->aux = 0;
         x->imm = 0;
         x->vec = 0;
+        x->width = 0;
+        x->target = 0;
         for (unsigned k = 0; k < 6; k++)
             x->o[k] = ISA_NONE;
     }
