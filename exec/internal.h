@@ -389,6 +389,43 @@ bool     ex_select_wmma(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
 bool     ex_select_stack(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_policy(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 uint32_t ex_pd_operand(void *pd, const isa_operand_t *o, unsigned w);
+/* An address operand ([r+imm], [var+imm], [imm]) of an instruction of state space spi (an
+ * isa_space_t, -1 for none) at pre-decode (mem.c): the register's slot (ISA_NONE: the
+ * offset alone; a variable's address is a constant slot), whether the register has 32
+ * bits, the offset, and the space's window (EX_SP_GENERIC without one; a variable's own
+ * space for a generic access to it).  False for an address list, another base, or a
+ * space other than global and shared memory.  ex_addr_lane: lane l's address (32-bit
+ * registers wrap at 32 bits). */
+/* What a selector that refuses x leaves: no handler, and the fields a handler reads cleared
+ * (the pre-decoded guard and IR stay). */
+static inline void ex_insn_unselect(ex_insn_t *x)
+{
+    x->desc = NULL;
+    x->flags = 0;
+    x->aux = 0;
+    x->imm = 0;
+    x->vec = 0;
+    x->width = 0;
+    x->target = 0;
+    for (unsigned k = 0; k < 6; k++)
+        x->o[k] = ISA_NONE;
+}
+#define EX_SP_GENERIC 0xff
+typedef struct {
+    uint32_t slot;
+    bool     b32;
+    int64_t  off;
+    uint8_t  space;
+} ex_addrop_t;
+bool ex_pd_address(void *pd, ex_func_t *f, const isa_operand_t *o, int spi, ex_addrop_t *a);
+static inline uint64_t ex_addr_lane(const uint8_t *f, uint32_t slot, bool b32, int64_t off, unsigned l)
+{
+    if (slot == ISA_NONE)
+        return (uint64_t)off;
+    if (b32)
+        return (uint32_t)(ISA_SLOT(const uint32_t, f, slot)[l] + (uint32_t)off);
+    return ISA_SLOT(const uint64_t, f, slot)[l] + (uint64_t)off;
+}
 /* A call's arguments into the callee's new frame, and its results back (ctrl.c). */
 void     ex_call_args(const ex_ctx_t *caller, const ex_insn_t *x, const ex_func_t *callee, uint8_t *fr,
                       uint32_t mask);

@@ -69,3 +69,38 @@ void *ex_mem(ex_warp_t *w, unsigned lane, isa_space_t sp, uint64_t addr, unsigne
         return fault(w, lane, addr, "access to an unsupported state space", in);
     }
 }
+
+bool ex_pd_address(void *pd, ex_func_t *f, const isa_operand_t *o, int spi, ex_addrop_t *a)
+{
+    if (o->kind != ISA_OPD_ADDR || (o->flags & ISA_OPDF_ADDRLIST))
+        return false;
+    a->off = o->imm;
+    a->slot = ISA_NONE;
+    a->b32 = false;
+    a->space = spi < 0 ? EX_SP_GENERIC : (uint8_t)isa_spaces[spi].window;
+    if (o->base == ISA_OPD_REG) {
+        unsigned bw;
+        a->slot = ex_reg_operand(f, o, &bw);
+        if (a->slot == ISA_NONE || (bw != 4 && bw != 8))
+            return false;
+        a->b32 = bw == 4;
+    } else if (o->base == ISA_OPD_SYM) {
+        const isa_var_t *v = (o->flags & ISA_OPDF_MODSYM) ? &f->mod->vars[o->u.sym] : &f->ir->vars[o->u.sym];
+        isa_space_t vw = isa_spaces[v->space].window;
+        if (vw != ISA_SP_GLOBAL && vw != ISA_SP_SHARED)
+            return false;
+        isa_operand_t s = *o;
+        s.kind = ISA_OPD_SYM;
+        s.imm = 0;
+        a->slot = ex_pd_operand(pd, &s, 8);
+        if (a->slot == ISA_NONE)
+            return false;
+        if (a->space == EX_SP_GENERIC)
+            a->space = (uint8_t)vw;   /* a generic access to a variable is one in its space */
+        else if (a->space != vw)
+            return false;
+    } else if (o->base != ISA_OPD_IMM) {
+        return false;
+    }
+    return a->space == EX_SP_GENERIC || a->space == ISA_SP_GLOBAL || a->space == ISA_SP_SHARED;
+}

@@ -61,63 +61,8 @@ static void mb_settle(mb_t *m)
 /*}=====================================================================*/
 
 /*{=====================================================================
- * Addresses.  An address operand is a register (x->o[k], 32 bits when flags has the
- * operand's AS_B32 bit) or a variable's address, plus an offset; the instruction's state
- * space (AS_SP_*) or, without one, the generic window decides where it points.
+ * Addresses: ex_pd_address's (exec/mem/mem.c), and the checks these instructions make.
  *====================================================================*/
-enum { AS_SP_GENERIC = 0xff };
-
-typedef struct {
-    uint32_t slot;      /* ISA_NONE: the offset alone */
-    bool     b32;
-    int64_t  off;
-    uint8_t  space;     /* an isa_space_t window, or AS_SP_GENERIC */
-} as_addr_t;
-
-static bool addr_select(void *pd, ex_func_t *f, const isa_operand_t *o, int spi, as_addr_t *a)
-{
-    if (o->kind != ISA_OPD_ADDR || (o->flags & ISA_OPDF_ADDRLIST))
-        return false;
-    a->off = o->imm;
-    a->slot = ISA_NONE;
-    a->b32 = false;
-    a->space = spi < 0 ? AS_SP_GENERIC : (uint8_t)isa_spaces[spi].window;
-    if (o->base == ISA_OPD_REG) {
-        unsigned bw;
-        a->slot = ex_reg_operand(f, o, &bw);
-        if (a->slot == ISA_NONE || (bw != 4 && bw != 8))
-            return false;
-        a->b32 = bw == 4;
-    } else if (o->base == ISA_OPD_SYM) {
-        const isa_var_t *v = (o->flags & ISA_OPDF_MODSYM) ? &f->mod->vars[o->u.sym] : &f->ir->vars[o->u.sym];
-        isa_space_t vw = isa_spaces[v->space].window;
-        if (vw != ISA_SP_GLOBAL && vw != ISA_SP_SHARED)
-            return false;
-        isa_operand_t s = *o;
-        s.kind = ISA_OPD_SYM;
-        s.imm = 0;
-        a->slot = ex_pd_operand(pd, &s, 8);
-        if (a->slot == ISA_NONE)
-            return false;
-        if (a->space == AS_SP_GENERIC)
-            a->space = (uint8_t)vw;   /* a generic access to a variable is one in its space */
-        else if (a->space != vw)
-            return false;
-    } else if (o->base != ISA_OPD_IMM) {
-        return false;
-    }
-    return a->space == AS_SP_GENERIC || a->space == ISA_SP_GLOBAL || a->space == ISA_SP_SHARED;
-}
-
-static inline uint64_t addr_lane(const uint8_t *f, uint32_t slot, bool b32, int64_t off, unsigned l)
-{
-    if (slot == ISA_NONE)
-        return (uint64_t)off;
-    if (b32)
-        return (uint32_t)(ISA_SLOT(const uint32_t, f, slot)[l] + (uint32_t)off);   /* wraps at 32 bits */
-    return ISA_SLOT(const uint64_t, f, slot)[l] + (uint64_t)off;
-}
-
 static int as_fault(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, uint64_t a, ex_fault_kind_t kind, const char *what)
 {
     w->fault_kind = (uint8_t)kind;
@@ -128,7 +73,7 @@ static int as_fault(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, uint64_t a, 
     return ISA_X_FAULT;
 }
 
-/* Host memory of bytes at a of space sp (a window, or AS_SP_GENERIC) that must be in
+/* Host memory of bytes at a of space sp (a window, or EX_SP_GENERIC) that must be in
  * want (ISA_SP_SHARED or ISA_SP_GLOBAL; ISA_SP_NONE: either), aligned to align; NULL with
  * the fault recorded. */
 static void *as_mem(ex_warp_t *w, unsigned l, unsigned sp, uint64_t a, unsigned bytes, unsigned align,
@@ -139,9 +84,9 @@ static void *as_mem(ex_warp_t *w, unsigned l, unsigned sp, uint64_t a, unsigned 
         return NULL;
     }
     if (want == ISA_SP_NONE)   /* any space: the generic windows decide */
-        return ex_mem(w, l, sp == AS_SP_GENERIC ? ISA_SP_NONE : (isa_space_t)sp, a, bytes, x);
+        return ex_mem(w, l, sp == EX_SP_GENERIC ? ISA_SP_NONE : (isa_space_t)sp, a, bytes, x);
     isa_space_t s = (isa_space_t)sp;
-    if (sp == AS_SP_GENERIC) {
+    if (sp == EX_SP_GENERIC) {
         s = (a & EX_WIN_MASK) == EX_WIN_SHARED ? ISA_SP_SHARED : (a & EX_WIN_MASK) == 0 ? ISA_SP_GLOBAL : ISA_SP_LOCAL;
         if (s == ISA_SP_SHARED)
             a -= EX_WIN_SHARED;
@@ -171,7 +116,7 @@ static void *as_mem(ex_warp_t *w, unsigned l, unsigned sp, uint64_t a, unsigned 
 
 static inline uint64_t *mb_at(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, unsigned l)
 {
-    uint64_t a = addr_lane(f, x->o[1], x->flags & MB_B32, x->imm, l);
+    uint64_t a = ex_addr_lane(f, x->o[1], x->flags & MB_B32, x->imm, l);
     return as_mem(w, l, x->vec, a, 8, 8, ISA_SP_SHARED, x);
 }
 
@@ -217,6 +162,19 @@ static int tx_fault(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, int64_t tx)
     snprintf(w->fault_buf, sizeof w->fault_buf, "mbarrier transaction count %lld outside -%d..%d", (long long)tx,
              MB_MAX_TX, MB_MAX_TX);
     return as_fault(w, x, l, 0, EX_FAULT_ILLEGAL, w->fault_buf);
+}
+
+/* complete_tx of bytes on the mbarrier at host address p (lane l's). */
+static int mb_complete_tx(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, uint64_t *p, uint64_t bytes)
+{
+    mb_t b = mb_get(*p);
+    int64_t t = (int64_t)b.tx - (int64_t)bytes;
+    if (bytes > (uint64_t)MB_MAX_TX || t < -MB_MAX_TX)
+        return tx_fault(w, x, l, t);
+    b.tx = (int32_t)t;
+    mb_settle(&b);
+    *p = mb_put(b);
+    return ISA_X_NEXT;
 }
 
 /* One lane's arrive-on (count arrivals, after adding tx to the transaction count). */
@@ -377,13 +335,13 @@ static bool select_mbarrier(void *pd, ex_func_t *f, const isa_instr_t *in, ex_in
     if (spi >= 0 && isa_spaces[spi].window != ISA_SP_SHARED)
         return false;
     bool cluster = spi == ISA_SP_SHARED_CLUSTER;
-    x->vec = spi < 0 ? AS_SP_GENERIC : ISA_SP_SHARED;
+    x->vec = spi < 0 ? EX_SP_GENERIC : ISA_SP_SHARED;
     /* The address operand. */
     unsigned ai = in->op == ISA_OP_MBARRIER_INIT || in->op == ISA_OP_MBARRIER_INVAL || in->op == ISA_OP_MBARRIER_EXPECT_TX ||
                   in->op == ISA_OP_MBARRIER_COMPLETE_TX ? 0 : 1;
     if (in->op != ISA_OP_MBARRIER_PENDING_COUNT) {
-        as_addr_t a;
-        if (in->nopd <= ai || !addr_select(pd, f, &o[ai], spi, &a) || a.space == ISA_SP_GLOBAL)
+        ex_addrop_t a;
+        if (in->nopd <= ai || !ex_pd_address(pd, f, &o[ai], spi, &a) || a.space == ISA_SP_GLOBAL)
             return false;
         x->o[1] = a.slot;
         x->imm = a.off;
@@ -493,8 +451,8 @@ static int cp_async_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     int64_t soff = (int32_t)(uint32_t)x->aux;
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        uint64_t da = addr_lane(f, x->o[1], x->flags & CP_DB32, x->imm, l);
-        uint64_t sa = addr_lane(f, x->o[4], x->flags & CP_SB32, soff, l);
+        uint64_t da = ex_addr_lane(f, x->o[1], x->flags & CP_DB32, x->imm, l);
+        uint64_t sa = ex_addr_lane(f, x->o[4], x->flags & CP_SB32, soff, l);
         unsigned n = size;
         if (x->flags & CP_IGNORE) {
             bool ign = (ISA_SLOT(const uint32_t, f, x->o[2])[0] >> l) & 1;
@@ -573,8 +531,8 @@ static bool select_cp_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_in
     unsigned n = in->nopd - hint;
     if (n < 3 || n > 4 || (hint && !policy_ok(f, &o[in->nopd - 1])))
         return false;
-    as_addr_t d, s;
-    if (!addr_select(pd, f, &o[0], s0, &d) || !addr_select(pd, f, &o[1], s1, &s) || d.space != ISA_SP_SHARED ||
+    ex_addrop_t d, s;
+    if (!ex_pd_address(pd, f, &o[0], s0, &d) || !ex_pd_address(pd, f, &o[1], s1, &s) || d.space != ISA_SP_SHARED ||
         s.space != ISA_SP_GLOBAL || s.off != (int32_t)s.off)
         return false;
     if (o[2].kind != ISA_OPD_IMM || (o[2].imm != 4 && o[2].imm != 8 && o[2].imm != 16) ||
@@ -632,8 +590,8 @@ static int bulk_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint32_t size = ISA_SLOT(const uint32_t, f, x->o[2])[l];
-        uint64_t da = addr_lane(f, x->o[1], x->flags & BK_DB32, x->imm, l);
-        uint64_t sa = addr_lane(f, x->o[4], x->flags & BK_SB32, (int32_t)(uint32_t)x->aux, l);
+        uint64_t da = ex_addr_lane(f, x->o[1], x->flags & BK_DB32, x->imm, l);
+        uint64_t sa = ex_addr_lane(f, x->o[4], x->flags & BK_SB32, (int32_t)(uint32_t)x->aux, l);
         if (size % 16) {
             snprintf(w->fault_buf, sizeof w->fault_buf, "cp.async.bulk size %u is not a multiple of 16", size);
             return as_fault(w, x, l, sa, EX_FAULT_ILLEGAL, w->fault_buf);
@@ -661,17 +619,13 @@ static int bulk_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             }
         }
         if (!s2g && deliver) {
-            uint64_t ma = addr_lane(f, x->o[5], x->flags & BK_MB32, (int32_t)(uint32_t)(x->aux >> 32), l);
+            uint64_t ma = ex_addr_lane(f, x->o[5], x->flags & BK_MB32, (int32_t)(uint32_t)(x->aux >> 32), l);
             uint64_t *p = as_mem(w, l, ISA_SP_SHARED, ma, 8, 8, ISA_SP_SHARED, x);
             if (!p)
                 return ISA_X_FAULT;
-            mb_t b = mb_get(*p);
-            int64_t t = (int64_t)b.tx - size;
-            if (size > (uint32_t)MB_MAX_TX || t < -MB_MAX_TX)
-                return tx_fault(w, x, l, t);
-            b.tx = (int32_t)t;
-            mb_settle(&b);
-            *p = mb_put(b);
+            int r = mb_complete_tx(w, x, l, p, size);
+            if (r != ISA_X_NEXT)
+                return r;
         }
     }
     return ISA_X_NEXT;
@@ -708,15 +662,15 @@ static bool select_bulk(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
     unsigned want = 3u + (x->vec != BK_S2G) + (mc >= 0) + hint + ((x->flags & BK_MASK) != 0);
     if (in->nopd != want)
         return false;
-    as_addr_t d, s;
-    if (!addr_select(pd, f, &o[0], s0, &d) || !addr_select(pd, f, &o[1], s1, &s) || s.off != (int32_t)s.off)
+    ex_addrop_t d, s;
+    if (!ex_pd_address(pd, f, &o[0], s0, &d) || !ex_pd_address(pd, f, &o[1], s1, &s) || s.off != (int32_t)s.off)
         return false;
     if (!u32_src(pd, f, &o[2], &x->o[2]))
         return false;
     unsigned k = 3;
     if (x->vec != BK_S2G) {
-        as_addr_t mb;
-        if (!addr_select(pd, f, &o[k++], ISA_SP_SHARED, &mb) || mb.space != ISA_SP_SHARED || mb.off != (int32_t)mb.off)
+        ex_addrop_t mb;
+        if (!ex_pd_address(pd, f, &o[k++], ISA_SP_SHARED, &mb) || mb.space != ISA_SP_SHARED || mb.off != (int32_t)mb.off)
             return false;
         x->o[5] = mb.slot;
         x->flags |= mb.b32 ? BK_MB32 : 0;
@@ -766,8 +720,8 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     unsigned b32 = (unsigned)(x->aux >> 8) & 0xff;
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        uint64_t ma = addr_lane(f, x->o[4], b32 & 1, 0, l);
-        const ex_tensormap_t *tp = as_mem(w, l, AS_SP_GENERIC, ma, sizeof *tp, 64, ISA_SP_NONE, x);
+        uint64_t ma = ex_addr_lane(f, x->o[4], b32 & 1, 0, l);
+        const ex_tensormap_t *tp = as_mem(w, l, EX_SP_GENERIC, ma, sizeof *tp, 64, ISA_SP_NONE, x);
         if (!tp)
             return ISA_X_FAULT;
         ex_tensormap_t t;
@@ -795,7 +749,7 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                      (long long)c[0], (long long)(c[0] * t.esize));
             return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
         }
-        uint64_t sa = addr_lane(f, x->o[1], b32 & 2, x->imm, l);
+        uint64_t sa = ex_addr_lane(f, x->o[1], b32 & 2, x->imm, l);
         uint8_t *sh = deliver || store ? as_mem(w, l, ISA_SP_SHARED, sa, (unsigned)total, 128, ISA_SP_SHARED, x) : NULL;
         if ((deliver || store) && !sh)
             return ISA_X_FAULT;
@@ -836,17 +790,13 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                             }
                         }
         if (!store && deliver) {
-            uint64_t mba = addr_lane(f, x->o[5], b32 & 4, (int32_t)(uint32_t)(x->aux >> 32), l);
+            uint64_t mba = ex_addr_lane(f, x->o[5], b32 & 4, (int32_t)(uint32_t)(x->aux >> 32), l);
             uint64_t *p = as_mem(w, l, ISA_SP_SHARED, mba, 8, 8, ISA_SP_SHARED, x);
             if (!p)
                 return ISA_X_FAULT;
-            mb_t b = mb_get(*p);
-            int64_t tt = (int64_t)b.tx - (int64_t)total;
-            if (total > (uint64_t)MB_MAX_TX || tt < -MB_MAX_TX)
-                return tx_fault(w, x, l, tt);
-            b.tx = (int32_t)tt;
-            mb_settle(&b);
-            *p = mb_put(b);
+            int r = mb_complete_tx(w, x, l, p, total);
+            if (r != ISA_X_NEXT)
+                return r;
         }
     }
     return ISA_X_NEXT;
@@ -919,17 +869,17 @@ static bool select_tensor(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn
     unsigned want = store ? 2u + hint : 3u + (mc >= 0) + hint;
     if (in->nopd != want)
         return false;
-    as_addr_t sa;
+    ex_addrop_t sa;
     if (!tmap_operand(pd, f, &o[store ? 0 : 1], rank, x, &b32) ||
-        !addr_select(pd, f, &o[store ? 1 : 0], ISA_SP_SHARED, &sa) || sa.space != ISA_SP_SHARED)
+        !ex_pd_address(pd, f, &o[store ? 1 : 0], ISA_SP_SHARED, &sa) || sa.space != ISA_SP_SHARED)
         return false;
     x->o[1] = sa.slot;
     x->imm = sa.off;
     b32 |= sa.b32 ? 2 : 0;
     unsigned k = 2;
     if (!store) {
-        as_addr_t mb;
-        if (!addr_select(pd, f, &o[k++], ISA_SP_SHARED, &mb) || mb.space != ISA_SP_SHARED || mb.off != (int32_t)mb.off)
+        ex_addrop_t mb;
+        if (!ex_pd_address(pd, f, &o[k++], ISA_SP_SHARED, &mb) || mb.space != ISA_SP_SHARED || mb.off != (int32_t)mb.off)
             return false;
         x->o[5] = mb.slot;
         b32 |= mb.b32 ? 4 : 0;
@@ -1004,8 +954,8 @@ static int reduce_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint32_t size = ISA_SLOT(const uint32_t, f, x->o[2])[l];
-        uint64_t da = addr_lane(f, x->o[1], x->flags & BK_DB32, x->imm, l);
-        uint64_t sa = addr_lane(f, x->o[4], x->flags & BK_SB32, (int32_t)(uint32_t)x->aux, l);
+        uint64_t da = ex_addr_lane(f, x->o[1], x->flags & BK_DB32, x->imm, l);
+        uint64_t sa = ex_addr_lane(f, x->o[4], x->flags & BK_SB32, (int32_t)(uint32_t)x->aux, l);
         if (size % 16) {
             snprintf(w->fault_buf, sizeof w->fault_buf, "cp.reduce.async.bulk size %u is not a multiple of 16", size);
             return as_fault(w, x, l, sa, EX_FAULT_ILLEGAL, w->fault_buf);
@@ -1054,14 +1004,14 @@ static bool select_reduce(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn
         return false;
     if (in->nopd != 3u + !glob + hint)
         return false;
-    as_addr_t d, s;
-    if (!addr_select(pd, f, &o[0], s0, &d) || !addr_select(pd, f, &o[1], s1, &s) || s.off != (int32_t)s.off ||
+    ex_addrop_t d, s;
+    if (!ex_pd_address(pd, f, &o[0], s0, &d) || !ex_pd_address(pd, f, &o[1], s1, &s) || s.off != (int32_t)s.off ||
         !u32_src(pd, f, &o[2], &x->o[2]))
         return false;
     x->aux = (uint32_t)(int32_t)s.off;
     if (!glob) {
-        as_addr_t mb;
-        if (!addr_select(pd, f, &o[3], ISA_SP_SHARED, &mb) || mb.space != ISA_SP_SHARED || mb.off != (int32_t)mb.off)
+        ex_addrop_t mb;
+        if (!ex_pd_address(pd, f, &o[3], ISA_SP_SHARED, &mb) || mb.space != ISA_SP_SHARED || mb.off != (int32_t)mb.off)
             return false;
         x->o[5] = mb.slot;
         x->flags |= mb.b32 ? BK_MB32 : 0;
@@ -1096,10 +1046,10 @@ bool ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x
         break;
     case ISA_OP_CP_ASYNC_MBARRIER_ARRIVE: {
         int mode = isa_instr_mod(in, ISA_G_MODE), spi = isa_instr_space(in, 0);
-        as_addr_t a;
+        ex_addrop_t a;
         ok = in->ntypes == 1 && in->types[0] == ISA_T_B64 && in->nsfx == 1u + (mode >= 0) + (spi >= 0) && (mode < 0 || mode == ISA_M_NOINC) &&
              in->nopd == 1 && (spi < 0 || spi == ISA_SP_SHARED || spi == ISA_SP_SHARED_CTA) &&
-             addr_select(pd, f, &o[0], spi, &a) && a.space != ISA_SP_GLOBAL;
+             ex_pd_address(pd, f, &o[0], spi, &a) && a.space != ISA_SP_GLOBAL;
         if (ok) {
             x->o[1] = a.slot;
             x->imm = a.off;
@@ -1136,16 +1086,7 @@ bool ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x
     default:
         return false;
     }
-    if (!ok) {
-        x->desc = NULL;
-        x->flags = 0;
-        x->aux = 0;
-        x->imm = 0;
-        x->vec = 0;
-        x->width = 0;
-        x->target = 0;
-        for (unsigned k = 0; k < 6; k++)
-            x->o[k] = ISA_NONE;
-    }
+    if (!ok)
+        ex_insn_unselect(x);
     return ok;
 }

@@ -99,9 +99,7 @@ static int ldst_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, boo
     unsigned U = rows * cols / ISA_LANES, E = x->vec * wt_per_reg[t], eb = wt_bytes[t];
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        uint64_t base = x->o[4] == ISA_NONE ? (uint64_t)x->imm
-                      : (x->flags & WM_B32) ? (uint32_t)(ISA_SLOT(const uint32_t, f, x->o[4])[l] + (uint32_t)x->imm)
-                                            : ISA_SLOT(const uint64_t, f, x->o[4])[l] + (uint64_t)x->imm;
+        uint64_t base = ex_addr_lane(f, x->o[4], x->flags & WM_B32, x->imm, l);
         uint64_t ld = x->o[5] == ISA_NONE ? (AUX_COL(a) ? rows : cols) : ISA_SLOT(const uint32_t, f, x->o[5])[l];
         for (unsigned e = 0; e < E; e++) {
             if (store && e >= U)
@@ -114,7 +112,7 @@ static int ldst_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, boo
                 w->fault_addr = addr;
                 return ISA_X_FAULT;
             }
-            uint8_t *h = ex_mem(w, l, x->width == 0xff ? ISA_SP_NONE : (isa_space_t)x->width, addr, eb, x);
+            uint8_t *h = ex_mem(w, l, x->width == EX_SP_GENERIC ? ISA_SP_NONE : (isa_space_t)x->width, addr, eb, x);
             if (!h)
                 return ISA_X_FAULT;
             uint8_t *r8 = elem_at(f, fn, x->target, t, e, l);
@@ -418,15 +416,13 @@ static int ldmatrix_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         uint16_t *row[8];
         for (unsigned r = 0; r < 8; r++) {
             unsigned l = i * 8 + r;
-            uint64_t addr = x->o[4] == ISA_NONE ? (uint64_t)x->imm
-                          : (x->flags & WM_B32) ? (uint32_t)(ISA_SLOT(const uint32_t, f, x->o[4])[l] + (uint32_t)x->imm)
-                                                : ISA_SLOT(const uint64_t, f, x->o[4])[l] + (uint64_t)x->imm;
+            uint64_t addr = ex_addr_lane(f, x->o[4], x->flags & WM_B32, x->imm, l);
             if (addr % 16) {
                 ex_set_fault_k(w, x, 1u << l, EX_FAULT_MISALIGNED, "ldmatrix/stmatrix row address not 16-byte aligned");
                 w->fault_addr = addr;
                 return ISA_X_FAULT;
             }
-            row[r] = ex_mem(w, l, x->width == 0xff ? ISA_SP_NONE : (isa_space_t)x->width, addr, 16, x);
+            row[r] = ex_mem(w, l, x->width == EX_SP_GENERIC ? ISA_SP_NONE : (isa_space_t)x->width, addr, 16, x);
             if (!row[r])
                 return ISA_X_FAULT;
         }
@@ -575,34 +571,13 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
     if (!vec_regs(f, vo, n, t == WT_F64 ? 8 : 4, &x->target))
         return false;
     x->vec = (uint8_t)n;
-    if (ao->kind != ISA_OPD_ADDR || (ao->flags & ISA_OPDF_ADDRLIST))
+    ex_addrop_t ad;
+    if (!ex_pd_address(pd, f, ao, spi, &ad))
         return false;
-    x->imm = ao->imm;
-    x->o[4] = ISA_NONE;
-    x->width = spi < 0 ? 0xff : (uint8_t)isa_spaces[spi].window;
-    if (ao->base == ISA_OPD_REG) {
-        unsigned bw;
-        x->o[4] = ex_reg_operand(f, ao, &bw);
-        if (x->o[4] == ISA_NONE || (bw != 4 && bw != 8))
-            return false;
-        if (bw == 4)
-            x->flags |= WM_B32;
-    } else if (ao->base == ISA_OPD_SYM) {
-        const isa_var_t *v = (ao->flags & ISA_OPDF_MODSYM) ? &f->mod->vars[ao->u.sym] : &f->ir->vars[ao->u.sym];
-        isa_space_t vw = isa_spaces[v->space].window;
-        if (vw != ISA_SP_GLOBAL && vw != ISA_SP_SHARED)
-            return false;
-        isa_operand_t s = *ao;
-        s.kind = ISA_OPD_SYM;
-        s.imm = 0;
-        x->o[4] = ex_pd_operand(pd, &s, 8);
-        if (x->o[4] == ISA_NONE)
-            return false;
-        if (x->width == 0xff)
-            x->width = (uint8_t)vw;
-    } else if (ao->base != ISA_OPD_IMM) {
-        return false;
-    }
+    x->o[4] = ad.slot;
+    x->imm = ad.off;
+    x->width = ad.space;
+    x->flags |= ad.b32 ? WM_B32 : 0;
     x->o[5] = ISA_NONE;
     if (in->nopd == 3) {
         const isa_operand_t *so = &o[2];
@@ -768,32 +743,13 @@ static bool select_ldmatrix(void *pd, ex_func_t *f, const isa_instr_t *in, ex_in
     }
     x->target = first;
     x->vec = (uint8_t)n;
-    if (ao->kind != ISA_OPD_ADDR || (ao->flags & ISA_OPDF_ADDRLIST))
+    ex_addrop_t ad;
+    if (!ex_pd_address(pd, f, ao, spi, &ad) || ad.space == ISA_SP_GLOBAL)
         return false;
-    x->imm = ao->imm;
-    x->o[4] = ISA_NONE;
-    x->width = spi < 0 ? 0xff : ISA_SP_SHARED;
-    if (ao->base == ISA_OPD_REG) {
-        unsigned bw;
-        x->o[4] = ex_reg_operand(f, ao, &bw);
-        if (x->o[4] == ISA_NONE || (bw != 4 && bw != 8))
-            return false;
-        if (bw == 4)
-            x->flags |= WM_B32;
-    } else if (ao->base == ISA_OPD_SYM) {
-        const isa_var_t *v = (ao->flags & ISA_OPDF_MODSYM) ? &f->mod->vars[ao->u.sym] : &f->ir->vars[ao->u.sym];
-        if (isa_spaces[v->space].window != ISA_SP_SHARED)
-            return false;
-        isa_operand_t s = *ao;
-        s.kind = ISA_OPD_SYM;
-        s.imm = 0;
-        x->o[4] = ex_pd_operand(pd, &s, 8);
-        if (x->o[4] == ISA_NONE)
-            return false;
-        x->width = ISA_SP_SHARED;
-    } else {
-        return false;
-    }
+    x->o[4] = ad.slot;
+    x->imm = ad.off;
+    x->width = ad.space;
+    x->flags |= ad.b32 ? WM_B32 : 0;
     x->aux = (uint64_t)trans | (uint64_t)store << 1;
     x->desc = ldmatrix_d;
     return true;
@@ -832,17 +788,8 @@ bool ex_select_wmma(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     case ISA_OP_MOVMATRIX: ok = select_movmatrix(f, in, x); break;
     default: return false;
     }
-    if (!ok) {
-        x->desc = NULL;
-        x->flags = 0;
-        x->aux = 0;
-        x->imm = 0;
-        x->vec = 0;
-        x->width = 0;
-        x->target = 0;
-        for (unsigned k = 0; k < 6; k++)
-            x->o[k] = ISA_NONE;
-    }
+    if (!ok)
+        ex_insn_unselect(x);
     return ok;
 }
 /*}=====================================================================*/
