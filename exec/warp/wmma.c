@@ -23,13 +23,15 @@
 #include <math.h>
 #include <string.h>
 
-enum { WT_F16, WT_BF16, WT_TF32, WT_F32, WT_F64, WT_S8, WT_U8, WT_S32 };
-static const uint8_t wt_bytes[] = { 2, 2, 4, 4, 8, 1, 1, 4 };    /* in memory */
-static const uint8_t wt_per_reg[] = { 2, 2, 1, 1, 1, 4, 4, 1 };  /* in one register */
+enum { WT_F16, WT_BF16, WT_TF32, WT_F32, WT_F64, WT_S8, WT_U8, WT_S32, WT_S4, WT_U4, WT_B1 };
+static const uint8_t wt_bytes[] = { 2, 2, 4, 4, 8, 1, 1, 4, 0, 0, 0 };      /* in memory (0: under a byte) */
+static const uint8_t wt_bits[] = { 16, 16, 32, 32, 64, 8, 8, 32, 4, 4, 1 };
+static const uint8_t wt_per_reg[] = { 2, 2, 1, 1, 1, 4, 4, 1, 8, 8, 32 };  /* in one register */
+#define WT_SUB(t) ((t) >= WT_S4)   /* elements under a byte: packed, element 0 in the low bits */
 
 /* x->aux: bits 0-7 M, 8-15 N, 16-23 K; 24-27 the matrix (0 a, 1 b, 2 c, 3 d); 28 the
  * column-major layout (load, store); 32-35 the element type (a/b for mma), 36-39 c's,
- * 40-43 d's; 44 .satfinite; 48-50 the f64 rounding mode.  x->target: the first vector
+ * 40-43 d's; 44 .satfinite; 45 b1's .and (else .xor); 48-50 the f64 rounding mode.  x->target: the first vector
  * operand's pool index (load: the destination; store: the source), x->vec its count;
  * mma: o[0] d's, o[1] a's, o[2] b's, o[3] c's pool index.  Load and store: o[4] the
  * address register (32 bits with flags WM_B32), x->imm its offset, o[5] the stride (ISA_NONE:
@@ -39,14 +41,15 @@ enum { MX_A, MX_B, MX_C, MX_D };
 
 #define AUX_M(a)    ((unsigned)((a) & 0xff))
 #define AUX_N(a)    ((unsigned)(((a) >> 8) & 0xff))
-#define AUX_K(a)    ((unsigned)(((a) >> 16) & 0xff))
-#define AUX_MX(a)   ((unsigned)(((a) >> 24) & 0xf))
-#define AUX_COL(a)  ((unsigned)(((a) >> 28) & 1))
+#define AUX_K(a)    ((unsigned)(((a) >> 16) & 0x1ff))
+#define AUX_MX(a)   ((unsigned)(((a) >> 25) & 0xf))
+#define AUX_COL(a)  ((unsigned)(((a) >> 29) & 1))
 #define AUX_T(a)    ((unsigned)(((a) >> 32) & 0xf))
 #define AUX_TC(a)   ((unsigned)(((a) >> 36) & 0xf))
 #define AUX_TD(a)   ((unsigned)(((a) >> 40) & 0xf))
 #define AUX_SAT(a)  ((unsigned)(((a) >> 44) & 1))
 #define AUX_RND(a)  ((int)(((a) >> 48) & 7))
+#define AUX_AND(a)  ((unsigned)(((a) >> 45) & 1))   /* b1: .and.popc (else .xor.popc) */
 
 /* The rows and columns of matrix mx of shape M x N x K. */
 static void dims(unsigned mx, unsigned M, unsigned N, unsigned K, unsigned *rows, unsigned *cols)
@@ -78,6 +81,17 @@ static double elem_get(const uint8_t *p, unsigned t)
     }
 }
 
+/* Element e of lane l's fragment as a double, for every type (sub-byte ones included). */
+static double frag_val(uint8_t *f, const ex_func_t *fn, uint32_t first, unsigned t, unsigned e, unsigned l)
+{
+    if (!WT_SUB(t))
+        return elem_get(elem_at(f, fn, first, t, e, l), t);
+    unsigned per = wt_per_reg[t], bits = wt_bits[t];
+    uint32_t w = ISA_SLOT(const uint32_t, f, fn->opd_slot[first + e / per])[l];
+    uint32_t v = (w >> ((e % per) * bits)) & ((1u << bits) - 1);
+    return t == WT_S4 ? (double)((int32_t)(v << 28) >> 28) : (double)v;
+}
+
 /*{=====================================================================
  * wmma.load / wmma.store
  *====================================================================*/
@@ -96,11 +110,35 @@ static int ldst_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, boo
     uint64_t a = x->aux;
     unsigned rows, cols, t = AUX_T(a), mx = AUX_MX(a);
     dims(mx, AUX_M(a), AUX_N(a), AUX_K(a), &rows, &cols);
-    unsigned U = rows * cols / ISA_LANES, E = x->vec * wt_per_reg[t], eb = wt_bytes[t];
+    unsigned U = rows * cols / ISA_LANES, E = x->vec * wt_per_reg[t], eb = wt_bytes[t], bits = wt_bits[t];
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint64_t base = ex_addr_lane(f, x->o[4], x->flags & WM_B32, x->imm, l);
         uint64_t ld = x->o[5] == ISA_NONE ? (AUX_COL(a) ? rows : cols) : ISA_SLOT(const uint32_t, f, x->o[5])[l];
+        /* As on the H100 (golden wmma_shapes' notes): rows start at 16-byte boundaries. */
+        if (base % 16 || (ld * bits) % 128) {
+            snprintf(w->fault_buf, sizeof w->fault_buf,
+                     "wmma matrix at %#llx with a stride of %llu elements: rows must start at 16-byte boundaries",
+                     (unsigned long long)base, (unsigned long long)ld);
+            ex_set_fault_k(w, x, 1u << l, EX_FAULT_MISALIGNED, w->fault_buf);
+            w->fault_addr = base;
+            return ISA_X_FAULT;
+        }
+        if (WT_SUB(t)) {   /* a and b fragments of s4, u4, b1: packed, element 0 in the low bits */
+            for (unsigned e = 0; e < E; e++) {
+                unsigned idx = l * U + e % U, r = idx / cols, c = idx % cols;
+                uint64_t bit = (AUX_COL(a) ? (uint64_t)c * ld + r : (uint64_t)r * ld + c) * bits;
+                const uint8_t *h = ex_mem(w, l, x->width == EX_SP_GENERIC ? ISA_SP_NONE : (isa_space_t)x->width,
+                                          base + bit / 8, 1, x);
+                if (!h)
+                    return ISA_X_FAULT;
+                uint32_t v = (*h >> (bit % 8)) & ((1u << bits) - 1);
+                uint32_t *reg = &ISA_SLOT(uint32_t, f, fn->opd_slot[x->target + e / wt_per_reg[t]])[l];
+                unsigned sh = (e % wt_per_reg[t]) * bits;
+                *reg = (*reg & ~(((1u << bits) - 1) << sh)) | v << sh;
+            }
+            continue;
+        }
         for (unsigned e = 0; e < E; e++) {
             if (store && e >= U)
                 break;
@@ -187,29 +225,30 @@ static int mma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     const ex_func_t *fn = ex_top(w)->fn;
     uint64_t a = x->aux;
     unsigned M = AUX_M(a), N = AUX_N(a), K = AUX_K(a), t = AUX_T(a), tc = AUX_TC(a), td = AUX_TD(a);
-    double A[32 * 16], B[16 * 32], C[32 * 32];
+    double A[8 * 128], B[128 * 8], C[32 * 32];
     unsigned UA = M * K / ISA_LANES, UB = K * N / ISA_LANES, UC = M * N / ISA_LANES;
     for (unsigned l = 0; l < ISA_LANES; l++) {
         for (unsigned e = 0; e < UA; e++)
-            A[l * UA + e] = elem_get(elem_at(f, fn, x->o[1], t, e, l), t);
+            A[l * UA + e] = frag_val(f, fn, x->o[1], t, e, l);
         for (unsigned e = 0; e < UB; e++)
-            B[l * UB + e] = elem_get(elem_at(f, fn, x->o[2], t, e, l), t);
+            B[l * UB + e] = frag_val(f, fn, x->o[2], t, e, l);
         for (unsigned e = 0; e < UC; e++)
             C[l * UC + e] = elem_get(elem_at(f, fn, x->o[3], tc, e, l), tc);
     }
     double D[32 * 32];
     uint32_t Di[32 * 32];
-    double bcol[32];
+    double bcol[256];
     for (unsigned j = 0; j < N; j++) {
         for (unsigned k = 0; k < K; k++)
             bcol[k] = B[k * N + j];
         for (unsigned i = 0; i < M; i++) {
             const double *arow = &A[i * K];
             double c = C[i * N + j];
-            if (t == WT_S8 || t == WT_U8) {
+            if (t == WT_S8 || t == WT_U8 || WT_SUB(t)) {
                 int64_t s = (int64_t)c;
                 for (unsigned k = 0; k < K; k++)
-                    s += (int64_t)arow[k] * (int64_t)bcol[k];
+                    s += t == WT_B1 ? (AUX_AND(a) ? (int64_t)arow[k] & (int64_t)bcol[k] : (int64_t)arow[k] ^ (int64_t)bcol[k])
+                                    : (int64_t)arow[k] * (int64_t)bcol[k];
                 if (AUX_SAT(a))
                     s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
                 Di[i * N + j] = (uint32_t)s;
@@ -287,6 +326,21 @@ static void frag_rc(unsigned fr, unsigned M, unsigned K, unsigned t, unsigned l,
         }
         return;
     }
+    if (WT_SUB(t)) {                        /* s4/u4 (8 per register), b1 (32 per register) */
+        unsigned per = wt_per_reg[t], regs = (fr == FR_A ? M * K : K * 8) / ISA_LANES / per;
+        unsigned j = e % per, k = e / per;  /* element j of register k */
+        if (fr == FR_A) {
+            /* m8n8: one register, row g; m16n8: registers alternate rows g and g + 8, then
+             * the next column block */
+            if (M == 8) { *r = g; *c = per * q + j; }
+            else { *r = g + 8 * (k & 1); *c = per * q + j + 4 * per * (k >> 1); }
+        } else {
+            *c = g;
+            *r = per * q + j + 4 * per * k;
+        }
+        (void)regs;
+        return;
+    }
     if (t == WT_F64) {                      /* m8n8k4 */
         *r = fr == FR_A ? g : q;
         *c = fr == FR_A ? q : g;
@@ -325,34 +379,35 @@ static int mma_sync_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     const ex_func_t *fn = ex_top(w)->fn;
     uint64_t a = x->aux;
     unsigned M = AUX_M(a), N = AUX_N(a), K = AUX_K(a), t = AUX_T(a), tb = AUX_TB(a), tc = AUX_TC(a), td = AUX_TD(a);
-    double A[16 * 32], B[32 * 8], C[16 * 8];
+    double A[16 * 256], B[256 * 8], C[16 * 8];
     unsigned EA = M * K / ISA_LANES, EB = K * N / ISA_LANES, EC = M * N / ISA_LANES;
     for (unsigned l = 0; l < ISA_LANES; l++) {
         unsigned r, c;
         for (unsigned e = 0; e < EA; e++) {
             frag_rc(FR_A, M, K, t, l, e, &r, &c);
-            A[r * K + c] = elem_get(elem_at(f, fn, x->o[1], t, e, l), t);
+            A[r * K + c] = frag_val(f, fn, x->o[1], t, e, l);
         }
         for (unsigned e = 0; e < EB; e++) {
             frag_rc(FR_B, M, K, tb, l, e, &r, &c);
-            B[r * N + c] = elem_get(elem_at(f, fn, x->o[2], tb, e, l), tb);
+            B[r * N + c] = frag_val(f, fn, x->o[2], tb, e, l);
         }
         for (unsigned e = 0; e < EC; e++) {
             frag_rc(FR_C, M, K, tc, l, e, &r, &c);
             C[r * N + c] = elem_get(elem_at(f, fn, x->o[3], tc, e, l), tc);
         }
     }
-    double bcol[32];
+    double bcol[256];
     for (unsigned j = 0; j < N; j++) {
         for (unsigned k = 0; k < K; k++)
             bcol[k] = B[k * N + j];
         for (unsigned i = 0; i < M; i++) {
             double *d = &C[i * N + j];
             const double *arow = &A[i * K];
-            if (t == WT_S8 || t == WT_U8) {
+            if (t == WT_S8 || t == WT_U8 || WT_SUB(t)) {
                 int64_t s = (int64_t)*d;
                 for (unsigned k = 0; k < K; k++)
-                    s += (int64_t)arow[k] * (int64_t)bcol[k];
+                    s += t == WT_B1 ? (AUX_AND(a) ? (int64_t)arow[k] & (int64_t)bcol[k] : (int64_t)arow[k] ^ (int64_t)bcol[k])
+                                    : (int64_t)arow[k] * (int64_t)bcol[k];
                 if (AUX_SAT(a))
                     s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
                 *d = (double)(int32_t)(uint32_t)s;
@@ -480,6 +535,9 @@ static int wt_of(isa_type_t t)
     case ISA_T_S8: return WT_S8;
     case ISA_T_U8: return WT_U8;
     case ISA_T_S32: return WT_S32;
+    case ISA_T_S4: return WT_S4;
+    case ISA_T_U4: return WT_U4;
+    case ISA_T_B1: return WT_B1;
     default: return -1;
     }
 }
@@ -493,6 +551,8 @@ static bool shape_of(int sh, unsigned *M, unsigned *N, unsigned *K)
     case ISA_M_M8N32K16: *M = 8; *N = 32; *K = 16; return true;
     case ISA_M_M16N16K8: *M = 16; *N = 16; *K = 8; return true;
     case ISA_M_M8N8K4: *M = 8; *N = 8; *K = 4; return true;
+    case ISA_M_M8N8K32: *M = 8; *N = 8; *K = 32; return true;
+    case ISA_M_M8N8K128: *M = 8; *N = 8; *K = 128; return true;
     default: return false;
     }
 }
@@ -507,6 +567,8 @@ static bool types_ok(unsigned M, unsigned K, int t, int c, int d)
     case WT_TF32: return K == 8 && c == WT_F32 && d == WT_F32;
     case WT_F64: return K == 4 && c == WT_F64 && d == WT_F64;
     case WT_S8: case WT_U8: return K == 16 && c == WT_S32 && d == WT_S32;
+    case WT_S4: case WT_U4: return K == 32 && c == WT_S32 && d == WT_S32;
+    case WT_B1: return K == 128 && c == WT_S32 && d == WT_S32;
     default: return false;
     }
 }
@@ -556,8 +618,8 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
     int t = wt_of((isa_type_t)in->types[0]);
     if (t < 0)
         return false;
-    if (m <= MX_B ? !types_ok(M, K, t, t == WT_F64 ? WT_F64 : (t == WT_S8 || t == WT_U8) ? WT_S32 : WT_F32,
-                              t == WT_F64 ? WT_F64 : (t == WT_S8 || t == WT_U8) ? WT_S32 : WT_F32)
+    int acc = t == WT_F64 ? WT_F64 : (t == WT_S8 || t == WT_U8 || WT_SUB(t)) ? WT_S32 : WT_F32;
+    if (m <= MX_B ? !types_ok(M, K, t, acc, acc)
                   : !(t == WT_F16 || t == WT_F32 || t == WT_F64 || t == WT_S32))
         return false;
     if (m > MX_B && (t == WT_F64) != (K == 4))
@@ -587,7 +649,7 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         if (x->o[5] == ISA_NONE)
             return false;
     }
-    x->aux = M | N << 8 | K << 16 | (uint64_t)m << 24 | (uint64_t)(lay == ISA_M_COL) << 28 | (uint64_t)t << 32;
+    x->aux = M | N << 8 | K << 16 | (uint64_t)m << 25 | (uint64_t)(lay == ISA_M_COL) << 29 | (uint64_t)t << 32;
     x->desc = store ? store_d : load_d;
     return true;
 }
@@ -598,7 +660,9 @@ static bool select_mma(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     int sh = isa_instr_mod(in, ISA_G_SHAPE), rnd = isa_instr_mod(in, ISA_G_ROUND), sat = isa_instr_mod(in, ISA_G_SAT);
     bool sync = isa_instr_has(in, ISA_M_SYNCMOD), aligned = isa_instr_has(in, ISA_M_ALIGNEDM);
     unsigned nlay = 2;   /* .alayout.blayout */
-    unsigned known = in->ntypes + nlay + (sh >= 0) + (rnd >= 0) + (sat >= 0) + sync + aligned;
+    int bop = isa_instr_mod(in, ISA_G_BOOLOP);
+    bool popc = isa_instr_has(in, ISA_M_POPC);
+    unsigned known = in->ntypes + nlay + (sh >= 0) + (rnd >= 0) + (sat >= 0) + sync + aligned + (bop >= 0) + popc;
     unsigned M, N, K;
     if (in->nsfx != known || !sync || !aligned || !shape_of(sh, &M, &N, &K) || in->nopd != 4)
         return false;
@@ -618,6 +682,9 @@ static bool select_mma(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         return false;
     }
     if (t < 0 || tc < 0 || td < 0 || !types_ok(M, K, t, tc, td))
+        return false;
+    /* b1: .xor.popc or .and.popc, and nothing else has them. */
+    if ((t == WT_B1) != (popc && (bop == ISA_M_XOR || bop == ISA_M_AND)) || (t != WT_B1 && bop >= 0))
         return false;
     /* .rnd only on f64 (.rn .rz .rm .rp); .satfinite on the float results and the integers. */
     int mode = ISA_RND_N;
@@ -646,7 +713,7 @@ static bool select_mma(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         return false;
     x->o[3] = first;
     x->aux = M | N << 8 | K << 16 | (uint64_t)t << 32 | (uint64_t)tc << 36 | (uint64_t)td << 40 |
-             (uint64_t)(sat >= 0) << 44 | (uint64_t)mode << 48;
+             (uint64_t)(sat >= 0) << 44 | (uint64_t)(bop == ISA_M_AND) << 45 | (uint64_t)mode << 48;
     x->desc = mma_d;
     return true;
 }
@@ -658,7 +725,8 @@ static bool select_mma_sync(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     int sh = isa_instr_mod(in, ISA_G_SHAPE), sat = isa_instr_mod(in, ISA_G_SAT);
     bool sync = isa_instr_has(in, ISA_M_SYNCMOD), aligned = isa_instr_has(in, ISA_M_ALIGNEDM);
     bool row = isa_instr_has(in, ISA_M_ROW), col = isa_instr_has(in, ISA_M_COL);
-    unsigned known = in->ntypes + 2 + (sh >= 0) + (sat >= 0) + sync + aligned;
+    unsigned known = in->ntypes + 2 + (sh >= 0) + (sat >= 0) + sync + aligned + (isa_instr_mod(in, ISA_G_BOOLOP) >= 0) +
+                     isa_instr_has(in, ISA_M_POPC);
     if (in->nsfx != known || !sync || !aligned || !row || !col || in->ntypes != 4 || in->nopd != 4)
         return false;
     unsigned M, N, K;
@@ -669,6 +737,11 @@ static bool select_mma_sync(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     case ISA_M_M16N8K32: M = 16; N = 8; K = 32; break;
     case ISA_M_M8N8K4: M = 8; N = 8; K = 4; break;
     case ISA_M_M8N8K16: M = 8; N = 8; K = 16; break;
+    case ISA_M_M8N8K32: M = 8; N = 8; K = 32; break;
+    case ISA_M_M16N8K64: M = 16; N = 8; K = 64; break;
+    case ISA_M_M8N8K128: M = 8; N = 8; K = 128; break;
+    case ISA_M_M16N8K128: M = 16; N = 8; K = 128; break;
+    case ISA_M_M16N8K256: M = 16; N = 8; K = 256; break;
     default: return false;
     }
     int td = wt_of((isa_type_t)in->types[0]), t = wt_of((isa_type_t)in->types[1]);
@@ -676,8 +749,18 @@ static bool select_mma_sync(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     if (td < 0 || t < 0 || tb < 0 || tc < 0)
         return false;
     bool i8 = (t == WT_S8 || t == WT_U8) && (tb == WT_S8 || tb == WT_U8);
+    bool i4 = (t == WT_S4 || t == WT_U4) && (tb == WT_S4 || tb == WT_U4);
+    int bop = isa_instr_mod(in, ISA_G_BOOLOP);
+    bool popc = isa_instr_has(in, ISA_M_POPC);
     bool ok;
-    if (i8)
+    if (t == WT_B1 || tb == WT_B1)
+        ok = t == tb && td == WT_S32 && tc == WT_S32 && popc && (bop == ISA_M_XOR || bop == ISA_M_AND) &&
+             ((M == 8 && K == 128) || (M == 16 && (K == 128 || K == 256)));
+    else if (bop >= 0 || popc)
+        ok = false;
+    else if (i4)
+        ok = td == WT_S32 && tc == WT_S32 && ((M == 8 && K == 32) || (M == 16 && (K == 32 || K == 64)));
+    else if (i8)
         ok = td == WT_S32 && tc == WT_S32 && ((M == 16 && (K == 16 || K == 32)) || (M == 8 && K == 16));
     else if (t != tb)
         ok = false;
@@ -691,7 +774,7 @@ static bool select_mma_sync(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         ok = M == 8 && K == 4 && td == WT_F64 && tc == WT_F64;
     else
         ok = false;
-    if (!ok || (sat >= 0 && (sat != ISA_M_SATFINITE || !i8)))
+    if (!ok || (sat >= 0 && (sat != ISA_M_SATFINITE || !(i8 || i4))))
         return false;
     /* Registers: elements / 32 lanes, packed per register. */
     unsigned na = M * K / ISA_LANES / wt_per_reg[t], nb = K * N / ISA_LANES / wt_per_reg[tb];
@@ -710,7 +793,7 @@ static bool select_mma_sync(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         return false;
     x->o[3] = first;
     x->aux = M | N << 8 | K << 16 | (uint64_t)t << 32 | (uint64_t)tc << 36 | (uint64_t)td << 40 |
-             (uint64_t)(sat >= 0) << 44 | (uint64_t)tb << 52;
+             (uint64_t)(sat >= 0) << 44 | (uint64_t)(bop == ISA_M_AND) << 45 | (uint64_t)tb << 52;
     x->desc = mma_sync_d;
     return true;
 }
