@@ -739,6 +739,16 @@ bool ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         }
         x->desc = nanosleep_d;
         return true;
+    /* Programmatic dependent launch: a grid of a stream starts after the grids before it
+     * in the stream have ended (and their memory is visible), so .wait has nothing to wait
+     * for and .launch_dependents (a scheduling hint) nothing to allow early. */
+    case ISA_OP_GRIDDEPCONTROL: {
+        int mode = isa_instr_mod(in, ISA_G_MODE);
+        if (in->nopd != 0 || in->nsfx != 1 || (mode != ISA_M_LAUNCH_DEPENDENTS && mode != ISA_M_WAIT))
+            return false;
+        x->desc = nop_d;
+        return true;
+    }
     /* Cache management runs and changes no result (the statistics will model it): a
      * prefetch of any address never faults, as on the GPU. */
     case ISA_OP_PREFETCH:
