@@ -171,6 +171,9 @@ typedef struct {
     uint64_t slice;        /* warp instructions a resident CTA runs before its worker turns to
                             * another (tests set it small); 0: the default */
     bool     cooperative;  /* the whole grid must be resident at once (cuLaunchCooperativeKernel) */
+    uint32_t cluster[3];   /* CTAs per cluster (cuLaunchKernelEx's cluster dimension); 0,0,0: the
+                            * entry's .reqnctapercluster, or no clusters */
+    bool     cluster_nonportable; /* clusters of up to 16 CTAs allowed (else 8) */
 } ex_launch_t;
 
 /*{=====================================================================
@@ -285,6 +288,9 @@ isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_lau
  * limits of machine.def (threads, warps, CTAs, shared memory, registers where .maxnreg
  * bounds them), times the SMs.  A cooperative launch of more CTAs is refused. */
 uint64_t     ex_resident_ctas(const ex_program_t *p, uint32_t entry, const ex_launch_t *l);
+/* The launch's cluster dimension into out: the launch's (l->cluster), else the entry's
+ * .reqnctapercluster; true for these, false (and 1,1,1) for a launch without clusters. */
+bool         ex_launch_cluster(const ex_program_t *p, uint32_t entry, const ex_launch_t *l, uint32_t out[3]);
 /* Bytes of static shared memory entry uses (its and its callees' variables). */
 uint64_t     ex_entry_shared(const ex_program_t *p, uint32_t entry);
 

@@ -213,6 +213,9 @@ typedef struct ex_ctx {
 #define EX_NBAR   EX_M_CTA_BARRIERS /* barrier ids 0..15 */
 #define EX_WSYNC  EX_NBAR           /* wait_bar of a lane blocked at bar.warp.sync */
 #define EX_WCOLL  (EX_NBAR + 1)     /* wait_bar of a lane blocked at a warp collective */
+#define EX_WCLUSTER (EX_NBAR + 2)   /* wait_bar of a lane blocked at barrier.cluster.wait */
+/* x->aux of barrier.cluster */
+enum { EX_CBAR_ARRIVE, EX_CBAR_WAIT };
 /* x->aux of a barrier instruction: what it does. */
 enum { EX_BAR_SYNC, EX_BAR_ARRIVE, EX_BAR_POPC, EX_BAR_AND, EX_BAR_OR };
 /* x->aux of an indirect call (a direct call holds the callee's function index). */
@@ -244,6 +247,8 @@ typedef struct ex_warp {
     uint32_t    bar_counted;     /* barriers at which this warp counts as arrived */
     uint32_t    red_lanes;       /* lanes waiting at a bar.red (wait_insn holds it) */
     uint32_t    wait_other;      /* lanes that did a bar.arrive (may wait at another barrier) */
+    uint32_t    cbar_arrived;    /* lanes that arrived at the cluster barrier in its current phase */
+    uint32_t    cbar_live;       /* lanes the cluster barrier counts as live (not exited) */
     uint8_t     wait_bar[ISA_LANES];  /* what a waiting lane waits for: a barrier id, EX_WSYNC or EX_WCOLL */
     uint32_t    wsync_mask[ISA_LANES];/* the member mask of a lane waiting at bar.warp.sync or a collective */
     const ex_insn_t *wait_insn[ISA_LANES]; /* bar.red, bar.warp.sync, a collective: the instruction */
@@ -279,10 +284,29 @@ typedef struct ex_warp {
     struct { uint8_t *p; uint32_t cap; } fcache[4];
 } ex_warp_t;
 
+/* A cluster: CTAs resident together on one worker, by rank (a launch without clusters
+ * has clusters of one CTA), and its barrier (barrier.cluster): it completes when every
+ * live thread of the cluster arrived. */
+typedef struct {
+    uint32_t          n;             /* CTAs */
+    ex_cta_t         *cta[EX_M_CLUSTER_CTAS_MAX];
+    uint32_t          live;          /* threads that have not exited */
+    uint32_t          pending;       /* live threads yet to arrive in the current phase */
+    uint32_t          phase;         /* phases completed */
+} ex_cluster_t;
+
 struct ex_cta {
     ex_program_t     *p;
     const ex_launch_t *l;
     uint32_t          ctaid[3];
+    uint32_t          clusterid[3];  /* the cluster's index in the grid of clusters */
+    uint32_t          cluster_ctaid[3]; /* the CTA's index in its cluster */
+    uint32_t          rank;          /* %cluster_ctarank */
+    uint32_t          cdim[3];       /* %cluster_nctaid */
+    uint8_t           explicit_cluster; /* %is_explicit_cluster */
+    uint32_t          shared_base;   /* its shared addresses: rank << 24, as the H100's */
+    ex_cluster_t     *cluster;       /* the cluster (the first CTA's clu) */
+    ex_cluster_t      clu;           /* a unit's first CTA holds the cluster */
     uint32_t          nthreads;
     uint32_t          nwarps;
     ex_warp_t        *warps;
@@ -457,7 +481,7 @@ static inline int ex_set_fault(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, 
 }
 
 /* The waiter (wait.c).  ex_wait takes an instruction whose handler returned a block
- * status st (ISA_X_BARRIER, ISA_X_WARPSYNC, ISA_X_COLLECTIVE) for the lanes in mask:
+ * status st (ISA_X_BARRIER .. ISA_X_CLUSTER) for the lanes in mask:
  * EX_WAIT_PASS (they go on to the next instruction), EX_WAIT_BLOCK (they wait, and
  * resume after it when woken) or EX_WAIT_FAULT (recorded).  ex_wait_exited: lanes of w
  * exited, which may complete waits.  ex_wait_deadlock: the fault message of a CTA where no warp can progress, on

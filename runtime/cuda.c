@@ -59,12 +59,24 @@ typedef struct {
     float border[4];
     int reserved[12];
 } cu_tex_desc_t;
+/* cuLaunchKernelEx's configuration, for a launch in clusters. */
+typedef struct {
+    int id;                              /* CUlaunchAttributeID: 4 the cluster dimension, */
+    char pad[4];                         /* 2 cooperative */
+    union { char raw[64]; struct { unsigned x, y, z; } dim; int flag; } value;
+} cu_launch_attr_t;
+typedef struct {
+    unsigned grid[3], block[3], shared;
+    void *stream;
+    cu_launch_attr_t *attrs;
+    unsigned nattrs;
+} cu_launch_config_t;
 /* CUarray_format of each ex_fmt_t. */
 static const int cu_formats[EX_FMT__COUNT] = { 0x01, 0x02, 0x03, 0x08, 0x09, 0x0a, 0x10, 0x20 };
 enum {
     CU_JIT_INFO_LOG_BUFFER = 3, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
     CU_JIT_ERROR_LOG_BUFFER = 5, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
-    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14
 };
 
 /* The driver entry points, looked up by name (the _v2 names are the 64-bit ones). */
@@ -86,6 +98,7 @@ enum {
                        unsigned, void *, void **, void **)) \
     X(cuLaunchCooperativeKernel, (cu_function_t, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, \
                                   unsigned, void *, void **)) \
+    X(cuLaunchKernelEx, (const cu_launch_config_t *, cu_function_t, void **, void **)) \
     X(cuCtxSynchronize, (void)) \
     X(cuGetErrorString, (cu_result_t, const char **)) \
     X(cuGetErrorName, (cu_result_t, const char **)) \
@@ -394,7 +407,22 @@ isa_status_t rt_run_cuda(const isa_module_t *m, uint32_t entry, const ex_launch_
             memcpy(params + a->param_offset[k], &dptr[a->param_buffer[k]], 8);
         kparams[k] = params + a->param_offset[k];
     }
-    if (l->cooperative)
+    if (l->cluster[0] | l->cluster[1] | l->cluster[2]) {
+        /* In clusters: cuLaunchKernelEx with the cluster dimension (and cooperative). */
+        cu_launch_attr_t at[2];
+        memset(at, 0, sizeof at);
+        at[0].id = 4;
+        at[0].value.dim.x = l->cluster[0];
+        at[0].value.dim.y = l->cluster[1];
+        at[0].value.dim.z = l->cluster[2];
+        at[1].id = 2;
+        at[1].value.flag = 1;
+        cu_launch_config_t cfg = { { l->grid[0], l->grid[1], l->grid[2] }, { l->block[0], l->block[1], l->block[2] },
+                                   l->shared_bytes, NULL, at, l->cooperative ? 2u : 1u };
+        if (l->cluster_nonportable)
+            CU_TRY(cuFuncSetAttribute, fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+        CU_TRY(cuLaunchKernelEx, &cfg, fn, kparams, NULL);
+    } else if (l->cooperative)
         CU_TRY(cuLaunchCooperativeKernel, fn, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
                l->block[2], l->shared_bytes, NULL, kparams);
     else

@@ -173,7 +173,7 @@ static int bench_exec(void)
         b[i] = (float)(N - i);
     }
     struct { float *a, *b, *c; int n; } va = { a, b, c, N };
-    job_t jv = { "vector_add", { { N / 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false }, &va, 28 };
+    job_t jv = { "vector_add", { { N / 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false }, &va, 28 };
     printf("vector_add, %d floats\n", N);
     double cpu1 = 0;
     for (unsigned j = 1; j <= 2; j++) {
@@ -196,7 +196,7 @@ static int bench_exec(void)
     for (int i = 0; i < N; i++)
         in[i] = (int)((unsigned)i * 7919u % 1000u) - 500;
     struct { int *in, *part; int n; } rv = { in, part, N };
-    job_t jr = { "reduce_sum", { { N / 512, 1, 1 }, { 256, 1, 1 }, 256 * 4, 1, 0, NULL, 0, false }, &rv, 20 };
+    job_t jr = { "reduce_sum", { { N / 512, 1, 1 }, { 256, 1, 1 }, 256 * 4, 1, 0, NULL, 0, false, { 0, 0, 0 }, false }, &rv, 20 };
     printf("reduce_sum, %d ints\n", N);
     cpu1 = 0;
     for (unsigned j = 1; j <= 2; j++) {
@@ -223,7 +223,7 @@ static int bench_exec(void)
         B[i] = (float)((i * 7) % 11) * 0.25f;
     }
     struct { float *A, *B, *C; int n; } mv = { A, B, C, M };
-    job_t jm = { "matmul_tiled", { { M / 16, M / 16, 1 }, { 16, 16, 1 }, 0, 1, 0, NULL, 0, false }, &mv, 28 };
+    job_t jm = { "matmul_tiled", { { M / 16, M / 16, 1 }, { 16, 16, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false }, &mv, 28 };
     printf("matmul_tiled, %dx%d\n", M, M);
     cpu1 = 0;
     for (unsigned j = 1; j <= 2; j++) {
@@ -251,7 +251,7 @@ static int bench_exec(void)
     for (int i = 0; i < N; i++)
         fin[i] = (float)in[i];
     struct { float *in, *part; int n; } fv = { fin, fpart, N };
-    job_t jf = { "reduce_shfl", { { N / 512, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false }, &fv, 20 };
+    job_t jf = { "reduce_shfl", { { N / 512, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false }, &fv, 20 };
     printf("reduce_shfl, %d floats\n", N);
     double per_elem[2] = { 0, 0 };
     for (unsigned j = 1; j <= 2; j++) {
@@ -280,7 +280,7 @@ static int bench_exec(void)
     double per_op[2];
     static const char *const loops[2] = { "loop_shfl", "loop_add" };
     for (int k = 0; k < 2; k++) {
-        job_t jl = { loops[k], { { LG, 1, 1 }, { LB, 1, 1 }, 0, 1, 0, NULL, 0, false }, &lv, 12 };
+        job_t jl = { loops[k], { { LG, 1, 1 }, { LB, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false }, &lv, 12 };
         printf("%s, %d threads x %d instructions\n", loops[k], LG * LB, 16 * LI);
         bad |= run_job(p, m, &jl, 1, &st, &s, &cpu);
         report("emulator", 1, &st, s, cpu);
@@ -297,7 +297,7 @@ static int bench_exec(void)
     /* Atomics: every thread of a 1M-thread grid adds 1 to one global counter. */
     unsigned *ctr = buf(p, 4);
     struct { unsigned *c; } cv = { ctr };
-    job_t jc = { "atomic_count", { { N / 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false }, &cv, 8 };
+    job_t jc = { "atomic_count", { { N / 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false }, &cv, 8 };
     printf("atomic_count, %d threads adding 1 to one counter\n", N);
     for (unsigned j = 1; j <= 2; j++) {
         *ctr = 0;
@@ -317,7 +317,7 @@ static int bench_exec(void)
     double hs[2][2];
     for (int k = 0; k < 2; k++) {
         job_t jh = { k ? "histogram_plain" : "histogram_shared",
-                     { { 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false }, &hv, 20 };
+                     { { 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false }, &hv, 20 };
         printf("%s, %d words, 256 CTAs of 256 threads\n", jh.name, N);
         for (unsigned j = 1; j <= 2; j++) {
             memset(hist, 0, 256 * 4);
@@ -367,7 +367,7 @@ static int bench_exec(void)
                     continue;
                 }
                 struct { uint64_t t; float *o; } tv = { h, tout };
-                job_t jt = { "tex_fetch", { { TT / 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false }, &tv, 16 };
+                job_t jt = { "tex_fetch", { { TT / 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false }, &tv, 16 };
                 printf("tex_fetch %s, %d threads x 64 fetches of a 4-channel f32 texel\n", k ? "bilinear" : "point",
                        TT);
                 bad |= run_job(p, m, &jt, 1, &st, &s, &cpu);
@@ -408,7 +408,7 @@ static int bench_launch(void)
     printf("launches (tools/bench/launch.ptx)\n");
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         uint32_t e = isa_module_find_func(m, cases[c].entry);
-        ex_launch_t l = { { cases[c].grid, 1, 1 }, { cases[c].block, 1, 1 }, 0, cases[c].workers, 0, NULL, 0, false };
+        ex_launch_t l = { { cases[c].grid, 1, 1 }, { cases[c].block, 1, 1 }, 0, cases[c].workers, 0, NULL, 0, false, { 0, 0, 0 }, false };
         ex_stats_t st;
         bad |= ex_launch(p, e, &l, &prm, 8, &st) != ISA_ST_OK;   /* warm: the pool and the slots */
         uint64_t threads = ex_device_threads_started(dev);
@@ -431,7 +431,7 @@ static int bench_launch(void)
     /* The device heap: 1M threads each allocate and free (4096 CTAs of 256 at -j 2). */
     {
         uint32_t e = isa_module_find_func(m, "heap_churn");
-        ex_launch_t l = { { 4096, 1, 1 }, { 256, 1, 1 }, 0, 2, 0, NULL, 0, false };
+        ex_launch_t l = { { 4096, 1, 1 }, { 256, 1, 1 }, 0, 2, 0, NULL, 0, false, { 0, 0, 0 }, false };
         ex_stats_t st;
         double best = 1e30;
         for (int r = 0; r < 3; r++) {
@@ -473,7 +473,7 @@ static int bench_classes(void)
     struct { void *out; uint32_t n; } prm = { out, 32 };
     printf("instruction classes, 16384 threads x 32 x 16 instructions, -j1 (CPU time per thread-instruction)\n");
     for (unsigned i = 0; i < sizeof names / sizeof *names; i++) {
-        job_t jb = { names[i], { { 64, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false }, &prm, 12 };
+        job_t jb = { names[i], { { 64, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false }, &prm, 12 };
         ex_stats_t st;
         double s, cpu;
         bad |= run_job(p, m, &jb, 1, &st, &s, &cpu);
@@ -490,7 +490,7 @@ static int bench_classes(void)
            call_cpu[0] / call_cpu[1]);
     {
         /* every lane on a path of its own: one-lane warp instructions */
-        job_t jb = { "diverged_add", { { 64, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false }, &prm, 12 };
+        job_t jb = { "diverged_add", { { 64, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false }, &prm, 12 };
         ex_stats_t st;
         double s, cpu;
         bad |= run_job(p, m, &jb, 1, &st, &s, &cpu);

@@ -77,7 +77,7 @@ static isa_status_t variant_run(const variant_t *v, int backend, size_t first, s
     args = true;
     uint8_t *in[4] = { a.bufs[1].host, a.bufs[2].host, a.bufs[3].host, a.bufs[4].host };
     fuzz_inputs(v, first, n, in);
-    ex_launch_t l = { { (uint32_t)((n + 255) / 256), 1, 1 }, { 256, 1, 1 }, 0, 0, 0, NULL, 0, false };
+    ex_launch_t l = { { (uint32_t)((n + 255) / 256), 1, 1 }, { 256, 1, 1 }, 0, 0, 0, NULL, 0, false, { 0, 0, 0 }, false };
     if (backend == BE_EMU) {
         ex_stats_t stats;
         st = rt_run_emu(p, 0, &l, &a, 0, diag, &stats);

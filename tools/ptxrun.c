@@ -31,6 +31,8 @@ static void usage(FILE *out)
           "  -j N                   worker threads\n"
           "  --timeout SECONDS      stop a kernel still running after SECONDS (exit 1)\n"
           "  --cooperative          a cooperative launch: the whole grid must be resident at once\n"
+          "  --cluster X[,Y[,Z]]    a launch in thread-block clusters of this shape (more than 8 CTAs:\n"
+          "                         the non-portable size, up to 16, is allowed)\n"
           "  --printf-fifo BYTES    the device printf FIFO (default 1048576): the oldest records give way\n"
           "  --heap BYTES           the device malloc heap (default 8388608)\n"
           "  --repeat N             launch the kernel N times on the same buffers, print the time per\n"
@@ -459,7 +461,7 @@ static bool load_units(const char *path, const char *const *links, unsigned nlin
 int main(int argc, char **argv)
 {
     enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE, O_TIMEOUT, O_COOP, O_REPEAT, O_FIFO, O_HEAP,
-           O_LINK, O_STATS };
+           O_LINK, O_STATS, O_CLUSTER };
     static const struct option longopts[] = {
         { "kernel", required_argument, 0, 'k' }, { "grid", required_argument, 0, 'g' },
         { "block", required_argument, 0, 'b' },  { "shared", required_argument, 0, 's' },
@@ -468,6 +470,7 @@ int main(int argc, char **argv)
         { "print", no_argument, 0, O_PRINT },    { "isa-table", no_argument, 0, O_ISATABLE },
         { "help", no_argument, 0, 'h' },         { "timeout", required_argument, 0, O_TIMEOUT },
         { "cooperative", no_argument, 0, O_COOP },
+        { "cluster", required_argument, 0, O_CLUSTER },
         { "repeat", required_argument, 0, O_REPEAT },
         { "printf-fifo", required_argument, 0, O_FIFO }, { "heap", required_argument, 0, O_HEAP },
         { "link", required_argument, 0, O_LINK },
@@ -489,7 +492,7 @@ int main(int argc, char **argv)
         }
     int mode = 0, c;
     const char *kernel = NULL;
-    ex_launch_t launch = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 0, 0, NULL, 0, false };
+    ex_launch_t launch = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 0, 0, NULL, 0, false, { 0, 0, 0 }, false };
     rt_outfmt_t fmt = RT_OUT_TEXT;
     bool cuda = false, compare = false;
     uint32_t repeat = 0;
@@ -577,6 +580,11 @@ int main(int argc, char **argv)
         }
         case O_COOP:
             launch.cooperative = true;
+            break;
+        case O_CLUSTER:
+            if (!parse_dim3("--cluster", optarg, launch.cluster))
+                return EXIT_USAGE;
+            launch.cluster_nonportable = (uint64_t)launch.cluster[0] * launch.cluster[1] * launch.cluster[2] > 8;
             break;
         case O_FIFO:
         case O_HEAP: {

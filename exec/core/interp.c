@@ -53,13 +53,29 @@ static uint8_t *frame_new(ex_warp_t *w, ex_func_t *f, uint32_t local_base, uint8
     if (!fr)
         return NULL;
     memcpy(fr + f->const_begin, f->frame_init + f->const_begin, f->frame_size - f->const_begin);
-    if (local_base == 0)
+    uint32_t sbase = w->cta->shared_base;
+    if (local_base == 0 && sbase == 0)
         return fr;
     for (uint32_t i = 0; i < f->nfixup; i++) {
         const ex_fixup_t *x = &f->fixups[i];
-        if (x->kind != FX_LOCAL)
+        uint64_t v;
+        if (x->kind == FX_SHARED && sbase) {
+            /* a shared address of a CTA of rank r in a cluster: r in bits 24-31 */
+            v = sbase;
+            if (x->bytes == 8) {
+                uint64_t *d = (uint64_t *)(void *)(fr + x->slot);
+                for (unsigned l = 0; l < ISA_LANES; l++)
+                    d[l] += v;
+            } else {
+                uint32_t *d = (uint32_t *)(void *)(fr + x->slot);
+                for (unsigned l = 0; l < ISA_LANES; l++)
+                    d[l] += (uint32_t)v;
+            }
             continue;
-        uint64_t v = EX_LOCAL_BASE + local_base + x->value;
+        }
+        if (x->kind != FX_LOCAL || local_base == 0)
+            continue;
+        v = EX_LOCAL_BASE + local_base + x->value;
         if (x->bytes == 8) {
             uint64_t *d = (uint64_t *)(void *)(fr + x->slot);
             for (unsigned l = 0; l < ISA_LANES; l++)
@@ -595,10 +611,13 @@ typedef struct {
     uint64_t           gridid;
     uint64_t           grid_ws;        /* a cooperative launch's grid workspace (%envreg1:%envreg2), or 0 */
     uint64_t           slice;          /* warp instructions of a CTA's time slice */
-    uint64_t           capacity;       /* CTAs that can be resident at once */
+    uint64_t           capacity;       /* clusters that can be resident at once */
+    uint32_t           csize;          /* CTAs per cluster (1 without clusters) */
+    uint32_t           cdim[3];        /* the cluster's dimension */
+    bool               explicit_cluster; /* the launch has clusters (%is_explicit_cluster) */
     bool               local;          /* the entry's call graph uses .local: warps get local memory */
     ex_smodel_t       *model;          /* statistics on: the launch's counts and memory model */
-    _Alignas(64) atomic_uint_fast64_t resident;   /* CTAs resident now */
+    _Alignas(64) atomic_uint_fast64_t resident;   /* clusters resident now */
     /* The first fault (under diag_lock): its fields and its report's text. */
     ex_fault_t         fault;
     FILE              *fault_out;      /* open_memstream on fault_buf */
@@ -679,20 +698,29 @@ static void launch_watch(launch_t *L)
         L->stop_reason = reason;
 }
 
-/* Make CTA number id resident in slot c: its warps at the entry; false when host
- * memory runs out (recorded). */
-static bool cta_start(launch_t *L, ex_cta_t *c, uint64_t id, uint64_t clock)
+/* Make the CTA ctaid resident in slot c, rank rank of cluster clu: its warps at the
+ * entry; false when host memory runs out (recorded). */
+static bool cta_start(launch_t *L, ex_cta_t *c, const uint32_t ctaid[3], uint32_t rank, ex_cluster_t *clu,
+                      uint64_t clock)
 {
     const ex_launch_t *l = L->l;
-    c->ctaid[0] = (uint32_t)(id % l->grid[0]);
-    c->ctaid[1] = (uint32_t)((id / l->grid[0]) % l->grid[1]);
-    c->ctaid[2] = (uint32_t)(id / ((uint64_t)l->grid[0] * l->grid[1]));
+    for (unsigned k = 0; k < 3; k++) {
+        c->ctaid[k] = ctaid[k];
+        c->clusterid[k] = ctaid[k] / L->cdim[k];
+        c->cluster_ctaid[k] = ctaid[k] % L->cdim[k];
+    }
+    c->rank = rank;
+    c->shared_base = rank << 24;
+    memcpy(c->cdim, L->cdim, sizeof c->cdim);
+    c->explicit_cluster = L->explicit_cluster;
+    c->cluster = clu;
     memset(c->bar, 0, sizeof c->bar);
     c->exited = 0;
     c->gridid = L->gridid;
     c->grid_ws = L->grid_ws;
     c->clock_base = clock;
     if (L->model) {
+        uint64_t id = ((uint64_t)ctaid[2] * l->grid[1] + ctaid[1]) * l->grid[0] + ctaid[0];
         c->ws = ex_smodel_worker(L->model, c->worker);
         c->l1 = ex_smodel_l1(L->model, id);
     }
@@ -705,6 +733,7 @@ static bool cta_start(launch_t *L, ex_cta_t *c, uint64_t id, uint64_t clock)
         memset(w->bar_arrived, 0, sizeof w->bar_arrived);
         w->bar_counted = 0;
         w->red_lanes = w->wait_other = 0;
+        w->cbar_arrived = 0;
         w->clock_last = 0;
         w->fault_addr = 0;
         w->fault_what = NULL;
@@ -736,6 +765,7 @@ static bool cta_start(launch_t *L, ex_cta_t *c, uint64_t id, uint64_t clock)
         w->tid_ready = 1;
     tids_done:
         w->alive = w->valid;
+        w->cbar_live = w->valid;
         w->fault_lane = -1;
         w->ninstr = 0;
         w->nlane_instr = 0;
@@ -785,40 +815,46 @@ static void launch_fault(launch_t *L, ex_warp_t *w, bool deadlock)
     pthread_mutex_unlock(&L->diag_lock);
 }
 
-/* Run the warps of resident CTA c in turn, each for a quantum, until the CTA finishes
- * or slice warp instructions have run: CTA_DONE, CTA_RUNNING (the slice is used up), or
- * CTA_FAILED (a fault or deadlock, recorded, or the launch failed or stopped elsewhere). */
-static int cta_step(launch_t *L, ex_cta_t *c, uint64_t slice)
+/* Run the warps of the resident cluster u (its n CTAs) in turn, each for a quantum, until
+ * the cluster finishes or slice warp instructions have run: CTA_DONE, CTA_RUNNING (the
+ * slice is used up), or CTA_FAILED (a fault or deadlock, recorded, or the launch failed
+ * or stopped elsewhere).  A cluster runs on one worker, so that its CTAs reach each
+ * other's shared memory and wait at the cluster barrier without host locks. */
+static int cta_step(launch_t *L, ex_cta_t **u, uint32_t n, uint64_t slice)
 {
-    uint32_t live = c->nwarps;
+    uint32_t live = 1;
     uint64_t spent = 0;
     bool ok = true;
     while (live && ok && spent < slice) {
         bool progress = false;
         live = 0;
-        for (uint32_t i = 0; i < c->nwarps && ok; i++) {
-            ex_warp_t *w = &c->warps[i];
-            if (w->depth == 0)
-                continue;
-            uint64_t before = w->ninstr;
-            uint32_t wait_before = w->waiting;
-            int st = L->model ? warp_run_stats(w, EX_STATS_QUANTUM) : warp_run(w, EX_QUANTUM);
-            spent += w->ninstr - before;
-            if (w->ninstr != before || w->waiting != wait_before)
-                progress = true;
-            if (st == W_FAULT) {
-                launch_fault(L, w, false);
-                ok = false;
-            } else if (st != W_DONE) {
-                live++;
+        for (uint32_t k = 0; k < n && ok; k++) {
+            ex_cta_t *c = u[k];
+            for (uint32_t i = 0; i < c->nwarps && ok; i++) {
+                ex_warp_t *w = &c->warps[i];
+                if (w->depth == 0)
+                    continue;
+                uint64_t before = w->ninstr;
+                uint32_t wait_before = w->waiting;
+                int st = L->model ? warp_run_stats(w, EX_STATS_QUANTUM) : warp_run(w, EX_QUANTUM);
+                spent += w->ninstr - before;
+                if (w->ninstr != before || w->waiting != wait_before)
+                    progress = true;
+                if (st == W_FAULT) {
+                    launch_fault(L, w, false);
+                    ok = false;
+                } else if (st != W_DONE) {
+                    live++;
+                }
             }
         }
         if (ok && live && !progress) {
-            ex_warp_t *w = &c->warps[0];
-            for (uint32_t i = 0; i < c->nwarps; i++)
-                if (c->warps[i].depth)
-                    w = &c->warps[i];
-            ex_wait_deadlock(c, w);
+            ex_warp_t *w = NULL;
+            for (uint32_t k = 0; k < n; k++)
+                for (uint32_t i = 0; i < u[k]->nwarps; i++)
+                    if (u[k]->warps[i].depth)
+                        w = &u[k]->warps[i];
+            ex_wait_deadlock(w->cta, w);
             launch_fault(L, w, true);
             ok = false;
         }
@@ -978,6 +1014,34 @@ static ex_cta_t *worker_grow(launch_t *L, ex_worker_t *wk)
     return c;
 }
 
+/* Make cluster number id resident in the n slots u: its CTAs by rank, x fastest, and
+ * its barrier; false when host memory runs out (recorded). */
+static bool unit_start(launch_t *L, ex_cta_t **u, uint64_t id, uint64_t clock)
+{
+    const ex_launch_t *l = L->l;
+    uint32_t n = L->csize, ng[3];
+    for (unsigned k = 0; k < 3; k++)
+        ng[k] = l->grid[k] / L->cdim[k];
+    uint32_t cl[3] = { (uint32_t)(id % ng[0]), (uint32_t)((id / ng[0]) % ng[1]),
+                       (uint32_t)(id / ((uint64_t)ng[0] * ng[1])) };
+    ex_cluster_t *clu = &u[0]->clu;
+    clu->n = n;
+    clu->live = clu->pending = 0;
+    clu->phase = 0;
+    for (uint32_t r = 0; r < n; r++) {
+        uint32_t in[3] = { r % L->cdim[0], (r / L->cdim[0]) % L->cdim[1], r / (L->cdim[0] * L->cdim[1]) };
+        uint32_t ctaid[3];
+        for (unsigned k = 0; k < 3; k++)
+            ctaid[k] = cl[k] * L->cdim[k] + in[k];
+        clu->cta[r] = u[r];
+        if (!cta_start(L, u[r], ctaid, L->explicit_cluster ? r : 0, clu, clock))
+            return false;
+        clu->live += u[r]->nthreads;
+    }
+    clu->pending = clu->live;
+    return true;
+}
+
 /* The next CTA number for this worker into *out; false when none is left.  CTAs are
  * taken a few at a time (fewer trips to the shared counter), fewer towards the end so
  * that the workers finish together. */
@@ -1011,44 +1075,50 @@ static bool take_cta(launch_t *L, ex_worker_t *wk, uint64_t *id, uint64_t *end, 
     return true;
 }
 
-/* A worker (an "SM"): it hosts resident CTAs, runs one until it finishes or its time
- * slice is used up, and then turns to the next.  When a slice runs out and the GPU has
- * room (L->capacity resident CTAs in all), a new CTA becomes resident beside the others,
- * so that a CTA waiting for another one (a flag in global memory) lets it run; when a
- * CTA finishes, the next CTA of the grid takes its slot.  The worker's slots [0, nres)
- * are resident, the rest spare; they stay with the worker after the launch. */
+/* A worker (an "SM"): it hosts resident clusters (of one CTA without clusters), runs one
+ * until it finishes or its time slice is used up, and then turns to the next.  When a
+ * slice runs out and the GPU has room (L->capacity resident clusters in all), a new
+ * cluster becomes resident beside the others, so that a CTA waiting for another one (a
+ * flag in global memory) lets it run; when a cluster finishes, the next cluster of the
+ * grid takes its slots.  The worker's slots [0, nres * csize) are resident (cluster u in
+ * [u * csize, u * csize + csize)), the rest spare; they stay with the worker after the
+ * launch. */
 static void worker_run(void *job, ex_worker_t *wk)
 {
     launch_t *L = job;
     worker_bind(L, wk);
-    ex_cta_t **slot;
+    const uint32_t K = L->csize;
     uint32_t nres = 0, cur = 0;
     uint64_t id = 0, end = 0, clock = 0, next;
     for (;;) {
-        slot = wk->slot;
         if (atomic_load(&L->failed))
             break;
         bool admit = nres == 0;
         if (!admit) {
-            ex_cta_t *c = slot[cur];
-            int r = cta_step(L, c, L->slice);
+            ex_cta_t **u = &wk->slot[cur * K];
+            int r = cta_step(L, u, K, L->slice);
             if (r == CTA_FAILED)
                 break;
             if (r == CTA_DONE) {
-                cta_finish(L, c, &clock);
+                for (uint32_t k = 0; k < K; k++)
+                    cta_finish(L, u[k], &clock);
                 if (take_cta(L, wk, &id, &end, &next)) {
-                    if (!cta_start(L, c, next, clock))
+                    if (!unit_start(L, u, next, clock))
                         break;
                     continue;
                 }
                 atomic_fetch_sub(&L->resident, 1);
-                slot[cur] = slot[--nres];
-                slot[nres] = c;
+                nres--;
+                for (uint32_t k = 0; k < K; k++) {
+                    ex_cta_t *t = wk->slot[cur * K + k];
+                    wk->slot[cur * K + k] = wk->slot[nres * K + k];
+                    wk->slot[nres * K + k] = t;
+                }
                 if (cur >= nres)
                     cur = 0;
                 continue;
             }
-            /* The slice is used up: one more CTA becomes resident if there is room. */
+            /* The slice is used up: one more cluster becomes resident if there is room. */
             admit = atomic_fetch_add(&L->resident, 1) < L->capacity;
             if (!admit) {
                 atomic_fetch_sub(&L->resident, 1);
@@ -1065,12 +1135,14 @@ static void worker_run(void *job, ex_worker_t *wk)
             cur = (cur + 1) % nres;
             continue;
         }
-        if (nres == wk->nslot && !worker_grow(L, wk)) {
+        bool grown = true;
+        while (grown && (nres + 1) * K > wk->nslot)
+            grown = worker_grow(L, wk) != NULL;
+        if (!grown) {
             atomic_fetch_sub(&L->resident, 1);
             break;
         }
-        slot = wk->slot;
-        if (!cta_start(L, slot[nres], next, clock)) {
+        if (!unit_start(L, &wk->slot[nres * K], next, clock)) {
             atomic_fetch_sub(&L->resident, 1);
             break;
         }
@@ -1078,7 +1150,7 @@ static void worker_run(void *job, ex_worker_t *wk)
     }
     /* A stopped launch reports where every resident CTA's warps were. */
     bool stopped = atomic_load(&L->failed) == L_STOPPED;
-    for (uint32_t i = 0; i < nres; i++) {
+    for (uint32_t i = 0; i < nres * K; i++) {
         if (stopped)
             report_live(L, wk->slot[i]);
         cta_finish(L, wk->slot[i], &clock);
@@ -1207,7 +1279,9 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
     L->l = l;
     L->params = params;
     L->params_size = params_size;
-    L->total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    L->explicit_cluster = ex_launch_cluster(p, entry, l, L->cdim);
+    L->csize = L->cdim[0] * L->cdim[1] * L->cdim[2];
+    L->total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] / L->csize;   /* clusters */
     pthread_mutex_init(&L->diag_lock, NULL);
     L->gridid = atomic_fetch_add(&d->nlaunch, 1) + 1;
     /* A cooperative launch's grid workspace: zeroed global memory whose address the driver
@@ -1237,7 +1311,8 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
         n = (unsigned)L->total;
     L->nthreads = n;
     L->slice = l->slice ? l->slice : EX_SLICE;
-    L->capacity = ex_resident_ctas(p, entry, l);
+    L->capacity = ex_resident_ctas(p, entry, l) / L->csize;
+    L->capacity = L->capacity ? L->capacity : 1;
     L->local = ex_entry_uses_local(p, entry);
     struct timespec t0, t1;
     uint64_t pm0[16];

@@ -149,19 +149,38 @@ isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_lau
                           "of entry %s allows (%llu) (CUDA_ERROR_INVALID_VALUE)", (unsigned long long)threads,
                           f->name, (unsigned long long)most);
     }
-    if ((d = perf(f, ISA_D_REQNCTAPERCLUSTER)) != NULL) {
-        uint64_t n = 1;
-        for (unsigned k = 0; k < d->n; k++)
-            n *= d->v[k];
-        for (unsigned k = 0; k < 3; k++) {
-            uint64_t c = k < d->n ? d->v[k] : 1;
-            if (n > lim.cluster_ctas || c == 0 || g[k] % c)
-                return refuse(out_msg, size, ISA_ST_USAGE, "the grid (%llu,%llu,%llu) is not made of "
-                              "clusters of the .reqnctapercluster of entry %s, at most %llu CTAs "
-                              "(CUDA_ERROR_INVALID_CLUSTER_SIZE)", (unsigned long long)g[0],
-                              (unsigned long long)g[1], (unsigned long long)g[2], f->name,
-                              (unsigned long long)lim.cluster_ctas);
-        }
+    /* Clusters (measured: tests/apps/clusters.cu): a launch's cluster dimension must be the
+     * entry's .reqnctapercluster where it has one, and divide the grid; at most 8 CTAs, 16
+     * where the function allows the non-portable size; .explicitcluster needs a dimension. */
+    uint32_t cd[3];
+    bool given = l->cluster[0] | l->cluster[1] | l->cluster[2];
+    bool clustered = ex_launch_cluster(p, entry, l, cd);
+    if (given && (d = perf(f, ISA_D_REQNCTAPERCLUSTER)) != NULL) {
+        for (unsigned k = 0; k < 3; k++)
+            if (cd[k] != (k < d->n ? d->v[k] : 1))
+                return refuse(out_msg, size, ISA_ST_USAGE, "the cluster dimension (%u,%u,%u) is not the "
+                              ".reqnctapercluster of entry %s (CUDA_ERROR_INVALID_CLUSTER_SIZE)", cd[0], cd[1],
+                              cd[2], f->name);
+    }
+    if (!clustered && perf(f, ISA_D_EXPLICITCLUSTER))
+        return refuse(out_msg, size, ISA_ST_USAGE, "entry %s is .explicitcluster: its launch must give a cluster "
+                      "dimension (CUDA_ERROR_INVALID_CLUSTER_SIZE)", f->name);
+    if (clustered) {
+        uint64_t n = (uint64_t)cd[0] * cd[1] * cd[2];
+        uint64_t most = l->cluster_nonportable ? EX_M_CLUSTER_CTAS_MAX : lim.cluster_ctas;
+        if ((d = perf(f, ISA_D_MAXCLUSTERRANK)) != NULL && d->n && d->v[0] < most)
+            most = d->v[0];
+        if (cd[0] == 0 || cd[1] == 0 || cd[2] == 0 || n > most)
+            return refuse(out_msg, size, ISA_ST_USAGE, "clusters of (%u,%u,%u) CTAs, more than the %llu %s "
+                          "(CUDA_ERROR_INVALID_CLUSTER_SIZE)", cd[0], cd[1], cd[2], (unsigned long long)most,
+                          most == EX_M_CLUSTER_CTAS_MAX ? "allowed" : perf(f, ISA_D_MAXCLUSTERRANK) ?
+                          "its .maxclusterrank allows" : "of the portable size (more needs "
+                          "CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED)");
+        for (unsigned k = 0; k < 3; k++)
+            if (g[k] % cd[k])
+                return refuse(out_msg, size, ISA_ST_USAGE, "the grid (%llu,%llu,%llu) is not made of clusters of "
+                              "(%u,%u,%u) CTAs (CUDA_ERROR_INVALID_CLUSTER_SIZE)", (unsigned long long)g[0],
+                              (unsigned long long)g[1], (unsigned long long)g[2], cd[0], cd[1], cd[2]);
     }
     if (l->cooperative) {
         uint64_t cap = ex_resident_ctas(p, entry, l), total = g[0] * g[1] * g[2];
@@ -175,6 +194,18 @@ isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_lau
                       "at least %llu (CUDA_ERROR_INVALID_VALUE)", f->name,
                       (unsigned long long)p->funcs[entry].local_size, (unsigned long long)lim.local_bytes);
     return ISA_ST_OK;
+}
+
+bool ex_launch_cluster(const ex_program_t *p, uint32_t entry, const ex_launch_t *l, uint32_t out[3])
+{
+    if (l->cluster[0] | l->cluster[1] | l->cluster[2]) {
+        memcpy(out, l->cluster, 3 * sizeof *out);
+        return true;
+    }
+    const isa_perf_t *d = perf(&p->m->funcs[entry], ISA_D_REQNCTAPERCLUSTER);
+    for (unsigned k = 0; k < 3; k++)
+        out[k] = d && k < d->n ? (uint32_t)d->v[k] : 1;
+    return d != NULL;
 }
 
 uint64_t ex_resident_ctas(const ex_program_t *p, uint32_t entry, const ex_launch_t *l)

@@ -67,6 +67,19 @@ static int copy_not_pred_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t 
 }
 static const isa_xdesc_t copy_not_pred_d[1] = { { copy_not_pred_f, { 0 }, ISA_OPDF_NEG } };
 
+/* mov.pred d, %is_explicit_cluster (x->flags: negated) */
+static int explicit_cluster_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    uint32_t a = w->cta->explicit_cluster ? ISA_FULL : 0;
+    if (x->flags)
+        a = ~a;
+    uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
+    *d = (*d & ~mask) | (a & mask);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t explicit_cluster_d[1] = { { explicit_cluster_f, { 0 }, 0 } };
+
 /* Special registers, read per lane from the warp and its CTA. */
 static inline void sreg_store(uint8_t *f, const isa_xinsn_t *x, unsigned l, uint64_t v)
 {
@@ -105,12 +118,14 @@ static int sreg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     case ISA_SR_NTID:   v = L->block[comp]; break;
     case ISA_SR_CTAID:  v = c->ctaid[comp]; break;
     case ISA_SR_NCTAID: v = L->grid[comp]; break;
-    /* A launch without clusters: every CTA is a cluster of one. */
-    case ISA_SR_CLUSTERID:  v = c->ctaid[comp]; break;
-    case ISA_SR_NCLUSTERID: v = L->grid[comp]; break;
-    case ISA_SR_CLUSTER_CTAID: case ISA_SR_CLUSTER_CTARANK: v = 0; break;
-    case ISA_SR_CLUSTER_NCTAID: case ISA_SR_CLUSTER_NCTARANK: v = 1; break;
-    case ISA_SR_IS_EXPLICIT_CLUSTER: v = 0; break;
+    /* Clusters (a launch without them has clusters of one CTA). */
+    case ISA_SR_CLUSTERID:       v = c->clusterid[comp]; break;
+    case ISA_SR_NCLUSTERID:      v = L->grid[comp] / c->cdim[comp]; break;
+    case ISA_SR_CLUSTER_CTAID:   v = c->cluster_ctaid[comp]; break;
+    case ISA_SR_CLUSTER_CTARANK: v = c->rank; break;
+    case ISA_SR_CLUSTER_NCTAID:  v = c->cdim[comp]; break;
+    case ISA_SR_CLUSTER_NCTARANK: v = c->cluster->n; break;
+    case ISA_SR_IS_EXPLICIT_CLUSTER: v = c->explicit_cluster; break;
     /* The machine: each host worker is one SM of an H100/H200 (132 SMs, 64 warp slots);
      * a warp's slot is its index in the CTA. */
     case ISA_SR_WARPID:  v = w->id; break;
@@ -222,7 +237,9 @@ bool ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
             if (a->imm)
                 x->o[1] = ex_pd_operand(pd, &(isa_operand_t){ .kind = ISA_OPD_IMM, .imm = -1 }, 4);
         } else if (a->kind == ISA_OPD_SREG && a->u.sreg.id == ISA_SR_IS_EXPLICIT_CLUSTER) {
-            x->o[1] = ex_pd_operand(pd, &(isa_operand_t){ .kind = ISA_OPD_IMM, .imm = 0 }, 4);  /* no clusters */
+            x->flags = (a->flags & ISA_OPDF_NEG) != 0;
+            x->desc = explicit_cluster_d;
+            return true;
         } else if (a->kind == ISA_OPD_REG && width_of(f, a) == 0) {
             x->o[1] = slot_of(f, a);
         } else {

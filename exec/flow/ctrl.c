@@ -13,6 +13,7 @@ static int report_exit_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m) 
 static int report_trap_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m) { (void)w; (void)f; (void)x; (void)m; return ISA_X_TRAP; }
 static int report_bar_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m) { (void)w; (void)f; (void)x; (void)m; return ISA_X_BARRIER; }
 static int report_wsync_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m) { (void)w; (void)f; (void)x; (void)m; return ISA_X_WARPSYNC; }
+static int report_cbar_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m) { (void)w; (void)f; (void)x; (void)m; return ISA_X_CLUSTER; }
 static int nop_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m) { (void)w; (void)f; (void)x; (void)m; return ISA_X_NEXT; }
 /* Fences order this host thread's accesses against other workers' (other CTAs): a host
  * fence of the C11 order that select_fence chose (x->aux). */
@@ -184,6 +185,7 @@ static const isa_xdesc_t call_d[1] = { { call_f, { 0 }, 0 } };
 static const isa_xdesc_t brx_d[1] = { { brx_f, { 0 }, 0 } };
 static const isa_xdesc_t bar_d[1] = { { report_bar_f, { 0 }, ISA_OPDF_NEG } };   /* bar.red's !c */
 static const isa_xdesc_t wsync_d[1] = { { report_wsync_f, { 0 }, 0 } };
+static const isa_xdesc_t cbar_d[1] = { { report_cbar_f, { 0 }, 0 } };
 static const isa_xdesc_t nop_d[1] = { { nop_f, { 0 }, 0 } };
 static const isa_xdesc_t fence_sc_d[1] = { { fence_sc_f, { 0 }, 0 } };
 static const isa_xdesc_t fence_acq_rel_d[1] = { { fence_acq_rel_f, { 0 }, 0 } };
@@ -693,6 +695,21 @@ bool ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     case ISA_OP_BAR:
     case ISA_OP_BARRIER:
         return select_bar(pd, f, in, x);
+    case ISA_OP_BARRIER_CLUSTER: {
+        /* barrier.cluster.arrive{.release,.relaxed}{.aligned}, .wait{.acquire}{.aligned}: the
+         * waiter (exec/sync/wait.c) counts the arrivals; x->aux: EX_CBAR_ARRIVE or _WAIT. */
+        int mode = isa_instr_mod(in, ISA_G_MODE), sem = isa_instr_mod(in, ISA_G_SEM);
+        if (in->nopd != 0)
+            return false;
+        if (mode == ISA_M_ARRIVE && (sem < 0 || sem == ISA_M_RELEASE || sem == ISA_M_RELAXED))
+            x->aux = EX_CBAR_ARRIVE;
+        else if (mode == ISA_M_WAIT && (sem < 0 || sem == ISA_M_ACQUIRE))
+            x->aux = EX_CBAR_WAIT;
+        else
+            return false;
+        x->desc = cbar_d;
+        return true;
+    }
     case ISA_OP_BAR_WARP_SYNC:
         if (in->nopd != 1)
             return false;

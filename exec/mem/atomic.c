@@ -433,7 +433,7 @@ static int atom_shared32_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t 
     ex_warp_t *w = wv;
     ex_cta_t *c = w->cta;
     const uint32_t *base = ISA_SLOT(const uint32_t, f, x->o[4]);
-    uint32_t imm = (uint32_t)x->imm, hi = 0, bits = 0;
+    uint32_t imm = (uint32_t)x->imm - c->shared_base, hi = 0, bits = 0;   /* see ld_st.c's shared_addrs */
     AT_LANES(mask, {
         uint32_t a = base[l] + imm;
         hi = a > hi ? a : hi;
@@ -447,11 +447,11 @@ static int atom_shared32_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t 
     if (AT_KIND(x->aux) == AK_ADD) {
         AT_LANES(mask, {
             uint32_t v, add = b[l];
-            memcpy(&v, sm + base[l] + imm, 4);
+            memcpy(&v, sm + (uint32_t)(base[l] + imm), 4);
             if (d)
                 d[l] = v;
             v += add;
-            memcpy(sm + base[l] + imm, &v, 4);
+            memcpy(sm + (uint32_t)(base[l] + imm), &v, 4);
         });
         return ISA_X_NEXT;
     }
@@ -459,11 +459,11 @@ static int atom_shared32_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t 
     const uint32_t *cc = x->o[2] != ISA_NONE ? ISA_SLOT(const uint32_t, f, x->o[2]) : NULL;
     AT_LANES(mask, {
         uint32_t v, bv = b[l], cv = cc ? cc[l] : 0;
-        memcpy(&v, sm + base[l] + imm, 4);
+        memcpy(&v, sm + (uint32_t)(base[l] + imm), 4);
         if (d)
             d[l] = v;
         v = (uint32_t)fn(v, bv, cv);
-        memcpy(sm + base[l] + imm, &v, 4);
+        memcpy(sm + (uint32_t)(base[l] + imm), &v, 4);
     });
     return ISA_X_NEXT;
 }

@@ -374,7 +374,9 @@ static inline bool shared_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, 
                                 unsigned bytes, uint64_t *addr)
 {
     const uint32_t *b = ISA_SLOT(const uint32_t, f, x->o[4]);
-    uint32_t imm = (uint32_t)x->imm, hi = 0, bits = 0;
+    /* relative to the CTA's own shared memory (its addresses carry its cluster rank): an
+     * address of another CTA wraps beyond the size and takes the slow path */
+    uint32_t imm = (uint32_t)x->imm - w->cta->shared_base, hi = 0, bits = 0;
     if (mask == ISA_FULL) {
         for (unsigned l = 0; l < ISA_LANES; l++) {
             uint32_t a = b[l] + imm;
@@ -568,18 +570,20 @@ static uint64_t window_of(isa_space_t sp)
 }
 
 /* isspacep: whether each lane's generic address lies in a space, as the H100 answers
- * (golden isspacep_all): .global for every address outside the shared, local and
- * constant windows (a kernel parameter's address is .global and .param), the others for
- * their own window.  x->aux: the window, with EX_WIN_MASK for .global. */
+ * (goldens isspacep_all, cluster_dsmem): .global for every address outside the shared,
+ * local and constant windows (a kernel parameter's address is .global and .param), the
+ * others for their own window; .shared::cluster for every shared address, .shared (and
+ * ::cta) for those of the CTA's own rank.  x->aux: the window, with EX_WIN_MASK for
+ * .global; x->flags: .shared::cta. */
 static int isspacep_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
-    (void)wv;
+    ex_warp_t *wp = wv;
     const uint64_t *a = ISA_SLOT(const uint64_t, f, x->o[1]);
-    uint32_t *p = ISA_SLOT(uint32_t, f, x->o[0]), r = *p & ~mask;
+    uint32_t *p = ISA_SLOT(uint32_t, f, x->o[0]), r = *p & ~mask, own = wp->cta->rank;
     ISA_LANE_LOOP(mask, {
         uint64_t w = a[l] & EX_WIN_MASK;
         bool in = x->aux == EX_WIN_MASK ? (w != EX_WIN_SHARED && w != EX_WIN_LOCAL && w != EX_WIN_CONST)
-                                        : w == x->aux;
+                                        : w == x->aux && (!x->flags || ((a[l] >> 24) & 0xff) == own);
         r |= (uint32_t)in << l;
     });
     *p = r;
@@ -793,6 +797,7 @@ bool ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         x->aux = isa_spaces[sp].window == ISA_SP_GLOBAL ? EX_WIN_MASK : window_of((isa_space_t)sp);
         if (x->aux == 0)
             return false;
+        x->flags = sp == ISA_SP_SHARED || sp == ISA_SP_SHARED_CTA;   /* the CTA's own shared memory */
         x->desc = isspacep_d;
         return true;
     }

@@ -39,17 +39,27 @@ void *ex_mem(ex_warp_t *w, unsigned lane, isa_space_t sp, uint64_t addr, unsigne
         if (!ex_global_ok(c->p, (uintptr_t)addr, bytes))
             return fault(w, lane, addr, "global address outside every allocation", in);
         return (void *)(uintptr_t)addr;
-    case ISA_SP_SHARED:
-        if (addr >> 24 && addr >> 32 == 0 && (addr & 0xffffff) < c->shared_size) {
-            /* A .shared::cluster address of another CTA (mapa); a cluster has one here. */
-            snprintf(w->fault_buf, sizeof w->fault_buf,
-                     "shared::cluster address of CTA rank %u, outside the cluster (1 CTA)",
-                     (unsigned)((addr >> 24) & 0xff));
-            return fault(w, lane, addr, w->fault_buf, in);
+    case ISA_SP_SHARED: {
+        /* Bits 24-31 of a shared address name the CTA of the cluster (its rank), as on the
+         * H100: a CTA's own addresses carry its rank (symbols, cvta), mapa's another's. */
+        uint32_t rank = (uint32_t)(addr >> 24) & 0xff;
+        ex_cta_t *t = c;
+        if (addr >> 32)
+            return fault(w, lane, addr, "shared address beyond 32 bits", in);
+        if (rank != c->rank) {
+            if (!c->cluster || rank >= c->cluster->n) {
+                snprintf(w->fault_buf, sizeof w->fault_buf,
+                         "shared::cluster address of CTA rank %u, outside the cluster (%u CTA%s)", rank,
+                         c->cluster ? c->cluster->n : 1, c->cluster && c->cluster->n > 1 ? "s" : "");
+                return fault(w, lane, addr, w->fault_buf, in);
+            }
+            t = c->cluster->cta[rank];
         }
-        if (addr > c->shared_size || bytes > c->shared_size - addr)
+        addr &= 0xffffff;
+        if (addr > t->shared_size || bytes > t->shared_size - addr)
             return fault(w, lane, addr, "shared address outside the CTA's shared memory", in);
-        return c->shared + addr;
+        return t->shared + addr;
+    }
     case ISA_SP_LOCAL:
         if (addr < EX_LOCAL_BASE || addr - EX_LOCAL_BASE > w->local_bytes ||
             bytes > w->local_bytes - (addr - EX_LOCAL_BASE))

@@ -584,6 +584,19 @@ static bool select_cp_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_in
 #define BK_MASK  0x10
 enum { BK_G2S, BK_S2S, BK_S2G };
 
+/* The CTAs a multicast copy delivers to: the mask's ranks that the cluster has (a mask
+ * names up to 16 CTAs); a copy that is not multicast goes to its address's CTA. */
+static uint32_t mcast_ranks(ex_warp_t *w, uint16_t ctamask)
+{
+    uint32_t n = w->cta->cluster ? w->cta->cluster->n : 1;
+    return ctamask & (uint32_t)((1ull << n) - 1);
+}
+/* The same shared::cluster address in the CTA of rank r. */
+static inline uint64_t rank_addr(uint64_t a, unsigned r)
+{
+    return (a & ~0xff000000ull) | (uint64_t)r << 24;
+}
+
 static int bulk_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
@@ -596,36 +609,42 @@ static int bulk_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             snprintf(w->fault_buf, sizeof w->fault_buf, "cp.async.bulk size %u is not a multiple of 16", size);
             return as_fault(w, x, l, sa, EX_FAULT_ILLEGAL, w->fault_buf);
         }
-        bool s2g = x->vec == BK_S2G;
-        bool deliver = true;
-        if (x->flags & BK_MCAST)   /* the cluster has one CTA: rank 0 */
-            deliver = ISA_SLOT(const uint16_t, f, x->o[3])[l] & 1;
-        if (size && deliver) {
-            uint8_t *d = as_mem(w, l, s2g ? ISA_SP_GLOBAL : ISA_SP_SHARED, da, size, 16,
-                                s2g ? ISA_SP_GLOBAL : ISA_SP_SHARED, x);
-            if (!d)
-                return ISA_X_FAULT;
-            const uint8_t *s = as_mem(w, l, x->vec == BK_G2S ? ISA_SP_GLOBAL : ISA_SP_SHARED, sa, size, 16,
-                                      x->vec == BK_G2S ? ISA_SP_GLOBAL : ISA_SP_SHARED, x);
+        bool s2g = x->vec == BK_S2G, mc = x->flags & BK_MCAST;
+        const uint8_t *s = NULL;
+        if (size) {
+            s = as_mem(w, l, x->vec == BK_G2S ? ISA_SP_GLOBAL : ISA_SP_SHARED, sa, size, 16,
+                       x->vec == BK_G2S ? ISA_SP_GLOBAL : ISA_SP_SHARED, x);
             if (!s)
                 return ISA_X_FAULT;
-            if (x->flags & BK_MASK) {
-                uint16_t bm = ISA_SLOT(const uint16_t, f, x->o[3])[l];
-                for (uint32_t i = 0; i < size; i++)
-                    if ((bm >> (i % 16)) & 1)
-                        d[i] = s[i];
-            } else {
-                memmove(d, s, size);
-            }
         }
-        if (!s2g && deliver) {
-            uint64_t ma = ex_addr_lane(f, x->o[5], x->flags & BK_MB32, (int32_t)(uint32_t)(x->aux >> 32), l);
-            uint64_t *p = as_mem(w, l, ISA_SP_SHARED, ma, 8, 8, ISA_SP_SHARED, x);
-            if (!p)
-                return ISA_X_FAULT;
-            int r = mb_complete_tx(w, x, l, p, size);
-            if (r != ISA_X_NEXT)
-                return r;
+        uint32_t ranks = mc ? mcast_ranks(w, ISA_SLOT(const uint16_t, f, x->o[3])[l]) : 1;
+        for (; ranks; ranks &= ranks - 1) {
+            uint64_t dr = mc ? rank_addr(da, (unsigned)__builtin_ctz(ranks)) : da;
+            if (size) {
+                uint8_t *d = as_mem(w, l, s2g ? ISA_SP_GLOBAL : ISA_SP_SHARED, dr, size, 16,
+                                    s2g ? ISA_SP_GLOBAL : ISA_SP_SHARED, x);
+                if (!d)
+                    return ISA_X_FAULT;
+                if (x->flags & BK_MASK) {
+                    uint16_t bm = ISA_SLOT(const uint16_t, f, x->o[3])[l];
+                    for (uint32_t i = 0; i < size; i++)
+                        if ((bm >> (i % 16)) & 1)
+                            d[i] = s[i];
+                } else {
+                    memmove(d, s, size);
+                }
+            }
+            if (!s2g) {
+                uint64_t ma = ex_addr_lane(f, x->o[5], x->flags & BK_MB32, (int32_t)(uint32_t)(x->aux >> 32), l);
+                if (mc)
+                    ma = rank_addr(ma, (unsigned)__builtin_ctz(ranks));
+                uint64_t *p = as_mem(w, l, ISA_SP_SHARED, ma, 8, 8, ISA_SP_SHARED, x);
+                if (!p)
+                    return ISA_X_FAULT;
+                int r = mb_complete_tx(w, x, l, p, size);
+                if (r != ISA_X_NEXT)
+                    return r;
+            }
         }
     }
     return ISA_X_NEXT;
@@ -732,7 +751,9 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             snprintf(w->fault_buf, sizeof w->fault_buf, "a tensor map of rank %u used by a .%ud copy", t.rank, x->vec);
             return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
         }
-        bool deliver = !(x->aux & TM_MCAST) || (ISA_SLOT(const uint16_t, f, x->o[3])[l] & 1);
+        bool mc = x->aux & TM_MCAST;
+        uint32_t ranks = mc ? mcast_ranks(w, ISA_SLOT(const uint16_t, f, x->o[3])[l]) : 1;
+        bool deliver = ranks != 0;
         int64_t c[5] = { 0 };
         uint64_t n[5] = { 1, 1, 1, 1, 1 };
         uint64_t total = t.esize;
@@ -750,6 +771,8 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
         }
         uint64_t sa = ex_addr_lane(f, x->o[1], b32 & 2, x->imm, l);
+        if (mc && deliver)
+            sa = rank_addr(sa, (unsigned)__builtin_ctz(ranks));   /* the box goes to the first, then the others */
         uint8_t *sh = deliver || store ? as_mem(w, l, ISA_SP_SHARED, sa, (unsigned)total, 128, ISA_SP_SHARED, x) : NULL;
         if ((deliver || store) && !sh)
             return ISA_X_FAULT;
@@ -789,14 +812,23 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                                     sp[t.esize - 1] = 0x7f;
                             }
                         }
-        if (!store && deliver) {
+        for (; !store && ranks; ranks &= ranks - 1) {
+            unsigned r = (unsigned)__builtin_ctz(ranks);
+            if (mc && rank_addr(sa, r) != sa) {
+                uint8_t *o = as_mem(w, l, ISA_SP_SHARED, rank_addr(sa, r), (unsigned)total, 128, ISA_SP_SHARED, x);
+                if (!o)
+                    return ISA_X_FAULT;
+                memcpy(o, sh, total);
+            }
             uint64_t mba = ex_addr_lane(f, x->o[5], b32 & 4, (int32_t)(uint32_t)(x->aux >> 32), l);
+            if (mc)
+                mba = rank_addr(mba, r);
             uint64_t *p = as_mem(w, l, ISA_SP_SHARED, mba, 8, 8, ISA_SP_SHARED, x);
             if (!p)
                 return ISA_X_FAULT;
-            int r = mb_complete_tx(w, x, l, p, total);
-            if (r != ISA_X_NEXT)
-                return r;
+            int rr = mb_complete_tx(w, x, l, p, total);
+            if (rr != ISA_X_NEXT)
+                return rr;
         }
     }
     return ISA_X_NEXT;
@@ -947,7 +979,7 @@ static int reduce_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     ex_warp_t *w = wv;
     unsigned eb = x->width;
     isa_atom_fn_t fn = isa_atom_fns[x->target];
-    if (!x->vec)   /* measured: golden bulk_reduce's notes */
+    if (!x->vec && !w->cta->explicit_cluster)   /* measured: golden bulk_reduce's notes */
         return as_fault(w, x, (unsigned)__builtin_ctz(mask), 0, EX_FAULT_ILLEGAL,
                         "cp.reduce.async.bulk into shared::cluster memory in a launch without clusters (an illegal "
                         "instruction on the H100)");
@@ -962,16 +994,27 @@ static int reduce_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         }
         if (!size)
             continue;
-        uint8_t *d = as_mem(w, l, ISA_SP_GLOBAL, da, size, 16, ISA_SP_GLOBAL, x);
-        if (!d)
+        isa_space_t ds = x->vec ? ISA_SP_GLOBAL : ISA_SP_SHARED;
+        uint8_t *d = size ? as_mem(w, l, ds, da, size, 16, ds, x) : NULL;
+        if (size && !d)
             return ISA_X_FAULT;
-        const uint8_t *s = as_mem(w, l, ISA_SP_SHARED, sa, size, 16, ISA_SP_SHARED, x);
-        if (!s)
+        const uint8_t *s = size ? as_mem(w, l, ISA_SP_SHARED, sa, size, 16, ISA_SP_SHARED, x) : NULL;
+        if (size && !s)
             return ISA_X_FAULT;
         for (uint32_t i = 0; i < size; i += eb) {
             uint64_t b = 0;
             memcpy(&b, s + i, eb);
             cas_elem(d + i, eb, fn, b);
+        }
+        if (!x->vec) {
+            /* into another CTA's shared memory: complete_tx on its mbarrier */
+            uint64_t ma = ex_addr_lane(f, x->o[5], x->flags & BK_MB32, (int32_t)(uint32_t)(x->aux >> 32), l);
+            uint64_t *p = as_mem(w, l, ISA_SP_SHARED, ma, 8, 8, ISA_SP_SHARED, x);
+            if (!p)
+                return ISA_X_FAULT;
+            int r = mb_complete_tx(w, x, l, p, size);
+            if (r != ISA_X_NEXT)
+                return r;
         }
     }
     return ISA_X_NEXT;
@@ -1031,6 +1074,101 @@ static bool select_reduce(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn
 }
 /*}=====================================================================*/
 
+/*{=====================================================================
+ * st.async and red.async into shared::cluster memory (usually another CTA's), each
+ * completing its bytes on an mbarrier of the destination's CTA:
+ *   st.async{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2,.v4}.type [a], b, [mbar]
+ *   red.async.relaxed.cluster{.shared::cluster}.mbarrier::complete_tx::bytes.op.type [a], b, [mbar]
+ * x->o[1] the address, o[5] the mbarrier's (flags BK_DB32, BK_MB32), the data in o[0],
+ * o[2], o[3], o[4] (st.async's elements; red.async's operand in o[2]); x->imm the address
+ * offset, aux the mbarrier's (low 32 bits); x->width the element bytes, x->vec the
+ * elements; x->target red.async's element function (isa_atom_fns).
+ *====================================================================*/
+static const uint8_t sa_data[4] = { 0, 2, 3, 4 };
+
+static int st_async_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    unsigned eb = x->width, n = x->vec;
+    bool red = x->target != 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t a = ex_addr_lane(f, x->o[1], x->flags & BK_DB32, x->imm, l);
+        uint8_t *d = as_mem(w, l, ISA_SP_SHARED, a, eb * n, eb * n, ISA_SP_SHARED, x);
+        if (!d)
+            return ISA_X_FAULT;
+        for (unsigned k = 0; k < n; k++) {
+            const uint8_t *v = f + x->o[sa_data[k]] + (size_t)l * eb;
+            if (red) {
+                uint64_t b = 0;
+                memcpy(&b, v, eb);
+                cas_elem(d, eb, isa_atom_fns[x->target], b);
+            } else {
+                memcpy(d + k * eb, v, eb);
+            }
+        }
+        uint64_t ma = ex_addr_lane(f, x->o[5], x->flags & BK_MB32, (int32_t)(uint32_t)x->aux, l);
+        uint64_t *p = as_mem(w, l, ISA_SP_SHARED, ma, 8, 8, ISA_SP_SHARED, x);
+        if (!p)
+            return ISA_X_FAULT;
+        int r = mb_complete_tx(w, x, l, p, eb * n);
+        if (r != ISA_X_NEXT)
+            return r;
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t st_async_d[1] = { { st_async_f, { 0 }, 0 } };
+
+static bool select_st_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    bool red = in->op == ISA_OP_RED_ASYNC;
+    int sp = isa_instr_space(in, 0), comp = isa_instr_mod(in, ISA_G_COMPLETION), sem = isa_instr_mod(in, ISA_G_SEM);
+    int scope = isa_instr_mod(in, ISA_G_SCOPE), vm = isa_instr_mod(in, ISA_G_VEC), op = isa_instr_mod(in, ISA_G_ATOMOP);
+    if (in->ntypes != 1 || in->nopd != 3 || comp != ISA_M_MBARRIER_COMPLETE_TX_BYTES ||
+        (sp >= 0 && sp != ISA_SP_SHARED_CLUSTER) || isa_instr_has(in, ISA_M_MMIO))
+        return false;
+    if (red ? (sem != ISA_M_RELAXED || scope != ISA_M_CLUSTER || op < 0 || vm >= 0)
+            : ((sem >= 0 && sem != ISA_M_WEAK) || scope >= 0))
+        return false;
+    isa_type_t t = (isa_type_t)in->types[0];
+    unsigned eb = isa_types[t].bits / 8;
+    unsigned n = vm == ISA_M_V2 ? 2 : vm == ISA_M_V4 ? 4 : vm < 0 ? 1 : 0;
+    if (n == 0 || (eb != 4 && eb != 8) || (n == 4 && eb != 4))
+        return false;
+    if (red) {
+        if (op == ISA_M_CAS || op == ISA_M_EXCH || !(x->target = isa_sem_atom((unsigned)op, t, false)))
+            return false;
+    }
+    ex_addrop_t a, mb;
+    if (!ex_pd_address(pd, f, &o[0], ISA_SP_SHARED_CLUSTER, &a) || a.space != ISA_SP_SHARED ||
+        !ex_pd_address(pd, f, &o[2], ISA_SP_SHARED_CLUSTER, &mb) || mb.space != ISA_SP_SHARED ||
+        mb.off != (int32_t)mb.off)
+        return false;
+    const isa_operand_t *e = &o[1];
+    if (n > 1) {
+        if (o[1].kind != ISA_OPD_VEC || o[1].count != n)
+            return false;
+        e = &f->ir->opds[o[1].u.first];
+    }
+    for (unsigned k = 0; k < n; k++) {
+        if (e[k].kind == ISA_OPD_REG && ex_reg_width(f, &e[k]) != eb)
+            return false;
+        if ((x->o[sa_data[k]] = ex_pd_operand(pd, &e[k], eb)) == ISA_NONE)
+            return false;
+    }
+    x->o[1] = a.slot;
+    x->imm = a.off;
+    x->o[5] = mb.slot;
+    x->aux = (uint32_t)(int32_t)mb.off;
+    x->flags |= (a.b32 ? BK_DB32 : 0) | (mb.b32 ? BK_MB32 : 0);
+    x->width = (uint8_t)eb;
+    x->vec = (uint8_t)n;
+    x->desc = st_async_d;
+    return true;
+}
+/*}=====================================================================*/
+
 bool ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
 {
     const isa_operand_t *o = &f->ir->opds[in->opd];
@@ -1043,6 +1181,10 @@ bool ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x
         break;
     case ISA_OP_CP_ASYNC:
         ok = select_cp_async(pd, f, in, x);
+        break;
+    case ISA_OP_ST_ASYNC:
+    case ISA_OP_RED_ASYNC:
+        ok = select_st_async(pd, f, in, x);
         break;
     case ISA_OP_CP_ASYNC_MBARRIER_ARRIVE: {
         int mode = isa_instr_mod(in, ISA_G_MODE), spi = isa_instr_space(in, 0);

@@ -1,8 +1,8 @@
 /* wait.c: the waiter.  Every kind of wait a warp's lanes can be in is kept here: a
  * handler that must wait returns a block status (ISA_X_BARRIER, ISA_X_WARPSYNC,
- * ISA_X_COLLECTIVE), the warp loop hands the instruction to ex_wait, which records the
- * lanes' wait object (w->waiting, and per lane wait_bar: a barrier id, EX_WSYNC or
- * EX_WCOLL, with wsync_mask, wait_insn and wait_frame) and either lets the lanes pass on
+ * ISA_X_COLLECTIVE, ISA_X_CLUSTER), the warp loop hands the instruction to ex_wait, which records the
+ * lanes' wait object (w->waiting, and per lane wait_bar: a barrier id, EX_WSYNC,
+ * EX_WCOLL or EX_WCLUSTER, with wsync_mask, wait_insn and wait_frame) and either lets the lanes pass on
  * or blocks them; the events
  * that can wake lanes (another arrival, lanes exiting) call in here, and the waiter
  * clears the waiting bits of every lane that may proceed.  docs/execution.md describes
@@ -121,11 +121,71 @@ static void coll_release(ex_warp_t *w)
     }
 }
 
+/*{=====================================================================
+ * The cluster barrier (barrier.cluster): arrivals are counted per thread over the
+ * cluster's CTAs; it completes when every thread that has not exited arrived, releases
+ * the threads waiting at it and begins its next phase.  A thread waits only while its
+ * arrival's phase is incomplete (a wait without an arrival passes).
+ *====================================================================*/
+static void cluster_complete(ex_cluster_t *cl)
+{
+    cl->phase++;
+    cl->pending = cl->live;
+    for (uint32_t k = 0; k < cl->n; k++) {
+        ex_cta_t *c = cl->cta[k];
+        for (uint32_t i = 0; i < c->nwarps; i++) {
+            ex_warp_t *w = &c->warps[i];
+            w->cbar_arrived = 0;
+            uint32_t rel = 0;
+            for (uint32_t m = w->waiting; m; m &= m - 1)
+                if (w->wait_bar[__builtin_ctz(m)] == EX_WCLUSTER)
+                    rel |= m & -m;
+            w->waiting &= ~rel;
+        }
+    }
+}
+
+static int wait_cluster(ex_warp_t *w, const ex_insn_t *x, uint32_t mask)
+{
+    ex_cluster_t *cl = w->cta->cluster;
+    if (x->aux == EX_CBAR_ARRIVE) {
+        uint32_t now = mask & ~w->cbar_arrived & w->cbar_live;
+        w->cbar_arrived |= now;
+        cl->pending -= (uint32_t)__builtin_popcount(now);
+        if (cl->pending == 0)
+            cluster_complete(cl);
+        return EX_WAIT_PASS;
+    }
+    uint32_t wait = mask & w->cbar_arrived;
+    if (!wait)
+        return EX_WAIT_PASS;
+    w->waiting |= wait;
+    for (uint32_t m = wait; m; m &= m - 1)
+        w->wait_bar[__builtin_ctz(m)] = EX_WCLUSTER;
+    return EX_WAIT_BLOCK;
+}
+
+/* Lanes of w exited: the cluster barrier no longer waits for them. */
+static void cluster_exited(ex_warp_t *w)
+{
+    ex_cluster_t *cl = w->cta->cluster;
+    uint32_t gone = w->cbar_live & ~w->alive;
+    if (!gone || !cl)
+        return;
+    w->cbar_live &= ~gone;
+    cl->live -= (uint32_t)__builtin_popcount(gone);
+    cl->pending -= (uint32_t)__builtin_popcount(gone & ~w->cbar_arrived);
+    if (cl->pending == 0 && cl->live)
+        cluster_complete(cl);
+}
+/*}=====================================================================*/
+
 /* Lanes of w exited: the warp may now count as arrived, barriers may complete, and
  * bar.warp.sync no longer waits for them. */
 void ex_wait_exited(ex_warp_t *w)
 {
     ex_cta_t *c = w->cta;
+    cluster_exited(w);
     for (unsigned k = 0; k < EX_NBAR; k++)
         if (w->bar_arrived[k])
             warp_arrival(c, w, k);
@@ -234,6 +294,7 @@ int ex_wait(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mask, int st)
 {
     int r = st == ISA_X_BARRIER ? wait_barrier(w, f, x, mask)
           : st == ISA_X_WARPSYNC ? wait_warpsync(w, f, x, mask)
+          : st == ISA_X_CLUSTER ? wait_cluster(w, x, mask)
           : wait_collective(w, f, x, mask);
     return r == W_FAULT ? EX_WAIT_FAULT : r;
 }
@@ -259,6 +320,12 @@ const ex_insn_t *ex_wait_describe(ex_cta_t *c, ex_warp_t *w, unsigned l, char *o
         char name[64];
         isa_instr_name(c->p->m, x->ir, name, sizeof name);
         snprintf(out, size, "waits at %s for lanes 0x%08x", name, w->wsync_mask[l]);
+        return x;
+    }
+    if (w->wait_bar[l] == EX_WCLUSTER) {
+        const ex_cluster_t *cl = c->cluster;
+        snprintf(out, size, "waits at barrier.cluster: %u of %u threads of the cluster (%u CTAs) arrived",
+                 cl->live - cl->pending, cl->live, cl->n);
         return x;
     }
     unsigned k = w->wait_bar[l];

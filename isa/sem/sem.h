@@ -17,13 +17,14 @@ typedef struct isa_xinsn isa_xinsn_t;
 
 /* Handler result: ISA_X_NEXT continues with the next instruction; the others stop the
  * straight-line run and let the interpreter act (branch, barrier, fault...).  The block
- * statuses, from ISA_X_BARRIER to ISA_X_COLLECTIVE, go to the waiter (exec/sync/wait.c):
- * a CTA barrier, bar.warp.sync, a warp collective whose members are not all there. */
+ * statuses, from ISA_X_BARRIER to ISA_X_CLUSTER, go to the waiter (exec/sync/wait.c):
+ * a CTA barrier, bar.warp.sync, a warp collective whose members are not all there, the
+ * cluster barrier. */
 enum { ISA_X_NEXT = 0, ISA_X_BRANCH, ISA_X_FAULT, ISA_X_EXIT, ISA_X_RET, ISA_X_CALL, ISA_X_TRAP,
-       ISA_X_BARRIER, ISA_X_WARPSYNC, ISA_X_COLLECTIVE, ISA_X_YIELD };
+       ISA_X_BARRIER, ISA_X_WARPSYNC, ISA_X_COLLECTIVE, ISA_X_CLUSTER, ISA_X_YIELD };
 /* ISA_X_YIELD: the lanes go on to the next instruction, but the warp gives the other warps
  * their turn first (nanosleep). */
-#define ISA_X_IS_WAIT(st) ((st) >= ISA_X_BARRIER && (st) <= ISA_X_COLLECTIVE)
+#define ISA_X_IS_WAIT(st) ((st) >= ISA_X_BARRIER && (st) <= ISA_X_CLUSTER)
 
 typedef int (*isa_xfn_t)(void *warp, uint8_t *frame, const isa_xinsn_t *in, uint32_t mask);
 

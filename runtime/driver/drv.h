@@ -73,6 +73,9 @@ struct drv_func {
     uint32_t      max_dyn_shared;   /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
     int           carveout;
     int           cache_config;
+    uint32_t      cluster[3];       /* CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_*: set at run time, or 0 */
+    bool          nonportable;      /* CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED */
+    int           cluster_policy;   /* CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE */
     uint32_t      params_size;
     uint32_t     *param_offset, *param_size;   /* per parameter */
     bool          checked, runnable;           /* ex_program_check_entry done, its answer */

@@ -79,12 +79,13 @@ CUresult drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const
         return CUDA_ERROR_INVALID_HANDLE;
     const isa_func_t *fn_ir = &f->mod->m->funcs[f->entry];
     const char *kname = fn_ir->name;
-    if (cluster && (cluster[0] > 1 || cluster[1] > 1 || cluster[2] > 1))
-        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "kernel %s: thread block clusters are not supported yet", kname);
     if (drv_capture_of(s)) {
         if (cooperative)
             return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "kernel %s: a cooperative launch in a stream capture is not "
                             "supported yet", kname);
+        if (cluster)
+            return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "kernel %s: a launch with a cluster dimension in a stream "
+                            "capture is not supported yet", kname);
         return drv_capture_kernel(s, f, grid, block, shared, params, extra);
     }
     /* The parameter block. */
@@ -152,6 +153,12 @@ CUresult drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const
     }
     l.shared_bytes = shared;
     l.cooperative = cooperative;
+    /* Clusters: the launch's dimension, else the one set on the function at run time
+     * (else the entry's .reqnctapercluster, which ex_launch reads). */
+    const unsigned *cd = cluster ? cluster : (f->cluster[0] | f->cluster[1] | f->cluster[2]) ? f->cluster : NULL;
+    for (int d = 0; cd && d < 3; d++)
+        l.cluster[d] = cd[d];
+    l.cluster_nonportable = f->nonportable;
     char msg[512];
     isa_status_t st = ex_launch_check(f->mod->p, f->entry, &l, msg, sizeof msg);
     if (st != ISA_ST_OK) {
@@ -211,7 +218,7 @@ DRV_API CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void 
 {
     if (!cfg)
         return CUDA_ERROR_INVALID_VALUE;
-    bool coop = false;
+    bool coop = false, clustered = false;
     unsigned cluster[3] = { 1, 1, 1 };
     for (unsigned i = 0; i < cfg->numAttrs; i++) {
         const CUlaunchAttribute *a = &cfg->attrs[i];
@@ -222,6 +229,7 @@ DRV_API CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void 
             cluster[0] = a->value.clusterDim.x;
             cluster[1] = a->value.clusterDim.y;
             cluster[2] = a->value.clusterDim.z;
+            clustered = true;
             break;
         /* scheduling and caching hints: no effect on results */
         case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
@@ -239,7 +247,8 @@ DRV_API CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void 
     }
     unsigned g[3] = { cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ };
     unsigned b[3] = { cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ };
-    return drv_launch(__func__, f, g, b, cfg->sharedMemBytes, cfg->hStream, params, extra, coop, cluster);
+    return drv_launch(__func__, f, g, b, cfg->sharedMemBytes, cfg->hStream, params, extra, coop,
+                      clustered ? cluster : NULL);
 }
 DRV_API CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
 {

@@ -505,6 +505,16 @@ DRV_API CUresult cuLibraryGetUnifiedFunction(void **fptr, CUlibrary l, const cha
 
 static bool func_ok(const drv_func_t *f) { return f && f->tag == DRV_FUNC; }
 
+/* The entry's performance directive id, or NULL. */
+static const isa_perf_t *func_perf(const drv_func_t *f, isa_dir_t id)
+{
+    const isa_func_t *fn = &f->mod->m->funcs[f->entry];
+    for (uint32_t i = 0; i < fn->nperf; i++)
+        if (fn->perf[i].id == id)
+            return &fn->perf[i];
+    return NULL;
+}
+
 DRV_API CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f)
 {
     if (!drv.inited)
@@ -543,12 +553,19 @@ DRV_API CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f)
     case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *v = 0; break;
     case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *v = (int)f->max_dyn_shared; break;
     case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *v = f->carveout; break;
-    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
+    /* Clusters, as the H100's driver reports them (tests/apps/clusters.cu): the
+     * .explicitcluster and .reqnctapercluster of the entry, or the dimension set at run time. */
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: *v = func_perf(f, ISA_D_EXPLICITCLUSTER) != NULL; break;
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
-    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
-    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
-    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *v = 0; break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: {
+        unsigned k = (unsigned)(attr - CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH);
+        const isa_perf_t *d = func_perf(f, ISA_D_REQNCTAPERCLUSTER);
+        *v = d ? (int)(k < d->n ? d->v[k] : 1) : (int)f->cluster[k];
+        break;
+    }
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *v = f->nonportable; break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *v = f->cluster_policy; break;
     default: return CUDA_ERROR_INVALID_VALUE;
     }
     return CUDA_SUCCESS;
@@ -574,8 +591,22 @@ DRV_API CUresult cuFuncSetAttribute(CUfunction f, int attr, int v)
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+        /* a dimension the entry fixes cannot be changed; the launch checks the rest */
+        if (func_perf(f, ISA_D_REQNCTAPERCLUSTER))
+            return CUDA_ERROR_NOT_PERMITTED;
+        if (v < 0)
+            return CUDA_ERROR_INVALID_VALUE;
+        f->cluster[attr - CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH] = (uint32_t)v;
+        return CUDA_SUCCESS;
     case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+        if (v != 0 && v != 1)
+            return CUDA_ERROR_INVALID_VALUE;
+        f->nonportable = v;
+        return CUDA_SUCCESS;
     case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+        if (v < 0 || v > 2)
+            return CUDA_ERROR_INVALID_VALUE;
+        f->cluster_policy = v;
         return CUDA_SUCCESS;
     default:
         return CUDA_ERROR_INVALID_VALUE;

@@ -121,7 +121,7 @@ START_TEST(pool_persists)
     unsigned blocks[] = { 64, 256, 33, 256 };
     for (unsigned i = 0; i < 40; i++) {
         unsigned b = blocks[i % 4];
-        ex_launch_t l = { { 64, 1, 1 }, { b, 1, 1 }, 0, 2, 0, NULL, 0, false };
+        ex_launch_t l = { { 64, 1, 1 }, { b, 1, 1 }, 0, 2, 0, NULL, 0, false, { 0, 0, 0 }, false };
         prm.add = i;
         ex_stats_t st;
         ck_assert_int_eq(ex_launch(p, 0, &l, &prm, 16, &st), ISA_ST_OK);
@@ -132,7 +132,7 @@ START_TEST(pool_persists)
     /* A second program on the same device, then the first again. */
     isa_module_t *m2 = exu_load(k_index);
     ex_program_t *p2 = ex_program_new(d, m2);
-    ex_launch_t l = { { 8, 1, 1 }, { 96, 1, 1 }, 0, 2, 0, NULL, 0, false };
+    ex_launch_t l = { { 8, 1, 1 }, { 96, 1, 1 }, 0, 2, 0, NULL, 0, false, { 0, 0, 0 }, false };
     prm.add = 7;
     ck_assert_int_eq(ex_launch(p2, 0, &l, &prm, 16, NULL), ISA_ST_OK);
     check_index(out, 8, 96, 7);
@@ -171,7 +171,7 @@ START_TEST(observers)
     uint32_t *out = calloc(2 * 32, 4);
     ex_device_map(d, out, 2 * 32 * 4);
     struct { uint64_t out; uint32_t add; } prm = { (uintptr_t)out, 0 };
-    ex_launch_t l = { { 2, 1, 1 }, { 32, 1, 1 }, 0, 1, 0, NULL, 0, false };
+    ex_launch_t l = { { 2, 1, 1 }, { 32, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false };
     ex_launch(p, 0, &l, &prm, 16, NULL);
     ex_launch(p, 0, &l, &prm, 16, NULL);
     ck_assert_int_eq(o.begins, 2);
@@ -198,7 +198,7 @@ static isa_status_t fault_of(const char *text, unsigned block, ex_stats_t *st)
     static uint32_t buf[16];
     exu_map(p, buf, sizeof buf);
     uint64_t prm = (uintptr_t)buf;
-    ex_launch_t l = { { 2, 1, 1 }, { block, 1, 1 }, 0, 1, 0, NULL, 0, false };
+    ex_launch_t l = { { 2, 1, 1 }, { block, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false };
     isa_status_t r = ex_launch(p, isa_module_find_func(m, "k"), &l, &prm, 8, st);
     exu_program_free(p);
     return r;
@@ -292,7 +292,7 @@ START_TEST(pmevent_counts)
     ex_device_t *d = ex_device_new(NULL);
     isa_module_t *m = exu_load(HDR ".visible .entry k()\n{\npmevent 3; pmevent.mask 0x0f0;\nret;\n}\n");
     ex_program_t *p = ex_program_new(d, m);
-    ex_launch_t l = { { 3, 1, 1 }, { 64, 1, 1 }, 0, 1, 0, NULL, 0, false };
+    ex_launch_t l = { { 3, 1, 1 }, { 64, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false };
     ck_assert_int_eq(ex_launch(p, 0, &l, NULL, 0, NULL), ISA_ST_OK);
     for (unsigned i = 0; i < 16; i++)
         ck_assert_uint_eq(ex_device_pmevent_count(d, i), i == 3 || (i >= 4 && i < 8) ? 6 : 0);

@@ -118,7 +118,7 @@ START_TEST(recursive_call)
     memset(buf, 0, 256);
     exu_map(p, buf, 256);
     uint64_t param = (uint64_t)(uintptr_t)buf;
-    ex_launch_t l = { { 1, 1, 1 }, { 40, 1, 1 }, 0, 1, 0, NULL, 0, false };
+    ex_launch_t l = { { 1, 1, 1 }, { 40, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false };
     ck_assert_int_eq(exu_launch(p, 1, &l, &param, 8, stderr), ISA_ST_OK);
     for (unsigned i = 0; i < 40; i++)
         ck_assert_uint_eq(buf[i], i * (i + 1) / 2);
@@ -299,7 +299,7 @@ START_TEST(resident_ctas)
         snprintf(text, sizeof text, HDR ".visible .entry k()\n%s{\nret;\n}\n", cases[i].dir);
         isa_module_t *m = exu_load(text);
         ex_program_t *p = exu_program(m);
-        ex_launch_t l = { { 1, 1, 1 }, { cases[i].block, 1, 1 }, cases[i].shared, 1, 0, NULL, 0, false };
+        ex_launch_t l = { { 1, 1, 1 }, { cases[i].block, 1, 1 }, cases[i].shared, 1, 0, NULL, 0, false, { 0, 0, 0 }, false };
         ck_assert_msg(ex_resident_ctas(p, 0, &l) == cases[i].want, "case %u: %llu, want %llu", i,
                       (unsigned long long)ex_resident_ctas(p, 0, &l), (unsigned long long)cases[i].want);
         exu_program_free(p);

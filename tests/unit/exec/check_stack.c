@@ -35,7 +35,7 @@ static run_t run(const char *text, unsigned block, unsigned n)
     memset(r.out, 0, bytes);
     exu_map(r.p, r.out, bytes);
     uint64_t param = (uint64_t)(uintptr_t)r.out;
-    ex_launch_t l = { { 1, 1, 1 }, { block, 1, 1 }, 0, 1, 0, NULL, 0, false };
+    ex_launch_t l = { { 1, 1, 1 }, { block, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false };
     size_t len = 0;
     buf = NULL;
     FILE *d = open_memstream(&buf, &len);

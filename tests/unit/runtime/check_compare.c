@@ -332,7 +332,7 @@ static void stand_teardown(void)
 static rt_cmp_result_t run2(const rt_backend_t *x_, const rt_backend_t *y_, int argc, const char **argv,
                             char **out_text, char **diag_text)
 {
-    ex_launch_t l = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 1, 0, NULL, 0, false };
+    ex_launch_t l = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false };
     rt_job_t job = { m, 0, &l };
     capture_t o, d;
     cap_open(&o);
