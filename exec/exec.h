@@ -288,6 +288,9 @@ isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_lau
  * limits of machine.def (threads, warps, CTAs, shared memory, registers where .maxnreg
  * bounds them), times the SMs.  A cooperative launch of more CTAs is refused. */
 uint64_t     ex_resident_ctas(const ex_program_t *p, uint32_t entry, const ex_launch_t *l);
+/* Clusters of size CTAs that can be resident at once (cudaOccupancyMaxActiveClusters):
+ * at most 8 CTAs per SM, each cluster within one GPC. */
+uint64_t     ex_resident_clusters(const ex_program_t *p, uint32_t entry, const ex_launch_t *l, uint32_t size);
 /* The launch's cluster dimension into out: the launch's (l->cluster), else the entry's
  * .reqnctapercluster; true for these, false (and 1,1,1) for a launch without clusters. */
 bool         ex_launch_cluster(const ex_program_t *p, uint32_t entry, const ex_launch_t *l, uint32_t out[3]);

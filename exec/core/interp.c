@@ -1311,7 +1311,7 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
         n = (unsigned)L->total;
     L->nthreads = n;
     L->slice = l->slice ? l->slice : EX_SLICE;
-    L->capacity = ex_resident_ctas(p, entry, l) / L->csize;
+    L->capacity = L->explicit_cluster ? ex_resident_clusters(p, entry, l, L->csize) : ex_resident_ctas(p, entry, l);
     L->capacity = L->capacity ? L->capacity : 1;
     L->local = ex_entry_uses_local(p, entry);
     struct timespec t0, t1;

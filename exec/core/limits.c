@@ -183,7 +183,9 @@ isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_lau
                               (unsigned long long)g[1], (unsigned long long)g[2], cd[0], cd[1], cd[2]);
     }
     if (l->cooperative) {
-        uint64_t cap = ex_resident_ctas(p, entry, l), total = g[0] * g[1] * g[2];
+        uint64_t total = g[0] * g[1] * g[2];
+        uint64_t cap = clustered ? ex_resident_clusters(p, entry, l, cd[0] * cd[1] * cd[2]) * cd[0] * cd[1] * cd[2]
+                                 : ex_resident_ctas(p, entry, l);
         if (total > cap)
             return refuse(out_msg, size, ISA_ST_USAGE, "a cooperative grid of %llu CTAs, more than the %llu "
                           "that can be resident at once (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)",
@@ -194,6 +196,23 @@ isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_lau
                       "at least %llu (CUDA_ERROR_INVALID_VALUE)", f->name,
                       (unsigned long long)p->funcs[entry].local_size, (unsigned long long)lim.local_bytes);
     return ISA_ST_OK;
+}
+
+/* The SMs of each GPC of the emulated H100 SXM (132 in all), as its driver's cluster
+ * occupancy shows (tests/apps/cluster_occupancy.cu: cudaOccupancyMaxActiveClusters for
+ * clusters of 1 to 16 CTAs and 1 to 8 CTAs per SM on an H100 and an H200, the same values):
+ * a cluster's CTAs are resident in one GPC, and a GPC of g SMs with k CTA slots each holds
+ * g * k / size clusters when the size is at most g. */
+static const uint8_t gpc_sms[] = { 18, 18, 16, 16, 16, 16, 16, 8, 2, 2, 2, 2 };
+
+uint64_t ex_resident_clusters(const ex_program_t *p, uint32_t entry, const ex_launch_t *l, uint32_t size)
+{
+    uint64_t k = ex_resident_ctas(p, entry, l) / EX_M_SMS, n = 0;
+    k = k < EX_M_CLUSTER_SM_CTAS ? k : EX_M_CLUSTER_SM_CTAS;
+    for (unsigned i = 0; i < sizeof gpc_sms; i++)
+        if (size && size <= gpc_sms[i])
+            n += gpc_sms[i] * k / size;
+    return n;
 }
 
 bool ex_launch_cluster(const ex_program_t *p, uint32_t entry, const ex_launch_t *l, uint32_t out[3])

@@ -251,7 +251,7 @@ static int at_translate(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t
         isa_space_t s = (isa_space_t)sp;
         if (sp == AT_GENERIC) {
             switch (a & EX_WIN_MASK) {
-            case EX_WIN_SHARED: s = ISA_SP_SHARED; a -= EX_WIN_SHARED; break;
+            case EX_WIN_SHARED: s = ISA_SP_SHARED_CLUSTER; a -= EX_WIN_SHARED; break;   /* any CTA's */
             case EX_WIN_LOCAL:
                 return at_fault(w, x, l, a, EX_FAULT_ADDRESS,
                                 "atomic operation on a local address (undefined: only global and shared memory have atomics)");

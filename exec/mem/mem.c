@@ -24,6 +24,7 @@ static void *fault(ex_warp_t *w, unsigned lane, uint64_t addr, const char *what,
 void *ex_mem(ex_warp_t *w, unsigned lane, isa_space_t sp, uint64_t addr, unsigned bytes, const ex_insn_t *in)
 {
     ex_cta_t *c = w->cta;
+    bool cta_only = sp == ISA_SP_SHARED || sp == ISA_SP_SHARED_CTA;   /* not ::cluster, not generic */
     if (sp == ISA_SP_NONE || sp == 0xff) {
         /* Generic: the window decides the space. */
         switch (addr & EX_WIN_MASK) {
@@ -47,6 +48,16 @@ void *ex_mem(ex_warp_t *w, unsigned lane, isa_space_t sp, uint64_t addr, unsigne
         if (addr >> 32)
             return fault(w, lane, addr, "shared address beyond 32 bits", in);
         if (rank != c->rank) {
+            if (cta_only) {
+                /* measured (tests/apps/cluster_addr.cu): ld.shared::cta of another rank's
+                 * address, or of the CTA's own offset without its rank, in a cluster */
+                snprintf(w->fault_buf, sizeof w->fault_buf,
+                         "a .shared::cta access to an address of CTA rank %u of the cluster, not this CTA's "
+                         "(rank %u): an illegal instruction on the H100", rank, c->rank);
+                fault(w, lane, addr, w->fault_buf, in);
+                w->fault_kind = EX_FAULT_ILLEGAL;
+                return NULL;
+            }
             if (!c->cluster || rank >= c->cluster->n) {
                 snprintf(w->fault_buf, sizeof w->fault_buf,
                          "shared::cluster address of CTA rank %u, outside the cluster (%u CTA%s)", rank,

@@ -97,7 +97,8 @@ static void *as_mem(ex_warp_t *w, unsigned l, unsigned sp, uint64_t a, unsigned 
                                        : "address outside global memory (the operand must be in .global)");
         return NULL;
     }
-    return ex_mem(w, l, s, a, bytes, x);
+    /* shared memory of any CTA of the cluster, by the rank in the address */
+    return ex_mem(w, l, s == ISA_SP_SHARED ? ISA_SP_SHARED_CLUSTER : s, a, bytes, x);
 }
 /*}=====================================================================*/
 

@@ -320,6 +320,100 @@ DRV_API CUresult cuOccupancyMaxPotentialBlockSize(int *min_grid, int *block, CUf
     return cuOccupancyMaxPotentialBlockSizeWithFlags(min_grid, block, f, shared_of, shared, limit, 0);
 }
 
+/* A launch configuration's shape for the cluster occupancy calculators; with want_cluster,
+ * its cluster dimension (the attribute's, else the function's) into cd. */
+static CUresult occ_launch(drv_func_t *f, const CUlaunchConfig *cfg, ex_launch_t *l, bool want_cluster)
+{
+    if (!drv.inited)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (!f || f->tag != DRV_FUNC)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!cfg)
+        return CUDA_ERROR_INVALID_VALUE;
+    memset(l, 0, sizeof *l);
+    l->grid[0] = cfg->gridDimX ? cfg->gridDimX : 1;
+    l->grid[1] = cfg->gridDimY ? cfg->gridDimY : 1;
+    l->grid[2] = cfg->gridDimZ ? cfg->gridDimZ : 1;
+    l->block[0] = cfg->blockDimX;
+    l->block[1] = cfg->blockDimY;
+    l->block[2] = cfg->blockDimZ;
+    l->shared_bytes = cfg->sharedMemBytes;
+    l->cluster_nonportable = f->nonportable;
+    uint64_t threads = (uint64_t)cfg->blockDimX * cfg->blockDimY * cfg->blockDimZ;
+    if (threads == 0 || threads > 1024 || cfg->sharedMemBytes > f->max_dyn_shared)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!want_cluster)
+        return CUDA_SUCCESS;
+    for (unsigned i = 0; i < cfg->numAttrs; i++)
+        if (cfg->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+            l->cluster[0] = cfg->attrs[i].value.clusterDim.x;
+            l->cluster[1] = cfg->attrs[i].value.clusterDim.y;
+            l->cluster[2] = cfg->attrs[i].value.clusterDim.z;
+        }
+    /* A dimension beside the entry's .reqnctapercluster must be it (measured: app test
+     * cluster_occupancy); without any dimension the answer is 0 clusters (l->cluster 0). */
+    uint32_t cd[3];
+    bool given = l->cluster[0] | l->cluster[1] | l->cluster[2];
+    l->cluster[0] = l->cluster[1] = l->cluster[2] = 0;
+    if (ex_launch_cluster(f->mod->p, f->entry, l, cd) && given) {
+        for (unsigned k = 0; k < 3; k++)
+            for (unsigned i = 0; i < cfg->numAttrs; i++)
+                if (cfg->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
+                    (&cfg->attrs[i].value.clusterDim.x)[k] != cd[k])
+                    return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+    } else if (given) {
+        for (unsigned i = 0; i < cfg->numAttrs; i++)
+            if (cfg->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+                cd[0] = cfg->attrs[i].value.clusterDim.x;
+                cd[1] = cfg->attrs[i].value.clusterDim.y;
+                cd[2] = cfg->attrs[i].value.clusterDim.z;
+            }
+    } else if (f->cluster[0] | f->cluster[1] | f->cluster[2]) {
+        memcpy(cd, f->cluster, sizeof cd);
+    } else if (!ex_launch_cluster(f->mod->p, f->entry, l, cd)) {
+        cd[0] = cd[1] = cd[2] = 0;
+    }
+    memcpy(l->cluster, cd, sizeof cd);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuOccupancyMaxActiveClusters(int *n, CUfunction f, const CUlaunchConfig *cfg)
+{
+    ex_launch_t l;
+    CUresult r = occ_launch(f, cfg, &l, true);
+    if (r)
+        return r;
+    if (!n)
+        return CUDA_ERROR_INVALID_VALUE;
+    uint64_t size = (uint64_t)l.cluster[0] * l.cluster[1] * l.cluster[2];
+    if (size == 0 && !(l.cluster[0] | l.cluster[1] | l.cluster[2])) {
+        *n = 0;   /* no cluster dimension anywhere */
+        return CUDA_SUCCESS;
+    }
+    if (size == 0 || size > (f->nonportable ? 16u : 8u))
+        return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+    *n = (int)ex_resident_clusters(f->mod->p, f->entry, &l, (uint32_t)size);
+    return CUDA_SUCCESS;
+}
+
+/* The largest cluster (up to 8 CTAs, 16 where the function allows the non-portable size)
+ * of which one can be resident (the H100 answers 16 with the non-portable size opted in). */
+DRV_API CUresult cuOccupancyMaxPotentialClusterSize(int *n, CUfunction f, const CUlaunchConfig *cfg)
+{
+    ex_launch_t l;
+    CUresult r = occ_launch(f, cfg, &l, false);
+    if (r)
+        return r;
+    if (!n)
+        return CUDA_ERROR_INVALID_VALUE;
+    int best = 0;
+    for (uint32_t s = f->nonportable ? 16 : 8; s >= 1 && !best; s--)
+        if (ex_resident_clusters(f->mod->p, f->entry, &l, s) > 0)
+            best = (int)s;
+    *n = best;
+    return CUDA_SUCCESS;
+}
+
 DRV_API CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *out, CUfunction f, int blocks, int block)
 {
     if (!out || blocks <= 0 || block <= 0)
