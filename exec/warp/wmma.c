@@ -21,13 +21,15 @@
 #include "isa/sem/fp.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-enum { WT_F16, WT_BF16, WT_TF32, WT_F32, WT_F64, WT_S8, WT_U8, WT_S32, WT_S4, WT_U4, WT_B1 };
-static const uint8_t wt_bytes[] = { 2, 2, 4, 4, 8, 1, 1, 4, 0, 0, 0 };      /* in memory (0: under a byte) */
-static const uint8_t wt_bits[] = { 16, 16, 32, 32, 64, 8, 8, 32, 4, 4, 1 };
-static const uint8_t wt_per_reg[] = { 2, 2, 1, 1, 1, 4, 4, 1, 8, 8, 32 };  /* in one register */
-#define WT_SUB(t) ((t) >= WT_S4)   /* elements under a byte: packed, element 0 in the low bits */
+enum { WT_F16, WT_BF16, WT_TF32, WT_F32, WT_F64, WT_S8, WT_U8, WT_S32, WT_S4, WT_U4, WT_B1, WT_E4M3, WT_E5M2 };
+static const uint8_t wt_bytes[] = { 2, 2, 4, 4, 8, 1, 1, 4, 0, 0, 0, 1, 1 };      /* in memory (0: under a byte) */
+static const uint8_t wt_bits[] = { 16, 16, 32, 32, 64, 8, 8, 32, 4, 4, 1, 8, 8 };
+static const uint8_t wt_per_reg[] = { 2, 2, 1, 1, 1, 4, 4, 1, 8, 8, 32, 4, 4 };  /* in one register */
+#define WT_SUB(t) ((t) >= WT_S4 && (t) <= WT_B1)   /* elements under a byte: packed, element 0 in the low bits */
+#define WT_BYTE(t) ((t) == WT_S8 || (t) == WT_U8 || (t) == WT_E4M3 || (t) == WT_E5M2)   /* 8-bit elements */
 
 /* x->aux: bits 0-7 M, 8-15 N, 16-23 K; 24-27 the matrix (0 a, 1 b, 2 c, 3 d); 28 the
  * column-major layout (load, store); 32-35 the element type (a/b for mma), 36-39 c's,
@@ -77,6 +79,16 @@ static double elem_get(const uint8_t *p, unsigned t)
     case WT_F64: { double v; memcpy(&v, p, 8); return v; }
     case WT_S8: return (int8_t)*p;
     case WT_U8: return *p;
+    case WT_E4M3: {   /* 1-4-3, bias 7, no infinity; S.1111.111 is NaN */
+        unsigned v = *p, e = (v >> 3) & 15, m = v & 7;
+        double r = (v & 0x7f) == 0x7f ? NAN : e ? ldexp(8 + m, (int)e - 10) : ldexp(m, -9);
+        return (v & 0x80) ? -r : r;
+    }
+    case WT_E5M2: {   /* 1-5-2, bias 15, as IEEE */
+        unsigned v = *p, e = (v >> 2) & 31, m = v & 3;
+        double r = e == 31 ? (m ? NAN : INFINITY) : e ? ldexp(4 + m, (int)e - 17) : ldexp(m, -16);
+        return (v & 0x80) ? -r : r;
+    }
     default: { int32_t v; memcpy(&v, p, 4); return v; }
     }
 }
@@ -171,7 +183,16 @@ static int store_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask) { 
  *====================================================================*/
 /* One element of a floating-point product sum with 16-bit or tf32 operands, as the tensor
  * cores compute it (see the top of the file): the sum as an exact double. */
+static double tc_sum_bits(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, int bits,
+                          int acc_up);
 static double tc_sum(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf)
+{
+    return tc_sum_bits(av, bv, K, c, nan, inf, 27, 1);
+}
+/* The same with the terms cut to multiples of 2^(E - bits), the accumulator's exponent
+ * counted acc_up binades higher. */
+static double tc_sum_bits(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, int bits,
+                          int acc_up)
 {
     int emax = INT32_MIN, e;
     *nan = false;
@@ -199,17 +220,17 @@ static double tc_sum(const double *av, const double *bv, unsigned K, double c, b
         return 0;
     if (c != 0) {
         frexp(c, &e);
-        if (e + 1 > emax)
-            emax = e + 1;          /* the accumulator counts one binade higher */
+        if (e + acc_up > emax)
+            emax = e + acc_up;     /* the accumulator counts one binade higher (16-bit, tf32) */
     }
     if (emax == INT32_MIN)
         return 0;
-    /* Terms in units of 2^(emax - 27), cut towards zero: each below 2^27 in magnitude. */
+    /* Terms in units of 2^(emax - bits), cut towards zero: each below 2^bits in magnitude. */
     int64_t s = 0;
     for (unsigned k = 0; k < K; k++)
-        s += (int64_t)trunc(ldexp(av[k] * bv[k], 27 - emax));
-    s += (int64_t)trunc(ldexp(c, 27 - emax));
-    return ldexp((double)s, emax - 27);
+        s += (int64_t)trunc(ldexp(av[k] * bv[k], bits - emax));
+    s += (int64_t)trunc(ldexp(c, bits - emax));
+    return ldexp((double)s, emax - bits);
 }
 
 static uint16_t f16_bits_rn(double v)
@@ -317,7 +338,7 @@ enum { FR_A, FR_B, FR_C };
 static void frag_rc(unsigned fr, unsigned M, unsigned K, unsigned t, unsigned l, unsigned e, unsigned *r, unsigned *c)
 {
     unsigned g = l >> 2, q = l & 3;
-    bool i8 = t == WT_S8 || t == WT_U8;
+    bool i8 = WT_BYTE(t);
     if (fr == FR_C) {
         if (M == 8) {                       /* m8n8: f64 or s32 */
             *r = g; *c = 2 * q + e;
@@ -521,6 +542,205 @@ static const isa_xdesc_t ldmatrix_d[1] = { { ldmatrix_f, { 0 }, 0 } };
 static const isa_xdesc_t movmatrix_d[1] = { { movmatrix_f, { 0 }, 0 } };
 /*}=====================================================================*/
 
+
+/*{=====================================================================
+ * wgmma (sm_90a): a warpgroup (4 consecutive warps, from a multiple of 4) computes
+ * D (64 x N) = A (64 x K) * B (K x N) + D; warp q of the group holds rows 16q .. 16q + 15
+ * of D and, when A is in registers, of A, in mma.sync's m16n8 fragments: so each warp
+ * computes its own rows at issue, reading A's and B's shared-memory operands through their
+ * matrix descriptors.  wgmma.fence, commit_group and wait_group have nothing to wait for.
+ *
+ * A descriptor (64 bits): the start address >> 4 (bits 0-13), the leading (16-29) and
+ * stride (32-45) byte offsets >> 4, the base offset (49-51) and the swizzle (62-63: none,
+ * 128, 64 or 32 bytes).  Element (row r of M or N, k) of an operand lies at, as measured on
+ * the H100 (golden wgmma_layouts: 57 descriptors of f16 A and B, 0 differences):
+ *   K-major (the default), no swizzle: start + (r / 8) SBO + (r % 8) 16 + (kb / 16) LBO + kb % 16
+ *   K-major, swizzle S bytes:          start + (r / 8) SBO + (r % 8) S + kb
+ *   MN-major (transposed), no swizzle: start + (k / 8) LBO + (k % 8) 16 + (rb / 16) SBO + rb % 16
+ *   MN-major, swizzle S bytes:         start + (k / 8) SBO + (k % 8) S + (rb / S) LBO + rb % S
+ * with kb and rb the byte offsets along K and along M or N; a swizzle then exchanges
+ * address bits 4-6 (4-5, 4) with ((address >> 7) - base offset) & 7 (3, 1).
+ *
+ * x->aux as for mma.sync (N - 1 in N's bits, K, the types, .satfinite), plus bit 46 A by descriptor,
+ * 47 A transposed, 48 B transposed, 49 A negated, 50 B negated.  x->o[0] d's pool index,
+ * o[1] a's (registers) or its descriptor's slot, o[2] b's descriptor slot, o[3] scale-d
+ * (a predicate's slot, flags WG_PRED, or a constant's).
+ *====================================================================*/
+#define WG_PRED 0x01
+#define AUX_ADESC(a) ((unsigned)(((a) >> 46) & 1))
+#define AUX_TRA(a)   ((unsigned)(((a) >> 47) & 1))
+#define AUX_TRB(a)   ((unsigned)(((a) >> 48) & 1))
+#define AUX_NEGA(a)  ((unsigned)(((a) >> 49) & 1))
+#define AUX_NEGB(a)  ((unsigned)(((a) >> 50) & 1))
+
+/* The shared-memory byte of element (r, k) of the operand that descriptor d describes
+ * (elements of bits bits; bit is the element's bit in the byte). */
+static uint32_t wg_addr(uint64_t d, bool mn_major, unsigned r, unsigned k, unsigned bits, unsigned *bit)
+{
+    uint32_t start = (uint32_t)(d & 0x3fff) << 4, lbo = (uint32_t)((d >> 16) & 0x3fff) << 4;
+    uint32_t sbo = (uint32_t)((d >> 32) & 0x3fff) << 4, base = (uint32_t)(d >> 49) & 7;
+    unsigned sw = (unsigned)(d >> 62) & 3, S = sw ? 256u >> sw : 16;
+    uint32_t a;
+    *bit = 0;
+    if (!mn_major) {
+        uint32_t kb = k * bits / 8;
+        *bit = (k * bits) % 8;
+        a = sw ? start + (r / 8) * sbo + (r % 8) * S + kb
+               : start + (r / 8) * sbo + (r % 8) * 16 + (kb / 16) * lbo + kb % 16;
+    } else {
+        uint32_t rb = r * bits / 8;
+        a = sw ? start + (k / 8) * sbo + (k % 8) * S + (rb / S) * lbo + rb % S
+               : start + (k / 8) * lbo + (k % 8) * 16 + (rb / 16) * sbo + rb % 16;
+    }
+    if (sw) {
+        uint32_t m = sw == 1 ? 7 : sw == 2 ? 3 : 1;
+        a ^= (((a >> 7) - base) & m) << 4;
+    }
+    return a;
+}
+
+/* Element (r, k) of a descriptor's operand of type t, or NaN with the fault recorded when
+ * it lies outside the CTA's shared memory. */
+static bool wg_elem(ex_warp_t *w, const isa_xinsn_t *x, uint64_t d, bool mn, unsigned r, unsigned k, unsigned t,
+                    double *out)
+{
+    unsigned bit, bits = wt_bits[t];
+    uint32_t a = wg_addr(d, mn, r, k, bits, &bit);
+    unsigned nb = bits >= 8 ? bits / 8 : 1;
+    ex_cta_t *c = w->cta;
+    if (a + nb > c->shared_size) {
+        snprintf(w->fault_buf, sizeof w->fault_buf,
+                 "wgmma operand element (%u, %u) at shared address 0x%x, outside the CTA's %u bytes of shared memory",
+                 r, k, a, c->shared_size);
+        ex_set_fault(w, x, ISA_FULL, w->fault_buf);
+        return false;
+    }
+    const uint8_t *p = c->shared + a;
+    if (t == WT_B1)
+        *out = (double)((*p >> bit) & 1);
+    else
+        *out = elem_get(p, t);
+    return true;
+}
+
+static int wgmma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    if (mask != ISA_FULL)
+        return wm_fault(w, x, mask, "wgmma with only some lanes of the warp active (.aligned needs all of them)");
+    const ex_func_t *fn = ex_top(w)->fn;
+    uint64_t a = x->aux;
+    unsigned N = AUX_N(a) + 1, K = AUX_K(a), t = AUX_T(a), tb = AUX_TB(a), td = AUX_TD(a);
+    unsigned q = w->id % 4;   /* the warp's quarter of the warpgroup: rows 16q .. 16q + 15 */
+    static _Thread_local double A[16 * 256], B[256 * 256], C[16 * 256];
+    if (AUX_ADESC(a)) {
+        uint64_t d = ISA_SLOT(const uint64_t, f, x->o[1])[0];
+        for (unsigned r = 0; r < 16; r++)
+            for (unsigned k = 0; k < K; k++)
+                if (!wg_elem(w, x, d, AUX_TRA(a), 16 * q + r, k, t, &A[r * K + k]))
+                    return ISA_X_FAULT;
+    } else {
+        unsigned EA = 16 * K / ISA_LANES;
+        for (unsigned l = 0; l < ISA_LANES; l++)
+            for (unsigned e = 0; e < EA; e++) {
+                unsigned r, c;
+                frag_rc(FR_A, 16, K, t, l, e, &r, &c);
+                A[r * K + c] = frag_val(f, fn, x->o[1], t, e, l);
+            }
+    }
+    uint64_t db = ISA_SLOT(const uint64_t, f, x->o[2])[0];
+    for (unsigned k = 0; k < K; k++)
+        for (unsigned n = 0; n < N; n++)
+            if (!wg_elem(w, x, db, AUX_TRB(a), n, k, tb, &B[k * N + n]))
+                return ISA_X_FAULT;
+    if (AUX_NEGA(a))
+        for (unsigned i = 0; i < 16 * K; i++)
+            A[i] = -A[i];
+    if (AUX_NEGB(a))
+        for (unsigned i = 0; i < K * N; i++)
+            B[i] = -B[i];
+    /* The accumulator: d's element e of lane l is row l / 4 + 8 ((e / 2) % 2), column
+     * 8 (e / 4) + 2 (l % 4) + e % 2; scale-d false reads it as zero. */
+    bool scale = (x->flags & WG_PRED) ? (ISA_SLOT(const uint32_t, f, x->o[3])[0] & 1) != 0
+                                      : ISA_SLOT(const uint32_t, f, x->o[3])[0] != 0;
+    unsigned ED = 16 * N / ISA_LANES;
+    for (unsigned l = 0; l < ISA_LANES; l++)
+        for (unsigned e = 0; e < ED; e++) {
+            unsigned r = l / 4 + 8 * ((e / 2) % 2), c = 8 * (e / 4) + 2 * (l % 4) + e % 2;
+            C[r * N + c] = scale ? elem_get(elem_at(f, fn, x->o[0], td, e, l), td) : 0;
+        }
+    bool fp8 = t == WT_E4M3 || t == WT_E5M2;
+    double bcol[256];
+    for (unsigned j = 0; j < N; j++) {
+        for (unsigned k = 0; k < K; k++)
+            bcol[k] = B[k * N + j];
+        for (unsigned i = 0; i < 16; i++) {
+            double *d = &C[i * N + j];
+            const double *arow = &A[i * K];
+            if (td == WT_S32) {
+                int64_t s = (int64_t)*d;
+                for (unsigned k = 0; k < K; k++)
+                    s += t == WT_B1 ? ((int64_t)arow[k] & (int64_t)bcol[k]) : (int64_t)arow[k] * (int64_t)bcol[k];
+                if (AUX_SAT(a))
+                    s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+                *d = (double)(int32_t)(uint32_t)s;
+            } else {
+                bool nan;
+                int inf;
+                double sum;
+                if (fp8) {
+                    /* fp8 (measured, golden wgmma_math; not every bit): groups of 8 products, each
+                     * group with the running sum cut to multiples of 2^(E - 14), E the largest of
+                     * the group's product exponents and the sum's own, then rounded to f32 */
+                    sum = *d;
+                    nan = false;
+                    inf = 0;
+                    for (unsigned g = 0; g < K && !nan && !inf; g += 8) {
+                        double acc = sum;
+                        sum = tc_sum_bits(arow + g, bcol + g, 8, acc, &nan, &inf, 14, 0);
+                        sum = isa_fp_round(sum, 0, -126, 127, 23, ISA_RND_Z);
+                    }
+                } else {
+                    sum = tc_sum_bits(arow, bcol, K, *d, &nan, &inf, 27, 1);
+                }
+                if (td == WT_F32) {
+                    float r = nan ? f32_of(0x7fffffffu) : inf ? (inf > 0 ? INFINITY : -INFINITY)
+                                                              : (float)isa_fp_round(sum, 0, -126, 127, 23, ISA_RND_Z);
+                    *d = r == 0 ? 0.0 : r;
+                    if (nan)
+                        *d = NAN;
+                } else {
+                    uint16_t h = nan ? 0x7fff : inf ? (inf > 0 ? 0x7c00 : 0xfc00) : f16_bits_rn(sum);
+                    *d = h == 0x8000 ? 0.0 : isa_f16_dec_f32(h);
+                    if (nan)
+                        *d = NAN;
+                }
+            }
+        }
+    }
+    for (unsigned l = 0; l < ISA_LANES; l++)
+        for (unsigned e = 0; e < ED; e++) {
+            unsigned r = l / 4 + 8 * ((e / 2) % 2), c = 8 * (e / 4) + 2 * (l % 4) + e % 2;
+            double v = C[r * N + c];
+            uint8_t *p = elem_at(f, fn, x->o[0], td, e, l);
+            if (td == WT_F16) {
+                uint16_t h = v != v ? 0x7fff : (uint16_t)isa_fp_pack(v, 5, 10);
+                memcpy(p, &h, 2);
+            } else if (td == WT_F32) {
+                float fv = v != v ? f32_of(0x7fffffffu) : (float)v;
+                memcpy(p, &fv, 4);
+            } else {
+                int32_t iv = (int32_t)v;
+                memcpy(p, &iv, 4);
+            }
+        }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t wgmma_d[1] = { { wgmma_f, { 0 }, 0 } };
+static int wg_nop_f(void *w, uint8_t *f, const isa_xinsn_t *x, uint32_t m) { (void)w; (void)f; (void)x; (void)m; return ISA_X_NEXT; }
+static const isa_xdesc_t wg_nop_d[1] = { { wg_nop_f, { 0 }, 0 } };
+/*}=====================================================================*/
+
 /*{=====================================================================
  * Selection
  *====================================================================*/
@@ -538,6 +758,8 @@ static int wt_of(isa_type_t t)
     case ISA_T_S4: return WT_S4;
     case ISA_T_U4: return WT_U4;
     case ISA_T_B1: return WT_B1;
+    case ISA_T_E4M3: return WT_E4M3;
+    case ISA_T_E5M2: return WT_E5M2;
     default: return -1;
     }
 }
@@ -858,6 +1080,100 @@ static bool select_movmatrix(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     return true;
 }
 
+
+/* wgmma.mma_async.sync.aligned.m64nNkK{.satfinite}.dtype.atype.btype{.and.popc} d, a, b-desc,
+ * scale-d{, imm-scale-a, imm-scale-b{, imm-trans-a}, imm-trans-b}: the shapes and types of
+ * the manual (f16 and bf16 k16, tf32 k8, e4m3/e5m2 and s8/u8 k32, b1 k256). */
+static bool select_wgmma(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    int sh = isa_instr_mod(in, ISA_G_SHAPE), sat = isa_instr_mod(in, ISA_G_SAT), bop = isa_instr_mod(in, ISA_G_BOOLOP);
+    bool sync = isa_instr_has(in, ISA_M_SYNCMOD), aligned = isa_instr_has(in, ISA_M_ALIGNEDM);
+    bool popc = isa_instr_has(in, ISA_M_POPC);
+    unsigned M, N, K;
+    if (!sync || !aligned || in->ntypes != 3 || sh < 0 || sscanf(isa_mods[sh].text, "m%un%uk%u", &M, &N, &K) != 3 ||
+        M != 64 || N < 8 || N > 256 || N % 8)
+        return false;
+    unsigned known = in->ntypes + 2 + 1 + (sat >= 0) + (bop >= 0) + popc;
+    if (in->nsfx != known)
+        return false;
+    int td = wt_of((isa_type_t)in->types[0]), t = wt_of((isa_type_t)in->types[1]), tb = wt_of((isa_type_t)in->types[2]);
+    if (td < 0 || t < 0 || tb < 0)
+        return false;
+    bool fp8 = (t == WT_E4M3 || t == WT_E5M2) && (tb == WT_E4M3 || tb == WT_E5M2);
+    bool i8 = (t == WT_S8 || t == WT_U8) && (tb == WT_S8 || tb == WT_U8);
+    bool ok, isint = i8 || t == WT_B1, trans_ok = t == WT_F16 || t == WT_BF16;
+    if (t == WT_B1)
+        ok = tb == WT_B1 && td == WT_S32 && K == 256 && popc && bop == ISA_M_AND;
+    else if (bop >= 0 || popc)
+        ok = false;
+    else if (i8)
+        ok = td == WT_S32 && K == 32;
+    else if (fp8)
+        ok = (td == WT_F16 || td == WT_F32) && K == 32;
+    else if (t != tb)
+        ok = false;
+    else if (t == WT_F16)
+        ok = (td == WT_F16 || td == WT_F32) && K == 16;
+    else if (t == WT_BF16)
+        ok = td == WT_F32 && K == 16;
+    else if (t == WT_TF32)
+        ok = td == WT_F32 && K == 8;
+    else
+        ok = false;
+    /* the integer shapes: N of 8, 16, 24, then multiples of 16 */
+    if (isint && N > 24 && N % 16)
+        ok = false;
+    if (!ok || (sat >= 0 && (sat != ISA_M_SATFINITE || !i8)))
+        return false;
+    /* Operands: d, a, b-desc, scale-d, then the immediates. */
+    bool adesc = o[1].kind != ISA_OPD_VEC;
+    unsigned nimm = isint ? 0 : 2 + (trans_ok ? 1 + adesc : 0);
+    if (in->nopd != 4 + nimm)
+        return false;
+    uint32_t first;
+    unsigned nd = 16 * N / ISA_LANES / wt_per_reg[td];
+    if (!vec_regs(f, &o[0], nd, 4, &first))
+        return false;
+    x->o[0] = first;
+    if (adesc) {
+        if ((o[1].kind == ISA_OPD_REG && ex_reg_width(f, &o[1]) != 8) || (x->o[1] = ex_pd_operand(pd, &o[1], 8)) == ISA_NONE)
+            return false;
+    } else {
+        if (!vec_regs(f, &o[1], 4, 4, &first))
+            return false;
+        x->o[1] = first;
+    }
+    if ((o[2].kind == ISA_OPD_REG && ex_reg_width(f, &o[2]) != 8) || (x->o[2] = ex_pd_operand(pd, &o[2], 8)) == ISA_NONE)
+        return false;
+    if (o[3].kind == ISA_OPD_REG && ex_reg_width(f, &o[3]) == 0) {
+        unsigned pw;
+        x->o[3] = ex_reg_operand(f, &o[3], &pw);
+        x->flags |= WG_PRED;
+    } else if (o[3].kind == ISA_OPD_IMM) {
+        x->o[3] = ex_pd_operand(pd, &o[3], 4);
+    } else {
+        return false;
+    }
+    if (x->o[3] == ISA_NONE)
+        return false;
+    int64_t imm[4] = { 1, 1, 0, 0 };   /* scale-a, scale-b, trans-a, trans-b */
+    for (unsigned i = 0; i < nimm; i++) {
+        const isa_operand_t *io = &o[4 + i];
+        if (io->kind != ISA_OPD_IMM)
+            return false;
+        unsigned slot = i < 2 ? i : (adesc && i == 2) ? 2 : 3;
+        imm[slot] = io->imm;
+    }
+    if ((imm[0] != 1 && imm[0] != -1) || (imm[1] != 1 && imm[1] != -1) || (imm[2] & ~1) || (imm[3] & ~1))
+        return false;
+    x->aux = (uint64_t)(N - 1) << 8 | K << 16 | (uint64_t)t << 32 | (uint64_t)td << 40 | (uint64_t)(sat >= 0) << 44 |
+             (uint64_t)adesc << 46 | (uint64_t)imm[2] << 47 | (uint64_t)imm[3] << 48 | (uint64_t)(imm[0] < 0) << 49 |
+             (uint64_t)(imm[1] < 0) << 50 | (uint64_t)tb << 52;
+    x->desc = wgmma_d;
+    return true;
+}
+
 bool ex_select_wmma(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
 {
     bool ok;
@@ -869,6 +1185,20 @@ bool ex_select_wmma(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     case ISA_OP_LDMATRIX: ok = select_ldmatrix(pd, f, in, x, false); break;
     case ISA_OP_STMATRIX: ok = select_ldmatrix(pd, f, in, x, true); break;
     case ISA_OP_MOVMATRIX: ok = select_movmatrix(f, in, x); break;
+    case ISA_OP_WGMMA_MMA_ASYNC: ok = select_wgmma(pd, f, in, x); break;
+    case ISA_OP_WGMMA_FENCE:
+    case ISA_OP_WGMMA_COMMIT_GROUP:
+        ok = in->nopd == 0 && isa_instr_has(in, ISA_M_SYNCMOD) && isa_instr_has(in, ISA_M_ALIGNEDM);
+        x->desc = wg_nop_d;
+        break;
+    case ISA_OP_WGMMA_WAIT_GROUP: {
+        /* the copies of mma_async are done when it is issued: nothing to wait for */
+        const isa_operand_t *o = &f->ir->opds[in->opd];
+        ok = in->nopd == 1 && o[0].kind == ISA_OPD_IMM && isa_instr_has(in, ISA_M_SYNCMOD) &&
+             isa_instr_has(in, ISA_M_ALIGNEDM);
+        x->desc = wg_nop_d;
+        break;
+    }
     default: return false;
     }
     if (!ok)
