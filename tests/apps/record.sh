@@ -21,9 +21,10 @@ for src in tests/apps/*.cu; do
         case " $* " in *" $n "*) ;; *) continue ;; esac
     fi
     libs=$(sed -n 's|.*link: \(-l[a-z]*\).*|\1|p' "$src" | head -n 1)
-    libs="$libs $(sed -n 's|.*target: \(-arch=sm_[0-9a]*\).*|\1|p' "$src" | head -n 1)"
+    target=$(sed -n 's|^// target: \(.*\)$|\1|p' "$src" | head -n 1)
     # shellcheck disable=SC2086
-    if ! "$NVCC" -O2 -o "$bin/$n" "$src" $libs || ! "$NVCC" -O2 -cudart shared -arch=sm_90 -o "$bin/$n.shared" "$src" $libs; then
+    if ! "$NVCC" -O2 $target -o "$bin/$n" "$src" $libs ||
+       ! "$NVCC" -O2 -cudart shared ${target:--arch=sm_90} -o "$bin/$n.shared" "$src" $libs; then
         echo "BUILD FAILED $n"; status=1; continue
     fi
     timeout 300 "$bin/$n" > "$exp/$n.out" 2> "$exp/$n.err"
