@@ -150,6 +150,9 @@ struct ex_device {
     _Atomic uint64_t  pmevents[16];     /* pmevent counts (per warp instruction) */
     uint64_t          heap_size;        /* cudaLimitMallocHeapSize */
     struct ex_textab *tex;              /* texture and surface objects (exec/tex/), made at the first */
+    struct ex_cdp_chunk { uint8_t *mem; size_t size, used; struct ex_cdp_chunk *next; } *cdp_chunks;
+                                        /* dynamic parallelism's parameter buffers (svc/cdp.c) */
+    _Atomic uint64_t  cdp_streams;      /* device-side streams made */
     bool              stats;            /* launches count statistics (ex_device_set_stats) */
 };
 typedef struct ex_heap ex_heap_t;
@@ -284,6 +287,37 @@ typedef struct ex_warp {
     struct { uint8_t *p; uint32_t cap; } fcache[4];
 } ex_warp_t;
 
+/* Dynamic parallelism (svc/cdp.c): the grids a grid's threads launched, in order. */
+typedef struct {
+    uint32_t entry, grid[3], block[3], shared;
+    uint64_t buf;                 /* the parameter buffer GetParameterBuffer gave */
+    size_t   psize;
+    uint8_t *params;              /* the arguments, copied at the launch */
+    uint8_t  launched, tail;      /* launched; into cudaStreamTailLaunch */
+    uint8_t  op;                  /* EX_KID_GRID, _COPY (dst buf, src grid[0..1] as a
+                                   * 64-bit address, psize bytes), _SET (value shared) */
+} ex_kid_t;
+enum { EX_KID_GRID, EX_KID_COPY, EX_KID_SET };
+typedef struct {
+    pthread_mutex_t lock;
+    ex_kid_t *v;
+    size_t    n, cap, launched;
+} ex_kids_t;
+#define EX_CDP_TAIL_LAUNCH 3      /* cudaStreamTailLaunch's handle */
+void     ex_kids_init(ex_kids_t *k);
+void     ex_kids_free(ex_kids_t *k);
+void     ex_cdp_release(ex_device_t *d);
+uint64_t ex_cdp_param_buffer(ex_warp_t *w, uint64_t func, const uint32_t grid[3], const uint32_t block[3],
+                             uint32_t shared);
+uint32_t ex_cdp_launch(ex_warp_t *w, uint64_t buf, uint64_t stream);
+/* cudaMemcpyAsync / cudaMemsetAsync in a kernel: queued with the launches, in order;
+ * ex_cdp_run_copy does one (false with the reason in msg for memory outside every
+ * allocation). */
+bool     ex_cdp_run_copy(ex_program_t *p, const ex_kid_t *e, char *msg, size_t size);
+uint64_t ex_cdp_error_string(ex_device_t *d, uint32_t err);
+uint32_t ex_cdp_copy(ex_warp_t *w, uint64_t dst, uint64_t src, uint64_t bytes, bool set, uint32_t value,
+                     uint64_t stream);
+
 /* A cluster: CTAs resident together on one worker, by rank (a launch without clusters
  * has clusters of one CTA), and its barrier (barrier.cluster): it completes when every
  * live thread of the cluster arrived. */
@@ -306,6 +340,8 @@ struct ex_cta {
     uint8_t           explicit_cluster; /* %is_explicit_cluster */
     uint32_t          shared_base;   /* its shared addresses: rank << 24, as the H100's */
     ex_cluster_t     *cluster;       /* the cluster (the first CTA's clu) */
+    ex_kids_t        *kids;          /* the grids its threads launch (dynamic parallelism) */
+    uint32_t          cdp_err;       /* the device runtime's last error (cudaGetLastError) */
     ex_cluster_t      clu;           /* a unit's first CTA holds the cluster */
     uint32_t          nthreads;
     uint32_t          nwarps;

@@ -437,7 +437,7 @@ static bool load_units(const char *path, const char *const *links, unsigned nlin
     fe_options_t fo = { 0 };
     if (nlink == 0)
         return fe_load_file(path, &fo, out) == ISA_ST_OK;
-    static const char *provided[16];
+    static const char *provided[64];
     for (unsigned i = 0; i + 1 < sizeof provided / sizeof *provided && ex_service_name(i); i++)
         provided[i] = ex_service_name(i);
     fo.provided = provided;

@@ -617,6 +617,7 @@ typedef struct {
     bool               explicit_cluster; /* the launch has clusters (%is_explicit_cluster) */
     bool               local;          /* the entry's call graph uses .local: warps get local memory */
     ex_smodel_t       *model;          /* statistics on: the launch's counts and memory model */
+    ex_kids_t         *kids;           /* the grids its threads launch (dynamic parallelism) */
     _Alignas(64) atomic_uint_fast64_t resident;   /* clusters resident now */
     /* The first fault (under diag_lock): its fields and its report's text. */
     ex_fault_t         fault;
@@ -711,6 +712,8 @@ static bool cta_start(launch_t *L, ex_cta_t *c, const uint32_t ctaid[3], uint32_
     }
     c->rank = rank;
     c->shared_base = rank << 24;
+    c->kids = L->kids;
+    c->cdp_err = 0;
     memcpy(c->cdim, L->cdim, sizeof c->cdim);
     c->explicit_cluster = L->explicit_cluster;
     c->cluster = clu;
@@ -1231,54 +1234,23 @@ void ex_stats_clear(ex_stats_t *st)
     memset(st, 0, sizeof *st);
 }
 
-isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, const void *params,
-                       size_t params_size, ex_stats_t *out)
+/* Run one grid (under the device's launch lock): its faults and counts into out, the
+ * grids its threads launch into kids. */
+static isa_status_t launch_grid(ex_program_t *p, uint32_t entry, const ex_launch_t *l, const void *params,
+                                size_t params_size, ex_stats_t *out, ex_kids_t *kids)
 {
-    ex_stats_t scratch;
-    if (!out)
-        out = &scratch;
-    memset(out, 0, sizeof *out);
-    const char *kernel = p->m->funcs[entry].name;
-    if (p->funcs[entry].unsupported) {
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        if (f) {
-            ex_program_check_entry(p, entry, f);
-            fclose(f);
-        }
-        out->fault.kind = EX_FAULT_UNSUPPORTED;
-        out->fault.kernel = kernel;
-        snprintf(out->fault.what, sizeof out->fault.what, "the kernel uses instructions that are not supported yet");
-        out->fault.report = buf;
-        if (out == &scratch)
-            ex_stats_clear(out);
-        return ISA_ST_UNSUPPORTED;
-    }
-    char msg[256];
-    isa_status_t cst = ex_launch_check(p, entry, l, msg, sizeof msg);
-    if (cst != ISA_ST_OK) {
-        launch_error(out, EX_FAULT_REFUSED, kernel, cst, "launch refused: %s", msg);
-        if (out == &scratch)
-            ex_stats_clear(out);
-        return cst;
-    }
     ex_device_t *d = p->dev;
-    pthread_mutex_lock(&d->launch_lock);
-    for (unsigned i = 0; i < d->nobs; i++)
-        if (d->obs[i].begin)
-            d->obs[i].begin(d->obs[i].user, p, entry);
+    const char *kernel = p->m->funcs[entry].name;
     launch_t *L = aligned_alloc(64, (sizeof *L + 63) / 64 * 64);
-    if (!L) {
-        pthread_mutex_unlock(&d->launch_lock);
+    if (!L)
         return launch_error(out, EX_FAULT_NOMEM, kernel, ISA_ST_NOMEM, "out of host memory");
-    }
     memset(L, 0, sizeof *L);
     L->p = p;
     L->entry = entry;
     L->l = l;
     L->params = params;
     L->params_size = params_size;
+    L->kids = kids;
     L->explicit_cluster = ex_launch_cluster(p, entry, l, L->cdim);
     L->csize = L->cdim[0] * L->cdim[1] * L->cdim[2];
     L->total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] / L->csize;   /* clusters */
@@ -1293,7 +1265,6 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
         if (!ws || (memset(ws, 0, EX_GRID_WS), ex_device_map(d, ws, EX_GRID_WS)) != ISA_ST_OK) {
             free(ws);
             free(L);
-            pthread_mutex_unlock(&d->launch_lock);
             return launch_error(out, EX_FAULT_NOMEM, kernel, ISA_ST_NOMEM, "out of host memory");
         }
         L->grid_ws = (uint64_t)(uintptr_t)ws;
@@ -1381,6 +1352,109 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
     ex_device_launch_end(d);
     pthread_mutex_destroy(&L->diag_lock);
     free(L);
+    return st;
+}
+
+#define EX_CDP_DEPTH 24   /* the device runtime's greatest nesting depth */
+
+/* The grids that a grid's threads launched (dynamic parallelism), in launch order with the
+ * tail launches last, each followed by its own (depth first): an order the programming
+ * model allows.  A fault in any of them is the launch's. */
+static isa_status_t launch_kids(ex_program_t *p, const ex_launch_t *parent, ex_kids_t *k, ex_stats_t *out,
+                                unsigned depth)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < k->n; i++) {
+            ex_kid_t *e = &k->v[i];
+            if (!e->launched || e->tail != pass)
+                continue;
+            if (e->op != EX_KID_GRID) {
+                char msg[200];
+                if (!ex_cdp_run_copy(p, e, msg, sizeof msg))
+                    return launch_error(out, EX_FAULT_ADDRESS, "(a copy a kernel queued)", ISA_ST_FAULT, "%s", msg);
+                continue;
+            }
+            const char *kernel = p->m->funcs[e->entry].name;
+            if (depth >= EX_CDP_DEPTH)
+                return launch_error(out, EX_FAULT_ILLEGAL, kernel, ISA_ST_FAULT, "a launch from a kernel %u levels "
+                                    "deep, beyond the device runtime's %u", depth + 1, EX_CDP_DEPTH);
+            ex_launch_t l = *parent;
+            memcpy(l.grid, e->grid, sizeof l.grid);
+            memcpy(l.block, e->block, sizeof l.block);
+            l.shared_bytes = e->shared;
+            l.cooperative = false;
+            memset(l.cluster, 0, sizeof l.cluster);
+            ex_kids_t sub;
+            ex_kids_init(&sub);
+            ex_stats_t so;
+            memset(&so, 0, sizeof so);
+            isa_status_t st = p->funcs[e->entry].unsupported
+                ? launch_error(&so, EX_FAULT_UNSUPPORTED, kernel, ISA_ST_UNSUPPORTED, "launched from a kernel, it uses "
+                               "instructions that are not supported yet")
+                : launch_grid(p, e->entry, &l, e->params, e->psize, &so, &sub);
+            if (st == ISA_ST_OK)
+                st = launch_kids(p, &l, &sub, &so, depth + 1);   /* adds its grids' counts to so */
+            out->thread_instrs += so.thread_instrs;
+            out->warp_instrs += so.warp_instrs;
+            ex_kids_free(&sub);
+            if (st != ISA_ST_OK) {
+                free(out->fault.report);
+                free(out->detail);
+                so.thread_instrs = out->thread_instrs;
+                so.warp_instrs = out->warp_instrs;
+                *out = so;
+                return st;
+            }
+            free(so.fault.report);
+            free(so.detail);
+        }
+    return ISA_ST_OK;
+}
+
+isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, const void *params,
+                       size_t params_size, ex_stats_t *out)
+{
+    ex_stats_t scratch;
+    if (!out)
+        out = &scratch;
+    memset(out, 0, sizeof *out);
+    const char *kernel = p->m->funcs[entry].name;
+    if (p->funcs[entry].unsupported) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (f) {
+            ex_program_check_entry(p, entry, f);
+            fclose(f);
+        }
+        out->fault.kind = EX_FAULT_UNSUPPORTED;
+        out->fault.kernel = kernel;
+        snprintf(out->fault.what, sizeof out->fault.what, "the kernel uses instructions that are not supported yet");
+        out->fault.report = buf;
+        if (out == &scratch)
+            ex_stats_clear(out);
+        return ISA_ST_UNSUPPORTED;
+    }
+    char msg[256];
+    isa_status_t cst = ex_launch_check(p, entry, l, msg, sizeof msg);
+    if (cst != ISA_ST_OK) {
+        launch_error(out, EX_FAULT_REFUSED, kernel, cst, "launch refused: %s", msg);
+        if (out == &scratch)
+            ex_stats_clear(out);
+        return cst;
+    }
+    ex_device_t *d = p->dev;
+    pthread_mutex_lock(&d->launch_lock);
+    for (unsigned i = 0; i < d->nobs; i++)
+        if (d->obs[i].begin)
+            d->obs[i].begin(d->obs[i].user, p, entry);
+    ex_kids_t kids;
+    ex_kids_init(&kids);
+    isa_status_t st = launch_grid(p, entry, l, params, params_size, out, &kids);
+    if (st == ISA_ST_OK && kids.launched)
+        st = launch_kids(p, l, &kids, out, 1);
+    ex_kids_free(&kids);
+    ex_cdp_release(d);
     for (unsigned i = 0; i < d->nobs; i++)
         if (d->obs[i].end)
             d->obs[i].end(d->obs[i].user, p, entry, out);

@@ -413,7 +413,9 @@ static bool const_arg(const isa_operand_t *o, const isa_var_t *formal, uint64_t 
  * cudaGraphSetConditional(handle, value) stores the 32-bit value at the global address
  * handle: the driver's conditional handles are the addresses of their values.
  *====================================================================*/
-enum { SVC_VPRINTF, SVC_MALLOC, SVC_FREE, SVC_ASSERT, SVC_SETCOND };
+enum { SVC_VPRINTF, SVC_MALLOC, SVC_FREE, SVC_ASSERT, SVC_SETCOND, SVC_CDP_PBUF, SVC_CDP_LAUNCH, SVC_CDP_SCREATE,
+       SVC_CDP_SDESTROY, SVC_CDP_LASTERR, SVC_CDP_PEEKERR, SVC_CDP_GETDEV, SVC_CDP_MALLOC, SVC_CDP_FREE,
+       SVC_CDP_MEMCPY, SVC_CDP_MEMSET, SVC_CDP_ERRSTR };
 static const struct {
     const char *name;
     uint8_t     nret, ret_bytes, nparam, pbytes[5];
@@ -423,6 +425,19 @@ static const struct {
     [SVC_FREE]    = { "free", 0, 0, 1, { 8 } },
     [SVC_ASSERT]  = { "__assertfail", 0, 0, 5, { 8, 8, 4, 8, 8 } },
     [SVC_SETCOND] = { "cudaGraphSetConditional", 0, 0, 2, { 8, 4 } },
+    /* the device runtime (dynamic parallelism, exec/svc/cdp.c) */
+    [SVC_CDP_PBUF]     = { "__cudaCDP2GetParameterBufferV2", 1, 8, 4, { 8, 12, 12, 4 } },
+    [SVC_CDP_LAUNCH]   = { "__cudaCDP2LaunchDeviceV2", 1, 4, 2, { 8, 8 } },
+    [SVC_CDP_SCREATE]  = { "__cudaCDP2StreamCreateWithFlags", 1, 4, 2, { 8, 4 } },
+    [SVC_CDP_SDESTROY] = { "__cudaCDP2StreamDestroy", 1, 4, 1, { 8 } },
+    [SVC_CDP_LASTERR]  = { "__cudaCDP2GetLastError", 1, 4, 0, { 0 } },
+    [SVC_CDP_PEEKERR]  = { "__cudaCDP2PeekAtLastError", 1, 4, 0, { 0 } },
+    [SVC_CDP_GETDEV]   = { "__cudaCDP2GetDevice", 1, 4, 1, { 8 } },
+    [SVC_CDP_MALLOC]   = { "__cudaCDP2Malloc", 1, 4, 2, { 8, 8 } },
+    [SVC_CDP_FREE]     = { "__cudaCDP2Free", 1, 4, 1, { 8 } },
+    [SVC_CDP_MEMCPY]   = { "__cudaCDP2MemcpyAsync", 1, 4, 5, { 8, 8, 8, 4, 8 } },
+    [SVC_CDP_MEMSET]   = { "__cudaCDP2MemsetAsync", 1, 4, 4, { 8, 4, 8, 8 } },
+    [SVC_CDP_ERRSTR]   = { "__cudaCDP2GetErrorString", 1, 8, 1, { 4 } },
 };
 
 const char *ex_service_name(unsigned i)
@@ -534,6 +549,123 @@ static int svc_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         w->fault_what = "assertion failed (__assertfail)";
         w->fault_insn = x;
         return ISA_X_FAULT;
+    }
+    case SVC_CDP_PBUF: {
+        uint64_t a3[ISA_LANES];
+        svc_args(fn, f, args, 0, 8, mask, a0);
+        svc_args(fn, f, args, 3, 4, mask, a3);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint32_t dims[2][3];
+            for (unsigned e = 0; e < 2; e++) {
+                ex_cloc_t c = actual_loc(fn, args->u.first + 1 + e, 12);
+                memset(dims[e], 0, sizeof dims[e]);
+                memcpy(dims[e], f + c.slot + l * c.eb, c.eb < 12 ? c.eb : 12);
+            }
+            uint64_t buf = ex_cdp_param_buffer(w, a0[l], dims[0], dims[1], (uint32_t)a3[l]);
+            if (rets)
+                svc_ret(fn, f, rets, 8, l, buf);
+        }
+        return ISA_X_NEXT;
+    }
+    case SVC_CDP_LAUNCH:
+        svc_args(fn, f, args, 0, 8, mask, a0);
+        svc_args(fn, f, args, 1, 8, mask, a1);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint32_t r = ex_cdp_launch(w, a0[l], a1[l]);
+            if (r)
+                w->cta->cdp_err = r;
+            if (rets)
+                svc_ret(fn, f, rets, 4, l, r);
+        }
+        return ISA_X_NEXT;
+    case SVC_CDP_SCREATE:
+    case SVC_CDP_GETDEV:
+    case SVC_CDP_MALLOC:
+        /* a stream handle (streams of a grid are ordered as one here), device 0, or a
+         * block of the device heap, written where the first argument points */
+        svc_args(fn, f, args, 0, 8, mask, a0);
+        svc_args(fn, f, args, 1, 8, mask, a1);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint64_t v = 0;
+            unsigned bytes = x->aux == SVC_CDP_GETDEV ? 4 : 8;
+            if (x->aux == SVC_CDP_SCREATE) {
+                v = 0x100 + atomic_fetch_add(&d->cdp_streams, 1);
+            } else if (x->aux == SVC_CDP_MALLOC) {
+                uint64_t sz[ISA_LANES] = { 0 }, out[ISA_LANES] = { 0 };
+                sz[l] = a1[l];
+                ex_svc_malloc(d, sz, out, 1u << l);
+                v = out[l];
+            }
+            void *h = ex_mem(w, l, ISA_SP_NONE, a0[l], bytes, x);
+            if (!h)
+                return ISA_X_FAULT;
+            memcpy(h, &v, bytes);
+            if (rets)
+                svc_ret(fn, f, rets, 4, l, x->aux == SVC_CDP_MALLOC && !v ? 2u /* cudaErrorMemoryAllocation */ : 0u);
+        }
+        return ISA_X_NEXT;
+    case SVC_CDP_SDESTROY:
+    case SVC_CDP_FREE:
+        svc_args(fn, f, args, 0, 8, mask, a0);
+        if (x->aux == SVC_CDP_FREE) {
+            unsigned bad = ex_svc_free(d, a0, mask);
+            if (bad != 0xff) {
+                w->fault_kind = EX_FAULT_ADDRESS;
+                w->fault_lane = (int)bad;
+                w->fault_addr = a0[bad];
+                w->fault_what = "cudaFree in a kernel of an address that is no block its cudaMalloc returned";
+                w->fault_insn = x;
+                return ISA_X_FAULT;
+            }
+        }
+        for (uint32_t m = mask; m; m &= m - 1)
+            if (rets)
+                svc_ret(fn, f, rets, 4, (unsigned)__builtin_ctz(m), 0);
+        return ISA_X_NEXT;
+    case SVC_CDP_MEMCPY:
+    case SVC_CDP_MEMSET: {
+        /* cudaMemcpyAsync(dst, src, count, kind, stream), cudaMemsetAsync(dst, value, count,
+         * stream): queued in order with the grid's launches */
+        bool set = x->aux == SVC_CDP_MEMSET;
+        uint64_t a2[ISA_LANES], a3[ISA_LANES], a4[ISA_LANES];
+        svc_args(fn, f, args, 0, 8, mask, a0);
+        svc_args(fn, f, args, 1, set ? 4 : 8, mask, a1);
+        svc_args(fn, f, args, 2, 8, mask, a2);
+        svc_args(fn, f, args, 3, set ? 8 : 4, mask, a3);
+        if (!set)
+            svc_args(fn, f, args, 4, 8, mask, a4);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint32_t r = set ? ex_cdp_copy(w, a0[l], 0, a2[l], true, (uint32_t)a1[l], a3[l])
+                             : ex_cdp_copy(w, a0[l], a1[l], a2[l], false, 0, a4[l]);
+            if (r)
+                w->cta->cdp_err = r;
+            if (rets)
+                svc_ret(fn, f, rets, 4, l, r);
+        }
+        return ISA_X_NEXT;
+    }
+    case SVC_CDP_ERRSTR:
+        svc_args(fn, f, args, 0, 4, mask, a0);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if (rets)
+                svc_ret(fn, f, rets, 8, l, ex_cdp_error_string(d, (uint32_t)a0[l]));
+        }
+        return ISA_X_NEXT;
+    case SVC_CDP_LASTERR:
+    case SVC_CDP_PEEKERR: {
+        /* the CTA's last device-runtime error (kept per CTA here) */
+        uint32_t e = w->cta->cdp_err;
+        if (x->aux == SVC_CDP_LASTERR)
+            w->cta->cdp_err = 0;
+        for (uint32_t m = mask; m; m &= m - 1)
+            if (rets)
+                svc_ret(fn, f, rets, 4, (unsigned)__builtin_ctz(m), e);
+        return ISA_X_NEXT;
     }
     case SVC_SETCOND:
         svc_args(fn, f, args, 0, 8, mask, a0);
@@ -732,6 +864,17 @@ bool ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     case ISA_OP_BRKPT:
         x->desc = brkpt_d;
         return true;
+    case ISA_OP_SETMAXNREG: {
+        /* setmaxnreg.{inc,dec}.sync.aligned.u32 n: a warpgroup's register budget, 24 to 256
+         * in multiples of 8 (the manual's rule); registers are not a limited resource here,
+         * so it changes nothing else. */
+        int mode = isa_instr_mod(in, ISA_G_MODE);
+        if (in->nopd != 1 || o[0].kind != ISA_OPD_IMM || o[0].imm < 24 || o[0].imm > 256 || o[0].imm % 8 ||
+            (mode != ISA_M_INC && mode != ISA_M_DEC))
+            return false;
+        x->desc = nop_d;
+        return true;
+    }
     case ISA_OP_PMEVENT: {
         if (in->nopd != 1 || o[0].kind != ISA_OPD_IMM)
             return false;

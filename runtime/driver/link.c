@@ -309,7 +309,7 @@ static CUresult add_data(const char *fn, drv_link_t *l, int type, const void *da
  *====================================================================*/
 
 /* The device services a linked module may call without defining them (NULL-terminated). */
-static const char *provided[16];
+static const char *provided[64];
 static void provided_fill(void)
 {
     for (unsigned i = 0; i + 1 < sizeof provided / sizeof *provided && ex_service_name(i); i++)
