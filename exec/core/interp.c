@@ -158,7 +158,11 @@ static const isa_func_t *func_of(const ex_program_t *p, const ex_insn_t *x)
  * it waits for (exec/sync/wait.c) and where. */
 static void report_waits(FILE *out, ex_program_t *p, ex_cta_t *c)
 {
-    fputs("  warps of the CTA:\n", out);
+    if (c->cluster && c->cluster->n > 1)
+        fprintf(out, "  warps of CTA (%u,%u,%u), rank %u of the cluster:\n", c->ctaid[0], c->ctaid[1], c->ctaid[2],
+                c->rank);
+    else
+        fputs("  warps of the CTA:\n", out);
     for (uint32_t i = 0; i < c->nwarps; i++) {
         ex_warp_t *w = &c->warps[i];
         for (uint32_t a = 0; a < w->depth; a++) {
@@ -812,7 +816,12 @@ static void launch_fault(launch_t *L, ex_warp_t *w, bool deadlock)
         report_fault(w, &L->fault, L->fault_out, kernel);
         if (deadlock) {
             L->fault.kind = EX_FAULT_DEADLOCK;
-            report_waits(L->fault_out, L->p, w->cta);
+            ex_cluster_t *cl = w->cta->cluster;
+            if (cl && cl->n > 1)
+                for (uint32_t r = 0; r < cl->n; r++)   /* the cluster's CTAs wait together */
+                    report_waits(L->fault_out, L->p, cl->cta[r]);
+            else
+                report_waits(L->fault_out, L->p, w->cta);
         }
     }
     pthread_mutex_unlock(&L->diag_lock);

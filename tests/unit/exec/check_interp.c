@@ -277,6 +277,49 @@ START_TEST(deadlock_names_every_warp)
 }
 END_TEST
 
+/* A cluster whose barrier can never complete: rank 1's threads wait at a CTA barrier
+ * for a thread count that never arrives, rank 0's at the cluster barrier; the report
+ * names both (a cluster's CTAs run as one unit). */
+START_TEST(cluster_deadlock)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out) .reqnctapercluster 2, 1, 1\n{\n" REGS OUT_TID
+        "mov.u32 %r2, %cluster_ctarank; setp.ne.u32 %p1, %r2, 0; @%p1 bra X;\n"
+        "barrier.cluster.arrive; barrier.cluster.wait;\nret;\nX: bar.sync 1, 64;\nret;\n}\n";
+    isa_status_t st;
+    char *diag;
+    uint32_t *out = run_u32(k, 2, 32, 64, &st, &diag);
+    ck_assert_int_eq(st, ISA_ST_FAULT);
+    static const char *const want[] = {
+        "deadlock", "waits at barrier.cluster: 32 of 64 threads of the cluster (2 CTAs) arrived",
+        "waits at barrier 1: 1 of 2 warps arrived",
+    };
+    for (unsigned i = 0; i < sizeof want / sizeof *want; i++)
+        ck_assert_msg(strstr(diag, want[i]) != NULL, "%s\nwanted: %s", diag, want[i]);
+    free(diag);
+    free(out);
+}
+END_TEST
+
+/* Clusters resident at once (cudaOccupancyMaxActiveClusters on the H100, app test
+ * cluster_occupancy): at most 8 CTAs per SM, each cluster within one GPC. */
+START_TEST(resident_clusters)
+{
+    static const struct { unsigned block, shared, size; uint64_t want; } cases[] = {
+        { 32, 0, 1, 1056 }, { 32, 0, 3, 327 }, { 32, 0, 16, 58 }, { 1024, 0, 9, 23 },
+        { 32, 204800, 8, 15 }, { 32, 204800, 16, 7 }, { 128, 73728, 5, 69 },
+    };
+    isa_module_t *m = exu_load(HDR ".visible .entry k()\n{\nret;\n}\n");
+    ex_program_t *p = exu_program(m);
+    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+        ex_launch_t l = { .grid = { 1, 1, 1 }, .block = { cases[i].block, 1, 1 }, .shared_bytes = cases[i].shared };
+        ck_assert_msg(ex_resident_clusters(p, 0, &l, cases[i].size) == cases[i].want, "case %u: %llu", i,
+                      (unsigned long long)ex_resident_clusters(p, 0, &l, cases[i].size));
+    }
+    exu_program_free(p);
+    isa_module_free(m);
+}
+END_TEST
+
 /* CTAs resident at once, from the machine table: per SM the least of 32 CTAs, 64 warps,
  * 2048 threads, 228 KiB of shared memory (1 KiB reserved per CTA) and, with .maxnreg,
  * 65536 registers; times 132 SMs.  264 of 1024 threads is what the driver lets a
@@ -556,6 +599,8 @@ Suite *make_interp_suite(void)
     tcase_add_test(tc, barrier_bad_operands);
     tcase_add_test(tc, deadlock_names_every_warp);
     tcase_add_test(tc, resident_ctas);
+    tcase_add_test(tc, cluster_deadlock);
+    tcase_add_test(tc, resident_clusters);
     tcase_add_test(tc, warp_sync_after_divergence);
     tcase_add_test(tc, spin_lock_in_warp);
     tcase_add_test(tc, nanosleep_advances_the_clock);

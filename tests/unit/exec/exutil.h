@@ -68,7 +68,7 @@ static inline isa_status_t exu_run(const char *text, unsigned grid, unsigned blo
     ex_program_t *p = exu_program(m);
     exu_map(p, buf, nbytes);
     uint64_t param = (uint64_t)(uintptr_t)buf;
-    ex_launch_t l = { { grid, 1, 1 }, { block, 1, 1 }, shared, 2, 0, NULL, 0, false };
+    ex_launch_t l = { { grid, 1, 1 }, { block, 1, 1 }, shared, 2, 0, NULL, 0, false, { 0, 0, 0 }, false };
     size_t dlen = 0;
     char *dbuf = NULL;
     FILE *d = open_memstream(&dbuf, &dlen);

@@ -278,6 +278,8 @@ START_TEST(results_independent_of_workers)
         "tools/bench/kernels.ptx -k reduce_sum -g 64 -b 128 -s 512 's32[16384]=rand(7)' 's32[64]:out' 16384",
         "tools/bench/kernels.ptx -k matmul_tiled -g 4,4 -b 16,16 'f32[4096]=rand(3)' 'f32[4096]=rand(5)' "
         "'f32[4096]:out' 64",
+        /* clusters of 4 CTAs: distributed shared memory, the cluster barrier, mbarriers */
+        "tests/golden/cluster_dsmem.ptx -g 8 -b 64 'u32[512]:out' 'u32[512]:out' 'u32[512]:out'",
     };
     static const struct { const char *j, *slice; } runs[] = {
         { "1", NULL }, { "2", NULL }, { "4", NULL }, { "1", "7" }, { "2", "7" }, { "1", "1" }, { "3", "100" },
