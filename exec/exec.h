@@ -311,7 +311,9 @@ isa_status_t ex_launch(ex_program_t *p, uint32_t entry, const ex_launch_t *l, co
  * encodes and cp.async.bulk.tensor reads (exec/sync/async.c).  The layout is the
  * emulator's own (the driver's is opaque).  Tile mode; dims[i] elements along dimension i
  * (0 the innermost), strides[i] the bytes between consecutive indices of dimension i + 1,
- * box[i] the box's extent, estr[i] its traversal stride. */
+ * box[i] the box's extent, estr[i] its traversal stride.  An im2col map (im2col set) has
+ * instead the pixel box's lower and upper corners of the spatial dimensions 1 .. rank-2
+ * and the channels and pixels one load brings. */
 #define EX_TMAP_MAGIC 0x50414d54u   /* "TMAP" */
 typedef struct {
     uint32_t magic;
@@ -328,7 +330,9 @@ typedef struct {
     uint64_t strides[4];
     uint16_t box[5];
     uint8_t  estr[5];
-    uint8_t  reserved[17];
+    uint8_t  im2col;      /* made by cuTensorMapEncodeIm2col */
+    int16_t  lower[3], upper[3];
+    uint16_t channels, pixels;
 } ex_tensormap_t;
 _Static_assert(sizeof(ex_tensormap_t) == 128, "a CUtensorMap is 128 bytes");
 

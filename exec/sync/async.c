@@ -731,6 +731,97 @@ static bool select_bulk(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
  *====================================================================*/
 #define TM_STORE 0x1
 #define TM_MCAST 0x2
+#define TM_IM2COL 0x4
+
+/* One lane's im2col load (as measured on the H100, app test tma_im2col): the position
+ * starts at the coordinates' spatial part; each pixel reads the channels c[0] .. c[0] +
+ * channels - 1 of the image c[rank - 1] at the position plus the im2col offsets; the
+ * position then steps along dimension 1 by its element stride, and past dims + upper it
+ * returns to lower and steps dimension 2, and so on, then the next image.  Elements outside
+ * the tensor read zero (NaN with the NaN fill).  Pixels are dense in shared memory, swizzled
+ * as tile mode's boxes. */
+static int im2col_lane(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, const ex_func_t *fn, unsigned l,
+                       const ex_tensormap_t *t, uint32_t ranks, bool mc, unsigned b32)
+{
+    unsigned ns = t->rank - 2u;
+    int64_t c[5] = { 0 }, pos[3] = { 0 }, off[3] = { 0 };
+    for (unsigned i = 0; i < t->rank; i++)
+        c[i] = (int32_t)ISA_SLOT(const uint32_t, f, fn->opd_slot[x->target + i])[l];
+    for (unsigned i = 0; i < ns; i++) {
+        pos[i] = c[1 + i];
+        off[i] = (int16_t)ISA_SLOT(const uint16_t, f, fn->opd_slot[x->o[2] + i])[l];
+    }
+    int64_t img = c[t->rank - 1];
+    uint64_t total = (uint64_t)t->channels * t->pixels * t->esize;
+    uint64_t sa = ex_addr_lane(f, x->o[1], b32 & 2, x->imm, l);
+    if (ranks == 0)
+        return ISA_X_NEXT;
+    if (mc)
+        sa = rank_addr(sa, (unsigned)__builtin_ctz(ranks));
+    uint8_t *sh = as_mem(w, l, ISA_SP_SHARED, sa, (unsigned)total, 128, ISA_SP_SHARED, x);
+    if (!sh)
+        return ISA_X_FAULT;
+    uint64_t sbase = sa & 0xffffff;
+    unsigned smask = t->swizzle ? (1u << t->swizzle) - 1 : 0;
+    for (unsigned p = 0; p < t->pixels; p++) {
+        bool in = img >= 0 && (uint64_t)img < t->dims[t->rank - 1];
+        uint64_t poff = (uint64_t)img * t->strides[t->rank - 2];
+        for (unsigned i = 0; i < ns && in; i++) {
+            int64_t g = pos[i] + off[i];
+            in = g >= 0 && (uint64_t)g < t->dims[1 + i];
+            poff += (uint64_t)g * t->strides[i];
+        }
+        for (unsigned k = 0; k < t->channels; k++) {
+            uint64_t so = sbase + ((uint64_t)p * t->channels + k) * t->esize;
+            so ^= ((so >> 7) & smask) << 4;
+            uint8_t *sp = sh + (so - sbase);
+            int64_t ch = c[0] + k;
+            if (in && ch >= 0 && (uint64_t)ch < t->dims[0]) {
+                uint8_t *gp = as_mem(w, l, ISA_SP_GLOBAL, t->addr + poff + (uint64_t)ch * t->esize, t->esize, t->esize,
+                                     ISA_SP_GLOBAL, x);
+                if (!gp)
+                    return ISA_X_FAULT;
+                memcpy(sp, gp, t->esize);
+            } else {
+                memset(sp, t->oob_nan ? 0xff : 0, t->esize);
+                if (t->oob_nan)
+                    sp[t->esize - 1] = 0x7f;
+            }
+        }
+        /* the next position: dimension 1 first, wrapping through lower .. dims - 1 + upper */
+        unsigned i = 0;
+        for (;;) {
+            if (i == ns) {
+                img++;
+                break;
+            }
+            pos[i] += t->estr[1 + i];
+            if (pos[i] <= (int64_t)t->dims[1 + i] - 1 + t->upper[i])
+                break;
+            pos[i] = t->lower[i];
+            i++;
+        }
+    }
+    for (; ranks; ranks &= ranks - 1) {
+        unsigned r = (unsigned)__builtin_ctz(ranks);
+        if (mc && rank_addr(sa, r) != sa) {
+            uint8_t *o = as_mem(w, l, ISA_SP_SHARED, rank_addr(sa, r), (unsigned)total, 128, ISA_SP_SHARED, x);
+            if (!o)
+                return ISA_X_FAULT;
+            memcpy(o, sh, total);
+        }
+        uint64_t mba = ex_addr_lane(f, x->o[5], b32 & 4, (int32_t)(uint32_t)(x->aux >> 32), l);
+        if (mc)
+            mba = rank_addr(mba, r);
+        uint64_t *mp = as_mem(w, l, ISA_SP_SHARED, mba, 8, 8, ISA_SP_SHARED, x);
+        if (!mp)
+            return ISA_X_FAULT;
+        int rr = mb_complete_tx(w, x, l, mp, total);
+        if (rr != ISA_X_NEXT)
+            return rr;
+    }
+    return ISA_X_NEXT;
+}
 
 static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
@@ -755,6 +846,15 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         bool mc = x->aux & TM_MCAST;
         uint32_t ranks = mc ? mcast_ranks(w, ISA_SLOT(const uint16_t, f, x->o[3])[l]) : 1;
         bool deliver = ranks != 0;
+        if (((x->aux & TM_IM2COL) != 0) != (t.im2col != 0))
+            return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, t.im2col ? "an im2col tensor map used by a tile-mode copy"
+                                                                     : "a tiled tensor map used by an im2col copy");
+        if (t.im2col) {
+            int r = im2col_lane(w, f, x, fn, l, &t, ranks, mc, b32);
+            if (r != ISA_X_NEXT)
+                return r;
+            continue;
+        }
         int64_t c[5] = { 0 };
         uint64_t n[5] = { 1, 1, 1, 1, 1 };
         uint64_t total = t.esize;
@@ -883,23 +983,25 @@ static bool select_tensor(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn
     int s0 = isa_instr_space(in, 0), s1 = isa_instr_space(in, 1);
     bool hint = isa_instr_has(in, ISA_M_L2_CACHE_HINT);
     unsigned known = (geom >= 0) + (lm >= 0) + (comp >= 0) + (mc >= 0) + (s0 >= 0) + (s1 >= 0) + hint;
-    if (in->nsfx != known || lm != ISA_M_TILE || s0 < 0 || s1 < 0 || isa_instr_space(in, 2) >= 0)
+    if (in->nsfx != known || (lm != ISA_M_TILE && lm != ISA_M_IM2COL) || s0 < 0 || s1 < 0 ||
+        isa_instr_space(in, 2) >= 0)
         return false;
+    bool im2col = lm == ISA_M_IM2COL;
     unsigned rank = geom == ISA_M_GEOM_1D ? 1 : geom == ISA_M_GEOM_2D ? 2 : geom == ISA_M_GEOM_3D ? 3
                   : geom == ISA_M_GEOM_4D ? 4 : geom == ISA_M_GEOM_5D ? 5 : 0;
-    if (!rank)
+    if (!rank || (im2col && rank < 3))
         return false;
     unsigned b32 = 0;
     bool store;
     if ((s0 == ISA_SP_SHARED_CLUSTER || s0 == ISA_SP_SHARED_CTA) && s1 == ISA_SP_GLOBAL &&
         comp == ISA_M_MBARRIER_COMPLETE_TX_BYTES) {
         store = false;
-    } else if (s0 == ISA_SP_GLOBAL && s1 == ISA_SP_SHARED_CTA && comp == ISA_M_BULK_GROUP && mc < 0) {
+    } else if (s0 == ISA_SP_GLOBAL && s1 == ISA_SP_SHARED_CTA && comp == ISA_M_BULK_GROUP && mc < 0 && !im2col) {
         store = true;
     } else {
         return false;
     }
-    unsigned want = store ? 2u + hint : 3u + (mc >= 0) + hint;
+    unsigned want = store ? 2u + hint : 3u + im2col + (mc >= 0) + hint;
     if (in->nopd != want)
         return false;
     ex_addrop_t sa;
@@ -917,6 +1019,22 @@ static bool select_tensor(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn
         x->o[5] = mb.slot;
         b32 |= mb.b32 ? 4 : 0;
         x->aux = (uint64_t)(uint32_t)(int32_t)mb.off << 32;
+        if (im2col) {
+            /* {off...}: rank - 2 16-bit offsets, their slots in the pool from o[2] */
+            const isa_operand_t *v = &o[k++];
+            if (v->kind != ISA_OPD_VEC || v->count != rank - 2)
+                return false;
+            for (unsigned i = 0; i < rank - 2; i++) {
+                const isa_operand_t *e = &f->ir->opds[v->u.first + i];
+                uint32_t slot = e->kind == ISA_OPD_REG && ex_reg_width(f, e) == 2 ? ex_pd_operand(pd, e, 2)
+                              : e->kind == ISA_OPD_IMM ? ex_pd_operand(pd, e, 2) : ISA_NONE;
+                if (slot == ISA_NONE)
+                    return false;
+                f->opd_slot[v->u.first + i] = slot;
+            }
+            x->o[2] = v->u.first;
+            x->aux |= TM_IM2COL;
+        }
         if (mc >= 0) {
             uint32_t slot;
             if (o[k].kind != ISA_OPD_REG || !reg_of(f, &o[k++], 2, &slot))
