@@ -732,6 +732,37 @@ static bool select_bulk(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
 #define TM_STORE 0x1
 #define TM_MCAST 0x2
 #define TM_IM2COL 0x4
+#define TM_REDUCE 0x8   /* cp.reduce.async.bulk.tensor: bits 16-31 the operation (ATOMOP) */
+
+/* One element of memory q (eb bytes) combined with b by fn, atomically as red does. */
+static bool cas_elem(uint8_t *q, unsigned eb, isa_atom_fn_t fn, uint64_t b)
+{
+    switch (eb) {
+    case 2: {
+        uint16_t old = __atomic_load_n((uint16_t *)q, __ATOMIC_RELAXED), nw;
+        do
+            nw = (uint16_t)fn(old, b, 0);
+        while (!__atomic_compare_exchange_n((uint16_t *)q, &old, nw, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+        return true;
+    }
+    case 4: {
+        uint32_t old = __atomic_load_n((uint32_t *)q, __ATOMIC_RELAXED), nw;
+        do
+            nw = (uint32_t)fn(old, b, 0);
+        while (!__atomic_compare_exchange_n((uint32_t *)q, &old, nw, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+        return true;
+    }
+    case 8: {
+        uint64_t old = __atomic_load_n((uint64_t *)q, __ATOMIC_RELAXED), nw;
+        do
+            nw = fn(old, b, 0);
+        while (!__atomic_compare_exchange_n((uint64_t *)q, &old, nw, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+        return true;
+    }
+    default:
+        return false;
+    }
+}
 
 /* One lane's im2col load (as measured on the H100, app test tma_im2col): the position
  * starts at the coordinates' spatial part; each pixel reads the channels c[0] .. c[0] +
@@ -846,6 +877,26 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         bool mc = x->aux & TM_MCAST;
         uint32_t ranks = mc ? mcast_ranks(w, ISA_SLOT(const uint16_t, f, x->o[3])[l]) : 1;
         bool deliver = ranks != 0;
+        isa_atom_fn_t red_fn = NULL;
+        if (x->aux & TM_REDUCE) {
+            /* the map's data type: CUtensorMapDataType 0..12 */
+            static const isa_type_t dt[] = { ISA_T_U8, ISA_T_U16, ISA_T_U32, ISA_T_S32, ISA_T_U64, ISA_T_S64,
+                                             ISA_T_F16, ISA_T_F32, ISA_T_F64, ISA_T_BF16, ISA_T_F32, ISA_T_F32,
+                                             ISA_T_F32 };
+            unsigned op = (unsigned)(x->aux >> 16) & 0xffff;
+            bool bits = op == ISA_M_AND || op == ISA_M_OR || op == ISA_M_XOR;   /* the .b types */
+            isa_type_t et = t.dtype < sizeof dt / sizeof *dt ? dt[t.dtype] : ISA_T_U8;
+            if (bits)
+                et = t.esize == 4 ? ISA_T_B32 : t.esize == 8 ? ISA_T_B64 : ISA_T_U8;
+            unsigned fi = t.esize == 2 || t.esize == 4 || t.esize == 8 ? isa_sem_atom(op, et, true) : 0;
+            if (!fi) {
+                snprintf(w->fault_buf, sizeof w->fault_buf,
+                         "cp.reduce.async.bulk.tensor .%s on a tensor map of data type %u (not one the operation has)",
+                         isa_mods[op].text, t.dtype);
+                return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
+            }
+            red_fn = isa_atom_fns[fi];
+        }
         if (((x->aux & TM_IM2COL) != 0) != (t.im2col != 0))
             return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, t.im2col ? "an im2col tensor map used by a tile-mode copy"
                                                                      : "a tiled tensor map used by an im2col copy");
@@ -863,6 +914,16 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             n[i] = (t.box[i] + t.estr[i] - 1) / t.estr[i];
             total *= n[i];
         }
+        /* A reduction's box must not start before the tensor (measured: app test
+         * tma_reduce, an f32 box at (-4, -2) is an illegal instruction on the H100). */
+        if (red_fn)
+            for (unsigned i = 0; i < t.rank; i++)
+                if (c[i] < 0) {
+                    snprintf(w->fault_buf, sizeof w->fault_buf,
+                             "cp.reduce.async.bulk.tensor box at coordinate %lld of dimension %u, before the tensor",
+                             (long long)c[i], i);
+                    return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
+                }
         /* The H100 raises an illegal instruction for a box whose innermost coordinate is
          * not at a 16-byte boundary (tests/apps/tma.cu: x = -3 and x = 29 of f32 maps). */
         if ((c[0] * t.esize) % 16) {
@@ -903,7 +964,11 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                                 uint8_t *gp = as_mem(w, l, ISA_SP_GLOBAL, t.addr + off, t.esize, t.esize, ISA_SP_GLOBAL, x);
                                 if (!gp)
                                     return ISA_X_FAULT;
-                                if (store)
+                                if (store && red_fn) {
+                                    uint64_t b = 0;
+                                    memcpy(&b, sp, t.esize);
+                                    cas_elem(gp, t.esize, red_fn, b);
+                                } else if (store)
                                     memcpy(gp, sp, t.esize);
                                 else
                                     memcpy(sp, gp, t.esize);
@@ -982,9 +1047,14 @@ static bool select_tensor(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn
     int comp = isa_instr_mod(in, ISA_G_COMPLETION), mc = isa_instr_mod(in, ISA_G_MULTICAST);
     int s0 = isa_instr_space(in, 0), s1 = isa_instr_space(in, 1);
     bool hint = isa_instr_has(in, ISA_M_L2_CACHE_HINT);
-    unsigned known = (geom >= 0) + (lm >= 0) + (comp >= 0) + (mc >= 0) + (s0 >= 0) + (s1 >= 0) + hint;
+    bool red = in->op == ISA_OP_CP_REDUCE_ASYNC_BULK_TENSOR;
+    int rop = isa_instr_mod(in, ISA_G_ATOMOP);
+    unsigned known = (geom >= 0) + (lm >= 0) + (comp >= 0) + (mc >= 0) + (s0 >= 0) + (s1 >= 0) + hint + (rop >= 0);
+    if (red && lm < 0)
+        lm = ISA_M_TILE;   /* the reduction's load mode defaults to tile */
     if (in->nsfx != known || (lm != ISA_M_TILE && lm != ISA_M_IM2COL) || s0 < 0 || s1 < 0 ||
-        isa_instr_space(in, 2) >= 0)
+        isa_instr_space(in, 2) >= 0 || (red != (rop >= 0)) || (red && (lm != ISA_M_TILE || rop == ISA_M_CAS ||
+        rop == ISA_M_EXCH)))
         return false;
     bool im2col = lm == ISA_M_IM2COL;
     unsigned rank = geom == ISA_M_GEOM_1D ? 1 : geom == ISA_M_GEOM_2D ? 2 : geom == ISA_M_GEOM_3D ? 3
@@ -998,6 +1068,8 @@ static bool select_tensor(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn
         store = false;
     } else if (s0 == ISA_SP_GLOBAL && s1 == ISA_SP_SHARED_CTA && comp == ISA_M_BULK_GROUP && mc < 0 && !im2col) {
         store = true;
+    } else if (red) {
+        return false;
     } else {
         return false;
     }
@@ -1044,6 +1116,8 @@ static bool select_tensor(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn
         }
     } else {
         x->aux = TM_STORE;
+        if (red)   /* the element function comes from the map's data type, when it runs */
+            x->aux |= TM_REDUCE | (uint64_t)(unsigned)rop << 16;
     }
     if (hint && !policy_ok(f, &o[k++]))
         return false;
@@ -1064,35 +1138,6 @@ static bool select_tensor(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn
  * mbar offset (high 32 bits); x->width the element bytes, x->target the element
  * function's index, x->vec 1 for a global destination.
  *====================================================================*/
-static bool cas_elem(uint8_t *q, unsigned eb, isa_atom_fn_t fn, uint64_t b)
-{
-    switch (eb) {
-    case 2: {
-        uint16_t old = __atomic_load_n((uint16_t *)q, __ATOMIC_RELAXED), nw;
-        do
-            nw = (uint16_t)fn(old, b, 0);
-        while (!__atomic_compare_exchange_n((uint16_t *)q, &old, nw, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-        return true;
-    }
-    case 4: {
-        uint32_t old = __atomic_load_n((uint32_t *)q, __ATOMIC_RELAXED), nw;
-        do
-            nw = (uint32_t)fn(old, b, 0);
-        while (!__atomic_compare_exchange_n((uint32_t *)q, &old, nw, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-        return true;
-    }
-    case 8: {
-        uint64_t old = __atomic_load_n((uint64_t *)q, __ATOMIC_RELAXED), nw;
-        do
-            nw = fn(old, b, 0);
-        while (!__atomic_compare_exchange_n((uint64_t *)q, &old, nw, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-        return true;
-    }
-    default:
-        return false;
-    }
-}
-
 static int reduce_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
@@ -1339,6 +1384,7 @@ bool ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x
         ok = select_bulk(pd, f, in, x);
         break;
     case ISA_OP_CP_ASYNC_BULK_TENSOR:
+    case ISA_OP_CP_REDUCE_ASYNC_BULK_TENSOR:
         ok = select_tensor(pd, f, in, x);
         break;
     case ISA_OP_CP_REDUCE_ASYNC_BULK:
