@@ -914,16 +914,24 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             n[i] = (t.box[i] + t.estr[i] - 1) / t.estr[i];
             total *= n[i];
         }
-        /* A reduction's box must not start before the tensor (measured: app test
-         * tma_reduce, an f32 box at (-4, -2) is an illegal instruction on the H100). */
-        if (red_fn)
+        /* A store's or reduction's box must not start before the tensor (measured: app test
+         * tma_reduce, boxes at (-4, -2) and (4, -2) are illegal instructions on the H100). */
+        if (store)
             for (unsigned i = 0; i < t.rank; i++)
                 if (c[i] < 0) {
                     snprintf(w->fault_buf, sizeof w->fault_buf,
-                             "cp.reduce.async.bulk.tensor box at coordinate %lld of dimension %u, before the tensor",
-                             (long long)c[i], i);
+                             "%s box at coordinate %lld of dimension %u, before the tensor",
+                             red_fn ? "cp.reduce.async.bulk.tensor" : "cp.async.bulk.tensor store", (long long)c[i], i);
                     return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
                 }
+        /* An innermost element stride other than 1: the H100 never completed such a load
+         * (an f32 box of 8 with stride 2, measured), so it is refused here. */
+        if (t.estr[0] != 1) {
+            snprintf(w->fault_buf, sizeof w->fault_buf,
+                     "a tensor map with elementStrides[0] = %u (the H100 did not complete such a copy; not emulated)",
+                     t.estr[0]);
+            return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
+        }
         /* The H100 raises an illegal instruction for a box whose innermost coordinate is
          * not at a 16-byte boundary (tests/apps/tma.cu: x = -3 and x = 29 of f32 maps). */
         if ((c[0] * t.esize) % 16) {
