@@ -178,6 +178,13 @@ static int mb_complete_tx(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, uint64
     return ISA_X_NEXT;
 }
 
+/* complete_tx of bytes on the mbarrier at shared address ma (any CTA of the cluster). */
+static int mb_complete_at(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, uint64_t ma, uint64_t bytes)
+{
+    uint64_t *p = as_mem(w, l, ISA_SP_SHARED, ma, 8, 8, ISA_SP_SHARED, x);
+    return p ? mb_complete_tx(w, x, l, p, bytes) : ISA_X_FAULT;
+}
+
 /* One lane's arrive-on (count arrivals, after adding tx to the transaction count). */
 static int mb_arrive_lane(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, uint64_t *p, uint32_t count, int64_t tx,
                           bool drop, bool nocomplete, uint64_t *state)
@@ -639,10 +646,7 @@ static int bulk_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                 uint64_t ma = ex_addr_lane(f, x->o[5], x->flags & BK_MB32, (int32_t)(uint32_t)(x->aux >> 32), l);
                 if (mc)
                     ma = rank_addr(ma, (unsigned)__builtin_ctz(ranks));
-                uint64_t *p = as_mem(w, l, ISA_SP_SHARED, ma, 8, 8, ISA_SP_SHARED, x);
-                if (!p)
-                    return ISA_X_FAULT;
-                int r = mb_complete_tx(w, x, l, p, size);
+                int r = mb_complete_at(w, x, l, ma, size);
                 if (r != ISA_X_NEXT)
                     return r;
             }
@@ -764,6 +768,37 @@ static bool cas_elem(uint8_t *q, unsigned eb, isa_atom_fn_t fn, uint64_t b)
     }
 }
 
+/* An element outside the tensor: zero, or the positive canonical NaN with the NaN fill. */
+static void oob_fill(uint8_t *sp, const ex_tensormap_t *t)
+{
+    memset(sp, t->oob_nan ? 0xff : 0, t->esize);   /* NaN: all ones but the sign */
+    if (t->oob_nan)
+        sp[t->esize - 1] = 0x7f;
+}
+
+/* A loaded box (total bytes at shared address sa, host sh) to the CTAs of ranks (a
+ * multicast's copies to the others), then complete_tx on each one's mbarrier. */
+static int tensor_deliver(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, unsigned l, uint64_t sa, const uint8_t *sh,
+                          uint64_t total, uint32_t ranks, bool mc, unsigned b32)
+{
+    for (; ranks; ranks &= ranks - 1) {
+        unsigned r = (unsigned)__builtin_ctz(ranks);
+        if (mc && rank_addr(sa, r) != sa) {
+            uint8_t *o = as_mem(w, l, ISA_SP_SHARED, rank_addr(sa, r), (unsigned)total, 128, ISA_SP_SHARED, x);
+            if (!o)
+                return ISA_X_FAULT;
+            memcpy(o, sh, total);
+        }
+        uint64_t mba = ex_addr_lane(f, x->o[5], b32 & 4, (int32_t)(uint32_t)(x->aux >> 32), l);
+        if (mc)
+            mba = rank_addr(mba, r);
+        int rr = mb_complete_at(w, x, l, mba, total);
+        if (rr != ISA_X_NEXT)
+            return rr;
+    }
+    return ISA_X_NEXT;
+}
+
 /* One lane's im2col load (as measured on the H100, app test tma_im2col): the position
  * starts at the coordinates' spatial part; each pixel reads the channels c[0] .. c[0] +
  * channels - 1 of the image c[rank - 1] at the position plus the im2col offsets; the
@@ -814,9 +849,7 @@ static int im2col_lane(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, const ex_
                     return ISA_X_FAULT;
                 memcpy(sp, gp, t->esize);
             } else {
-                memset(sp, t->oob_nan ? 0xff : 0, t->esize);
-                if (t->oob_nan)
-                    sp[t->esize - 1] = 0x7f;
+                oob_fill(sp, t);
             }
         }
         /* the next position: dimension 1 first, wrapping through lower .. dims - 1 + upper */
@@ -833,25 +866,7 @@ static int im2col_lane(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, const ex_
             i++;
         }
     }
-    for (; ranks; ranks &= ranks - 1) {
-        unsigned r = (unsigned)__builtin_ctz(ranks);
-        if (mc && rank_addr(sa, r) != sa) {
-            uint8_t *o = as_mem(w, l, ISA_SP_SHARED, rank_addr(sa, r), (unsigned)total, 128, ISA_SP_SHARED, x);
-            if (!o)
-                return ISA_X_FAULT;
-            memcpy(o, sh, total);
-        }
-        uint64_t mba = ex_addr_lane(f, x->o[5], b32 & 4, (int32_t)(uint32_t)(x->aux >> 32), l);
-        if (mc)
-            mba = rank_addr(mba, r);
-        uint64_t *mp = as_mem(w, l, ISA_SP_SHARED, mba, 8, 8, ISA_SP_SHARED, x);
-        if (!mp)
-            return ISA_X_FAULT;
-        int rr = mb_complete_tx(w, x, l, mp, total);
-        if (rr != ISA_X_NEXT)
-            return rr;
-    }
-    return ISA_X_NEXT;
+    return tensor_deliver(w, f, x, l, sa, sh, total, ranks, mc, b32);
 }
 
 static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
@@ -981,26 +996,11 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                                 else
                                     memcpy(sp, gp, t.esize);
                             } else if (!store) {
-                                memset(sp, t.oob_nan ? 0xff : 0, t.esize);   /* NaN: all ones but the sign */
-                                if (t.oob_nan)
-                                    sp[t.esize - 1] = 0x7f;
+                                oob_fill(sp, &t);
                             }
                         }
-        for (; !store && ranks; ranks &= ranks - 1) {
-            unsigned r = (unsigned)__builtin_ctz(ranks);
-            if (mc && rank_addr(sa, r) != sa) {
-                uint8_t *o = as_mem(w, l, ISA_SP_SHARED, rank_addr(sa, r), (unsigned)total, 128, ISA_SP_SHARED, x);
-                if (!o)
-                    return ISA_X_FAULT;
-                memcpy(o, sh, total);
-            }
-            uint64_t mba = ex_addr_lane(f, x->o[5], b32 & 4, (int32_t)(uint32_t)(x->aux >> 32), l);
-            if (mc)
-                mba = rank_addr(mba, r);
-            uint64_t *p = as_mem(w, l, ISA_SP_SHARED, mba, 8, 8, ISA_SP_SHARED, x);
-            if (!p)
-                return ISA_X_FAULT;
-            int rr = mb_complete_tx(w, x, l, p, total);
+        if (!store) {
+            int rr = tensor_deliver(w, f, x, l, sa, sh, total, ranks, mc, b32);
             if (rr != ISA_X_NEXT)
                 return rr;
         }
@@ -1181,10 +1181,7 @@ static int reduce_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         if (!x->vec) {
             /* into another CTA's shared memory: complete_tx on its mbarrier */
             uint64_t ma = ex_addr_lane(f, x->o[5], x->flags & BK_MB32, (int32_t)(uint32_t)(x->aux >> 32), l);
-            uint64_t *p = as_mem(w, l, ISA_SP_SHARED, ma, 8, 8, ISA_SP_SHARED, x);
-            if (!p)
-                return ISA_X_FAULT;
-            int r = mb_complete_tx(w, x, l, p, size);
+            int r = mb_complete_at(w, x, l, ma, size);
             if (r != ISA_X_NEXT)
                 return r;
         }
@@ -1280,10 +1277,7 @@ static int st_async_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             }
         }
         uint64_t ma = ex_addr_lane(f, x->o[5], x->flags & BK_MB32, (int32_t)(uint32_t)x->aux, l);
-        uint64_t *p = as_mem(w, l, ISA_SP_SHARED, ma, 8, 8, ISA_SP_SHARED, x);
-        if (!p)
-            return ISA_X_FAULT;
-        int r = mb_complete_tx(w, x, l, p, eb * n);
+        int r = mb_complete_at(w, x, l, ma, eb * n);
         if (r != ISA_X_NEXT)
             return r;
     }

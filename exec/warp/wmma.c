@@ -104,6 +104,23 @@ static double frag_val(uint8_t *f, const ex_func_t *fn, uint32_t first, unsigned
     return t == WT_S4 ? (double)((int32_t)(v << 28) >> 28) : (double)v;
 }
 
+/* A result element v (exact in its type, NaN as the canonical one) into p, as type t. */
+static void elem_put(uint8_t *p, unsigned t, double v)
+{
+    if (t == WT_F64) {
+        memcpy(p, &v, 8);
+    } else if (t == WT_F16) {
+        uint16_t h = v != v ? 0x7fff : (uint16_t)isa_fp_pack(v, 5, 10);
+        memcpy(p, &h, 2);
+    } else if (t == WT_F32) {
+        float fv = v != v ? f32_of(0x7fffffffu) : (float)v;
+        memcpy(p, &fv, 4);
+    } else {
+        int32_t iv = (int32_t)v;
+        memcpy(p, &iv, 4);
+    }
+}
+
 /*{=====================================================================
  * wmma.load / wmma.store
  *====================================================================*/
@@ -458,20 +475,7 @@ static int mma_sync_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         for (unsigned e = 0; e < EC; e++) {
             unsigned r, c;
             frag_rc(FR_C, M, K, td, l, e, &r, &c);
-            double v = C[r * N + c];
-            uint8_t *p = elem_at(f, fn, x->o[0], td, e, l);
-            if (td == WT_F64) {
-                memcpy(p, &v, 8);
-            } else if (td == WT_F16) {
-                uint16_t h = v != v ? 0x7fff : (uint16_t)isa_fp_pack(v, 5, 10);
-                memcpy(p, &h, 2);
-            } else if (td == WT_F32) {
-                float fv = v != v ? f32_of(0x7fffffffu) : (float)v;
-                memcpy(p, &fv, 4);
-            } else {
-                int32_t iv = (int32_t)v;
-                memcpy(p, &iv, 4);
-            }
+            elem_put(elem_at(f, fn, x->o[0], td, e, l), td, C[r * N + c]);
         }
     return ISA_X_NEXT;
 }
@@ -721,18 +725,7 @@ static int wgmma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     for (unsigned l = 0; l < ISA_LANES; l++)
         for (unsigned e = 0; e < ED; e++) {
             unsigned r = l / 4 + 8 * ((e / 2) % 2), c = 8 * (e / 4) + 2 * (l % 4) + e % 2;
-            double v = C[r * N + c];
-            uint8_t *p = elem_at(f, fn, x->o[0], td, e, l);
-            if (td == WT_F16) {
-                uint16_t h = v != v ? 0x7fff : (uint16_t)isa_fp_pack(v, 5, 10);
-                memcpy(p, &h, 2);
-            } else if (td == WT_F32) {
-                float fv = v != v ? f32_of(0x7fffffffu) : (float)v;
-                memcpy(p, &fv, 4);
-            } else {
-                int32_t iv = (int32_t)v;
-                memcpy(p, &iv, 4);
-            }
+            elem_put(elem_at(f, fn, x->o[0], td, e, l), td, C[r * N + c]);
         }
     return ISA_X_NEXT;
 }
