@@ -110,10 +110,12 @@ static CUresult capture_node(CUstream s, int type, drv_node_t **out)
 }
 
 CUresult drv_capture_kernel(CUstream s, drv_func_t *f, const unsigned grid[3], const unsigned block[3], unsigned shared,
-                            void **params, void **extra)
+                            void **params, void **extra, drv_node_t **out)
 {
     drv_node_t *n;
     CUresult r = capture_node(s, NODE_KERNEL, &n);
+    if (!r && out)
+        *out = n;
     if (!r && (r = drv_node_set_kernel(n, f, grid, block, shared, params, extra)))
         s->cap->invalid = true;
     if (!r && s->priority) {   /* a captured kernel takes the stream's priority */

@@ -220,10 +220,11 @@ CUresult   drv_copy3d(const CUDA_MEMCPY3D *c, CUstream s, bool sync);
 CUresult   drv_set2d(CUdeviceptr d, size_t pitch, uint32_t v, unsigned es, size_t width, size_t height, CUstream s);
 
 /* Stream capture (graph.c): the capture stream s takes part in (NULL: none), and its work
- * recorded as graph nodes instead of running. */
+ * recorded as graph nodes instead of running (a kernel's node into *out). */
+struct drv_node;
 drv_capture_t *drv_capture_of(CUstream s);
 CUresult   drv_capture_kernel(CUstream s, drv_func_t *f, const unsigned grid[3], const unsigned block[3],
-                              unsigned shared, void **params, void **extra);
+                              unsigned shared, void **params, void **extra, struct drv_node **out);
 CUresult   drv_capture_copy(CUstream s, const CUDA_MEMCPY3D *c);
 CUresult   drv_capture_set(CUstream s, CUdeviceptr d, size_t pitch, unsigned v, unsigned es, size_t w, size_t h);
 CUresult   drv_capture_host(CUstream s, CUhostFn fn, void *user);

@@ -178,7 +178,14 @@ CUresult drv_graph_run(drv_graph_t *g, CUstream s, const char *fn)
                               CU_LAUNCH_PARAM_END };
             bool coop = (n->k.attr_set >> CU_LAUNCH_ATTRIBUTE_COOPERATIVE & 1) &&
                         n->k.attr[CU_LAUNCH_ATTRIBUTE_COOPERATIVE].cooperative;
-            r = drv_launch(fn, n->k.f, n->k.grid, n->k.block, n->k.shared, s, NULL, extra, coop, NULL);
+            bool cl = n->k.attr_set >> CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION & 1;
+            unsigned cd[3] = { 1, 1, 1 };
+            if (cl) {
+                cd[0] = n->k.attr[CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION].clusterDim.x;
+                cd[1] = n->k.attr[CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION].clusterDim.y;
+                cd[2] = n->k.attr[CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION].clusterDim.z;
+            }
+            r = drv_launch(fn, n->k.f, n->k.grid, n->k.block, n->k.shared, s, NULL, extra, coop, cl ? cd : NULL);
             break;
         }
         case NODE_MEMCPY: r = drv_copy3d(&n->copy, s, false); break;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "runtime/driver/drv.h"
+#include "runtime/driver/graph.h"
 
 /* The CUresult a launch's refusal names in its message ("... (CUDA_ERROR_X)"). */
 static CUresult named_error(const char *msg, CUresult dflt)
@@ -83,10 +84,17 @@ CUresult drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const
         if (cooperative)
             return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "kernel %s: a cooperative launch in a stream capture is not "
                             "supported yet", kname);
-        if (cluster)
-            return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "kernel %s: a launch with a cluster dimension in a stream "
-                            "capture is not supported yet", kname);
-        return drv_capture_kernel(s, f, grid, block, shared, params, extra);
+        drv_node_t *node = NULL;
+        CUresult cr = drv_capture_kernel(s, f, grid, block, shared, params, extra, &node);
+        if (!cr && cluster) {   /* the cluster dimension becomes the node's attribute */
+            CUlaunchAttributeValue v;
+            memset(&v, 0, sizeof v);
+            v.clusterDim.x = cluster[0];
+            v.clusterDim.y = cluster[1];
+            v.clusterDim.z = cluster[2];
+            cr = drv_node_attr_set(fn, node, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &v);
+        }
+        return cr;
     }
     /* The parameter block. */
     uint8_t stackbuf[512];

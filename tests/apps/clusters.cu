@@ -374,6 +374,46 @@ int main()
             printf("early_exit cta %d: %u %u %u %u\n", b, h[b * 64], h[b * 64 + 23], h[b * 64 + 24], h[b * 64 + 63]);
     }
 
+    // A cluster launch captured into a graph: the node keeps the cluster dimension.
+    {
+        CK(cudaMemset(d, 0, 1 << 20));
+        cudaStream_t st;
+        CK(cudaStreamCreate(&st));
+        cudaGraph_t gr;
+        CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(4, 2);
+        cfg.blockDim = dim3(32);
+        cfg.stream = st;
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = 2;
+        attr[0].val.clusterDim.y = 2;
+        attr[0].val.clusterDim.z = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        SAY(cudaLaunchKernelEx(&cfg, plain_ids, d));
+        CK(cudaStreamEndCapture(st, &gr));
+        cudaGraphNode_t nodes[4];
+        size_t nn = 4;
+        CK(cudaGraphGetNodes(gr, nodes, &nn));
+        cudaLaunchAttributeValue v = {};
+        SAY(cudaGraphKernelNodeGetAttribute(nodes[0], cudaLaunchAttributeClusterDimension, &v));
+        printf("graph node cluster (%u,%u,%u)\n", v.clusterDim.x, v.clusterDim.y, v.clusterDim.z);
+        cudaGraphExec_t ge;
+        CK(cudaGraphInstantiate(&ge, gr, 0));
+        SAY(cudaGraphLaunch(ge, st));
+        SAY(cudaStreamSynchronize(st));
+        unsigned h[8 * 10];
+        CK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+        for (int b = 0; b < 8; b++)
+            printf("  graph cta %d: rank %u of %u, cluster (%u,%u) explicit %u\n", b, h[b * 10], h[b * 10 + 1],
+                   h[b * 10 + 6], h[b * 10 + 7], h[b * 10 + 8]);
+        CK(cudaGraphExecDestroy(ge));
+        CK(cudaGraphDestroy(gr));
+        CK(cudaStreamDestroy(st));
+    }
+
     // What the runtime refuses and reports.
     printf("grid 6 in clusters of 4: %s\n",
            cudaGetErrorName(launch_cluster(ring, dim3(6), dim3(128), 0, dim3(4, 1, 1), d)));
