@@ -618,6 +618,7 @@ typedef struct {
     uint64_t           capacity;       /* clusters that can be resident at once */
     uint32_t           csize;          /* CTAs per cluster (1 without clusters) */
     uint32_t           cdim[3];        /* the cluster's dimension */
+    uint32_t           ngrid[3];       /* the grid in clusters */
     bool               explicit_cluster; /* the launch has clusters (%is_explicit_cluster) */
     bool               local;          /* the entry's call graph uses .local: warps get local memory */
     ex_smodel_t       *model;          /* statistics on: the launch's counts and memory model */
@@ -705,15 +706,16 @@ static void launch_watch(launch_t *L)
 
 /* Make the CTA ctaid resident in slot c, rank rank of cluster clu: its warps at the
  * entry; false when host memory runs out (recorded). */
-static bool cta_start(launch_t *L, ex_cta_t *c, const uint32_t ctaid[3], uint32_t rank, ex_cluster_t *clu,
-                      uint64_t clock)
+static bool cta_start(launch_t *L, ex_cta_t *c, const uint32_t cl[3], const uint32_t in[3], uint32_t rank,
+                      ex_cluster_t *clu, uint64_t clock)
 {
     const ex_launch_t *l = L->l;
     for (unsigned k = 0; k < 3; k++) {
-        c->ctaid[k] = ctaid[k];
-        c->clusterid[k] = ctaid[k] / L->cdim[k];
-        c->cluster_ctaid[k] = ctaid[k] % L->cdim[k];
+        c->ctaid[k] = cl[k] * L->cdim[k] + in[k];
+        c->clusterid[k] = cl[k];
+        c->cluster_ctaid[k] = in[k];
     }
+    const uint32_t *ctaid = c->ctaid;
     c->rank = rank;
     c->shared_base = rank << 24;
     c->kids = L->kids;
@@ -1030,10 +1032,8 @@ static ex_cta_t *worker_grow(launch_t *L, ex_worker_t *wk)
  * its barrier; false when host memory runs out (recorded). */
 static bool unit_start(launch_t *L, ex_cta_t **u, uint64_t id, uint64_t clock)
 {
-    const ex_launch_t *l = L->l;
-    uint32_t n = L->csize, ng[3];
-    for (unsigned k = 0; k < 3; k++)
-        ng[k] = l->grid[k] / L->cdim[k];
+    uint32_t n = L->csize;
+    const uint32_t *ng = L->ngrid;
     uint32_t cl[3] = { (uint32_t)(id % ng[0]), (uint32_t)((id / ng[0]) % ng[1]),
                        (uint32_t)(id / ((uint64_t)ng[0] * ng[1])) };
     ex_cluster_t *clu = &u[0]->clu;
@@ -1041,12 +1041,14 @@ static bool unit_start(launch_t *L, ex_cta_t **u, uint64_t id, uint64_t clock)
     clu->live = clu->pending = 0;
     clu->phase = 0;
     for (uint32_t r = 0; r < n; r++) {
-        uint32_t in[3] = { r % L->cdim[0], (r / L->cdim[0]) % L->cdim[1], r / (L->cdim[0] * L->cdim[1]) };
-        uint32_t ctaid[3];
-        for (unsigned k = 0; k < 3; k++)
-            ctaid[k] = cl[k] * L->cdim[k] + in[k];
+        uint32_t in[3] = { 0, 0, 0 };
+        if (n > 1) {
+            in[0] = r % L->cdim[0];
+            in[1] = (r / L->cdim[0]) % L->cdim[1];
+            in[2] = r / (L->cdim[0] * L->cdim[1]);
+        }
         clu->cta[r] = u[r];
-        if (!cta_start(L, u[r], ctaid, L->explicit_cluster ? r : 0, clu, clock))
+        if (!cta_start(L, u[r], cl, in, L->explicit_cluster ? r : 0, clu, clock))
             return false;
         clu->live += u[r]->nthreads;
     }
@@ -1262,6 +1264,8 @@ static isa_status_t launch_grid(ex_program_t *p, uint32_t entry, const ex_launch
     L->kids = kids;
     L->explicit_cluster = ex_launch_cluster(p, entry, l, L->cdim);
     L->csize = L->cdim[0] * L->cdim[1] * L->cdim[2];
+    for (unsigned k = 0; k < 3; k++)
+        L->ngrid[k] = l->grid[k] / L->cdim[k];
     L->total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] / L->csize;   /* clusters */
     pthread_mutex_init(&L->diag_lock, NULL);
     L->gridid = atomic_fetch_add(&d->nlaunch, 1) + 1;
