@@ -153,6 +153,57 @@ static int stats_row(ex_device_t *dev, ex_program_t *p, const isa_module_t *m, j
     return bad;
 }
 
+/* Texture fetches: a 256x256 four-channel f32 array, point and bilinear samplers, 64
+ * fetches per thread of 64K threads; ns per fetch per lane from the CPU time at -j1. */
+static int bench_tex(ex_device_t *dev, ex_program_t *p, const isa_module_t *m)
+{
+    int bad = 0;
+    ex_stats_t st;
+    double s, cpu;
+    {
+        enum { TW = 256, TT = 1 << 16 };
+        ex_array_desc_t ad = { TW, TW, 0, EX_FMT_F32, 4, 0, 1 };
+        ex_array_t *arr = NULL;
+        char msg[256];
+        float *tout = buf(p, TT * 4);
+        if (ex_array_new(dev, &ad, &arr, msg, sizeof msg) != ISA_ST_OK) {
+            fprintf(stderr, "ptxbench: %s\n", msg);
+            bad = 1;
+        } else {
+            uint32_t ext[3];
+            float *tx = ex_array_level(arr, 0, ext);
+            for (int i = 0; i < TW * TW * 4; i++)
+                tx[i] = (float)(i % 97) * 0.25f;
+            for (int k = 0; k < 2; k++) {
+                ex_res_desc_t rd = { 0 };
+                rd.kind = EX_RES_ARRAY;
+                rd.array = arr;
+                ex_tex_desc_t td = { 0 };
+                td.filter = k ? EX_FILTER_LINEAR : EX_FILTER_POINT;
+                td.address[0] = td.address[1] = td.address[2] = EX_ADDR_WRAP;
+                td.flags = 0;
+                uint64_t h = 0;
+                if (ex_tex_create(dev, &rd, &td, &h, msg, sizeof msg) != ISA_ST_OK) {
+                    fprintf(stderr, "ptxbench: %s\n", msg);
+                    bad = 1;
+                    continue;
+                }
+                struct { uint64_t t; float *o; } tv = { h, tout };
+                job_t jt = { "tex_fetch", { { TT / 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false }, &tv, 16 };
+                printf("tex_fetch %s, %d threads x 64 fetches of a 4-channel f32 texel\n", k ? "bilinear" : "point",
+                       TT);
+                bad |= run_job(p, m, &jt, 1, &st, &s, &cpu);
+                report("emulator", 1, &st, s, cpu);
+                printf("  %-10s -j1: %.1f ns per fetch per lane (CPU time, loop included)\n", "",
+                       cpu / ((double)TT * 64) * 1e9);
+                ex_tex_destroy(dev, h);
+            }
+            ex_array_free(arr);
+        }
+    }
+    return bad;
+}
+
 static int bench_exec(void)
 {
     isa_module_t *m = NULL;
@@ -336,49 +387,7 @@ static int bench_exec(void)
     printf("  histogram with atomics / without: %.2fx at -j1, %.2fx at -j2\n", hs[0][0] / hs[1][0],
            hs[0][1] / hs[1][1]);
 
-    /* Texture fetches: a 256x256 four-channel f32 array, point and bilinear samplers,
-     * 64 fetches per thread of 64K threads; ns per fetch per lane from the CPU time at -j1. */
-    {
-        enum { TW = 256, TT = 1 << 16 };
-        ex_array_desc_t ad = { TW, TW, 0, EX_FMT_F32, 4, 0, 1 };
-        ex_array_t *arr = NULL;
-        char msg[256];
-        float *tout = buf(p, TT * 4);
-        if (ex_array_new(dev, &ad, &arr, msg, sizeof msg) != ISA_ST_OK) {
-            fprintf(stderr, "ptxbench: %s\n", msg);
-            bad = 1;
-        } else {
-            uint32_t ext[3];
-            float *tx = ex_array_level(arr, 0, ext);
-            for (int i = 0; i < TW * TW * 4; i++)
-                tx[i] = (float)(i % 97) * 0.25f;
-            for (int k = 0; k < 2; k++) {
-                ex_res_desc_t rd = { 0 };
-                rd.kind = EX_RES_ARRAY;
-                rd.array = arr;
-                ex_tex_desc_t td = { 0 };
-                td.filter = k ? EX_FILTER_LINEAR : EX_FILTER_POINT;
-                td.address[0] = td.address[1] = td.address[2] = EX_ADDR_WRAP;
-                td.flags = 0;
-                uint64_t h = 0;
-                if (ex_tex_create(dev, &rd, &td, &h, msg, sizeof msg) != ISA_ST_OK) {
-                    fprintf(stderr, "ptxbench: %s\n", msg);
-                    bad = 1;
-                    continue;
-                }
-                struct { uint64_t t; float *o; } tv = { h, tout };
-                job_t jt = { "tex_fetch", { { TT / 256, 1, 1 }, { 256, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false }, &tv, 16 };
-                printf("tex_fetch %s, %d threads x 64 fetches of a 4-channel f32 texel\n", k ? "bilinear" : "point",
-                       TT);
-                bad |= run_job(p, m, &jt, 1, &st, &s, &cpu);
-                report("emulator", 1, &st, s, cpu);
-                printf("  %-10s -j1: %.1f ns per fetch per lane (CPU time, loop included)\n", "",
-                       cpu / ((double)TT * 64) * 1e9);
-                ex_tex_destroy(dev, h);
-            }
-            ex_array_free(arr);
-        }
-    }
+    bad |= bench_tex(dev, p, m);
     if (bad)
         fprintf(stderr, "ptxbench: a kernel gave a wrong result\n");
     ex_program_free(p);
@@ -507,6 +516,19 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "classes") == 0)
         return bench_classes();
+    if (argc > 1 && strcmp(argv[1], "tex") == 0) {   /* the texture fetches alone */
+        isa_module_t *m = NULL;
+        fe_options_t o = { 0 };
+        if (fe_load_file("tools/bench/kernels.ptx", &o, &m) != ISA_ST_OK)
+            return 1;
+        ex_device_t *dev = ex_device_new(NULL);
+        ex_program_t *p = ex_program_new(dev, m);
+        int bad = bench_tex(dev, p, m);
+        ex_program_free(p);
+        ex_device_free(dev);
+        isa_module_free(m);
+        return bad;
+    }
     if (argc > 1 && strcmp(argv[1], "exec") == 0)
         return bench_exec() | bench_launch() | bench_classes();
     int rounds = argc > 1 ? atoi(argv[1]) : 5;

@@ -12,8 +12,11 @@
 #include <math.h>
 #include <string.h>
 
-int64_t ex_tex_wrap_index(int64_t i, uint32_t n, ex_addr_t m)
+/* Texel index under an address mode; the common case (inside the level) first. */
+static inline int64_t wrap_idx(int64_t i, uint32_t n, ex_addr_t m)
 {
+    if ((uint64_t)i < n)
+        return i;
     int64_t nn = n;
     switch (m) {
     case EX_ADDR_WRAP: {
@@ -27,38 +30,52 @@ int64_t ex_tex_wrap_index(int64_t i, uint32_t n, ex_addr_t m)
         return r < nn ? r : 2 * nn - 1 - r;
     }
     case EX_ADDR_BORDER:
-        return i < 0 || i >= nn ? -1 : i;
+        return -1;
     case EX_ADDR_CLAMP:
     default:
-        return i < 0 ? 0 : i >= nn ? nn - 1 : i;
+        return i < 0 ? 0 : nn - 1;
     }
+}
+
+int64_t ex_tex_wrap_index(int64_t i, uint32_t n, ex_addr_t m)
+{
+    return wrap_idx(i, n, m);
+}
+
+/* floor(v) of a double, saturated to +-2^40 (far outside any texture); NaN gives 0.
+ * Integer conversions only: no call to the library's floor. */
+static inline int64_t floor_sat(double v)
+{
+    const double lim = 1099511627776.0;   /* 2^40 */
+    if (!(v > -lim))
+        return v != v ? 0 : -(int64_t)lim;
+    if (v > lim)
+        return (int64_t)lim;
+    int64_t i = (int64_t)v;               /* towards zero, exact below 2^40 */
+    return (double)i > v ? i - 1 : i;
+}
+
+/* u * 256 rounded down (u * 256 is exact in a double). */
+static inline int64_t fixed_down(float u)
+{
+    return floor_sat((double)u * 256.0);
+}
+
+/* u * 256 rounded to nearest, halves up. */
+static inline int64_t fixed_near(float u)
+{
+    return floor_sat((double)u * 256.0 + 0.5);
 }
 
 int64_t ex_tex_fixed(float u)
 {
-    if (u != u)
-        return 0;
-    double v = floor((double)u * 256.0);
-    const double lim = 1099511627776.0;   /* 2^40: far outside any texture */
-    if (v > lim)
-        v = lim;
-    if (v < -lim)
-        v = -lim;
-    return (int64_t)v;
+    return fixed_down(u);
 }
 
 /* u * 256 rounded to nearest, halves up, saturating as ex_tex_fixed. */
 int64_t ex_tex_fixed_round(float u)
 {
-    if (u != u)
-        return 0;
-    double v = floor((double)u * 256.0 + 0.5);
-    const double lim = 1099511627776.0;
-    if (v > lim)
-        v = lim;
-    if (v < -lim)
-        v = -lim;
-    return (int64_t)v;
+    return fixed_near(u);
 }
 
 static float half_to_float(uint16_t h)
@@ -97,7 +114,24 @@ static float srgb_lin(unsigned v)
     return table[v];
 }
 
+static void texel_slow(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, int64_t y, int64_t z, ex_texel_t *out);
+
+/* Texel (x, y, z), decoded: four-channel 32-bit texels inline, the rest out of line. */
+static inline void texel(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, int64_t y, int64_t z, ex_texel_t *out)
+{
+    if (o->tb == 16 && (x | y | z) >= 0) {   /* four 32-bit channels, as stored */
+        memcpy(out->u, lv->base + (uint64_t)z * lv->slice + (uint64_t)y * lv->row + (uint64_t)x * 16, 16);
+        return;
+    }
+    texel_slow(o, lv, x, y, z, out);
+}
+
 void ex_tex_texel(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, int64_t y, int64_t z, ex_texel_t *out)
+{
+    texel(o, lv, x, y, z, out);
+}
+
+static void texel_slow(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, int64_t y, int64_t z, ex_texel_t *out)
 {
     if (x < 0 || y < 0 || z < 0) {
         if (o->as_float) {
@@ -180,8 +214,182 @@ static ex_addr_t mode_of(const ex_texobj_t *o, unsigned k)
     return m;
 }
 
-void ex_tex_sample_level(const ex_texobj_t *o, unsigned level, unsigned dims, const float *c, int64_t layer, bool linear,
-                         const int32_t *off, ex_texel_t *out)
+/* The weights of the 2^dims corners (corner q takes the second texel in dimension k when
+ * bit k of q is set), in 1/256, from the 8-bit fractions w[k]; they always sum to 256.
+ * Measured on the H100 (docs/textures.md): in 2D the weight of the far corner is a*b/256
+ * rounded to nearest with halves up, and the others are what is left of a, of b and of
+ * the whole (every pair of fractions).  In 3D the whole splits by the third fraction c
+ * into slices of 256 - c and c; each slice of T splits by a into x1 = T*a/256 (halves
+ * up) and x0 = T - x1; each of those columns of S splits by b: the x1 column's y1 part is
+ * S*b/256 with halves up, the x0 column's with halves down (1,133,262 fraction triples,
+ * 0 mismatches).  With c = 0 this is the 2D rule. */
+static inline __attribute__((always_inline)) void weights(unsigned dims, const uint32_t *w, uint32_t *out)
+{
+    out[0] = 256 - w[0];
+    out[1] = w[0];
+    if (dims < 2)
+        return;
+    uint32_t a = w[0], b = w[1];
+    if (dims < 3) {
+        uint32_t ab = (a * b + 128) >> 8;
+        out[0] = 256 - a - b + ab;
+        out[1] = a - ab;
+        out[2] = b - ab;
+        out[3] = ab;
+        return;
+    }
+    uint32_t c = w[2];
+    for (unsigned z = 0; z < 2; z++) {
+        uint32_t T = z ? c : 256 - c, x1 = (T * a + 128) >> 8, x0 = T - x1;
+        uint32_t y11 = (x1 * b + 128) >> 8, y01 = (x0 * b + 127) >> 8;
+        out[4 * z + 0] = x0 - y01;
+        out[4 * z + 1] = x1 - y11;
+        out[4 * z + 2] = y01;
+        out[4 * z + 3] = y11;
+    }
+}
+
+void ex_tex_weights(unsigned dims, const uint32_t *w, uint32_t *out)
+{
+    weights(dims, w, out);
+}
+
+/* ex_tex_combine without infinities and NaNs, fast: the rule in floating point.  E, the
+ * frexp exponent of the largest texel of non-zero weight, is that of the largest
+ * magnitude's bits; each texel times 2^(prec + 4 - E) (exact) truncated to an integer is
+ * the texel cut to a multiple of 2^(E - prec - 4); the weighted sum of those integers
+ * (under 2^39) is exact, and times 2^(E - prec - 12) (exact again) is the filtered value,
+ * which is rounded to prec bits with halves away from zero on the double's bits.  With
+ * the largest texel's exponent field at least 36, f32 subnormals are cut to zero anyway
+ * and an f32 result is normal.  False (nothing written) for an infinity or NaN, a largest
+ * texel below that, and an f16 result below 2^-14: ex_tex_combine handles those. */
+static inline __attribute__((always_inline)) bool combine_fast(const float *v, const uint32_t *wt, unsigned n, int prec,
+                                                               float *out)
+{
+    uint32_t big = 0, allneg = 0x80000000u, any = 0;
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t b;
+        memcpy(&b, &v[k], 4);
+        any |= (b & 0x7f800000u) == 0x7f800000u;
+        if (!wt[k])
+            continue;
+        allneg &= b;
+        b &= 0x7fffffffu;
+        big = b > big ? b : big;
+    }
+    if (any)
+        return false;
+    float zero = allneg ? -0.0f : 0.0f;
+    if (!big) {
+        *out = zero;
+        return true;
+    }
+    uint32_t field = big >> 23;
+    if (field < 36)
+        return false;   /* f32: subnormal texels then count (flushed), and the result may be */
+    int E = (int)field - 126, cut = prec + 4;
+    uint64_t sb = (uint64_t)(1023 + cut - E) << 52, rb = (uint64_t)(1023 + E - cut - 8) << 52;
+    double scale, back;
+    memcpy(&scale, &sb, 8);
+    memcpy(&back, &rb, 8);
+    int64_t sum = 0;
+    for (unsigned k = 0; k < n; k++)
+        sum += (int64_t)((double)v[k] * scale) * (int64_t)wt[k];   /* a zero weight: a finite product, times 0 */
+    if (!sum) {
+        *out = zero;
+        return true;
+    }
+    double d = (double)sum * back;
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    uint64_t sign = u & (1ull << 63);
+    u &= ~sign;
+    if (u < (uint64_t)(1023 + (prec == 24 ? -126 : -14)) << 52)
+        return false;   /* below the normal range */
+    unsigned drop = 53 - (unsigned)prec;
+    u = (u + (1ull << (drop - 1))) & ~((1ull << drop) - 1);
+    u |= sign;
+    memcpy(&d, &u, 8);
+    *out = (float)d;
+    return true;
+}
+
+/* combine_fast on the four channels of the corners at once, in vectors (GCC's vector
+ * extensions: SSE2 on x86-64, NEON on AArch64).  The same arithmetic, for texels whose
+ * largest magnitude per channel has an exponent field in 36..254 (the scale
+ * 2^(prec + 4 - E) is then a float, and an f32 result is normal) or is zero, and no
+ * infinity or NaN among them; false (nothing written) otherwise, and for an f16 result
+ * below 2^-14. */
+typedef uint32_t v4u_t __attribute__((vector_size(16)));
+typedef int32_t  v4i_t __attribute__((vector_size(16)));
+typedef float    v4f_t __attribute__((vector_size(16)));
+typedef double   v4d_t __attribute__((vector_size(32)));
+typedef int64_t  v4l_t __attribute__((vector_size(32)));
+typedef uint64_t v4q_t __attribute__((vector_size(32)));
+
+static inline __attribute__((always_inline)) bool combine4(const ex_texel_t *t, const uint32_t *wt, unsigned n, int prec,
+                                                           ex_texel_t *out)
+{
+    v4u_t b[8], big = { 0, 0, 0, 0 }, special = { 0, 0, 0, 0 }, allneg = { ~0u, ~0u, ~0u, ~0u };
+#pragma GCC unroll 8
+    for (unsigned q = 0; q < n; q++) {
+        memcpy(&b[q], t[q].u, 16);
+        special |= (v4u_t)((b[q] & 0x7f800000u) == 0x7f800000u);
+        if (!wt[q])
+            b[q] = (v4u_t){ 0, 0, 0, 0 };
+        else
+            allneg &= b[q];
+        v4u_t a = b[q] & 0x7fffffffu;
+        v4u_t gt = (v4u_t)((v4i_t)a > (v4i_t)big);
+        big = (a & gt) | (big & ~gt);
+    }
+    v4u_t field = big >> 23;
+    field |= (v4u_t)(big == 0) & 127u;   /* an all-zero channel: any scale, its sum is 0 */
+    /* field >= 36 also keeps an f32 result normal: a non-zero one is at least 2^(E - 36) */
+    v4u_t bad = (v4u_t)((v4i_t)field < 36) | special;
+    if (bad[0] | bad[1] | bad[2] | bad[3])
+        return false;
+    unsigned cut = (unsigned)prec + 4;
+    v4f_t scale;
+    v4u_t sb = (127u + cut + 126u - field) << 23;   /* 2^(cut - E), E = field - 126 */
+    memcpy(&scale, &sb, 16);
+    v4d_t acc = { 0, 0, 0, 0 };
+#pragma GCC unroll 8
+    for (unsigned q = 0; q < n; q++) {
+        v4f_t f;
+        memcpy(&f, &b[q], 16);
+        v4i_t iq = __builtin_convertvector(f * scale, v4i_t);   /* truncated: |.| < 2^cut */
+        acc += __builtin_convertvector(iq, v4d_t) * (double)wt[q];
+    }
+    v4q_t eb = __builtin_convertvector(field, v4q_t) + (1023u - 126u - 8u - cut);   /* 2^(E - cut - 8) */
+    eb <<= 52;
+    v4d_t back;
+    memcpy(&back, &eb, 32);
+    v4d_t d = acc * back;
+    if (prec != 24) {   /* f16 precision: a result below 2^-14 is rounded by the general code */
+        v4l_t sub = (d < 0x1p-14) & (d > -0x1p-14) & (d != 0);
+        if (sub[0] | sub[1] | sub[2] | sub[3])
+            return false;
+    }
+    v4q_t u;
+    memcpy(&u, &d, 32);
+    v4q_t sign = u & (1ull << 63);
+    unsigned drop = 53 - (unsigned)prec;
+    u = (((u & ~sign) + (1ull << (drop - 1))) & ~((1ull << drop) - 1)) | sign;
+    memcpy(&d, &u, 32);
+    v4f_t r = __builtin_convertvector(d, v4f_t);
+    v4u_t rb;
+    memcpy(&rb, &r, 16);
+    rb |= (v4u_t)(rb == 0) & allneg & 0x80000000u;   /* a zero sum: -0 when every texel is negative */
+    memcpy(out->u, &rb, 16);
+    return true;
+}
+
+/* The body of ex_tex_sample_level, inlined for each (dims, linear) so that its loops
+ * unroll. */
+static inline __attribute__((always_inline)) void
+sample(const ex_texobj_t *o, unsigned level, unsigned dims, const float *c, int64_t layer, bool linear,
+       const int32_t *off, ex_texel_t *out)
 {
     const ex_level_t *lv = &o->lv[level];
     uint32_t n[3] = { lv->w, lv->h, lv->d };
@@ -190,38 +398,47 @@ void ex_tex_sample_level(const ex_texobj_t *o, unsigned level, unsigned dims, co
     uint32_t w[3] = { 0, 0, 0 };
     for (unsigned k = 0; k < dims; k++) {
         float u = norm ? c[k] * (float)n[k] : c[k];
-        int64_t U = ex_tex_fixed(u) + (off ? (int64_t)off[k] * 256 : 0);
+        int64_t o8 = off ? (int64_t)off[k] * 256 : 0;
         ex_addr_t m = mode_of(o, k);
         if (linear) {
             /* u - 0.5 to the nearest 1/256, halves up (measured: tex_weights): the
              * weight of the second texel is 0..256 in 1/256 steps. */
-            U = ex_tex_fixed_round(u) + (off ? (int64_t)off[k] * 256 : 0) - 128;
+            int64_t U = fixed_near(u) + o8 - 128, j = U >> 8;
             w[k] = (uint32_t)(U & 255);
-            i0[k] = ex_tex_wrap_index(U >> 8, n[k], m);
-            i1[k] = ex_tex_wrap_index((U >> 8) + 1, n[k], m);
+            if (m == EX_ADDR_CLAMP && (j < 0 || j >= (int64_t)n[k] - 1)) {
+                /* Clamping moves the coordinate to the first or last texel's centre: the
+                 * fraction is 0 (measured: in 3D the weights differ, tex_3d). */
+                w[k] = 0;
+                j = j < 0 ? 0 : (int64_t)n[k] - 1;
+            }
+            i0[k] = wrap_idx(j, n[k], m);
+            i1[k] = wrap_idx(j + 1, n[k], m);
         } else {
-            i0[k] = ex_tex_wrap_index(U >> 8, n[k], m);
+            i0[k] = wrap_idx((fixed_down(u) + o8) >> 8, n[k], m);
         }
     }
     if (dims < 3) {
         i0[2] = i1[2] = layer;
     }
     if (!linear) {
-        ex_tex_texel(o, lv, i0[0], i0[1], i0[2], out);
+        texel(o, lv, i0[0], i0[1], i0[2], out);
         return;
     }
     /* Linear: every corner of the 2^dims footprint, with the fixed-point weights and the
      * combination measured on the H100 (ex_tex_weights, ex_tex_combine). */
     unsigned corners = 1u << dims;
     uint32_t wt[8];
-    ex_tex_weights(dims, w, wt);
+    weights(dims, w, wt);
     ex_texel_t t[8];
+    /* The unit fetches the second texel of a dimension only where its fraction is not
+     * zero (measured: an infinity or NaN there reaches the result even at weight 0). */
+    unsigned skip = (w[0] ? 0 : 1) | (dims > 1 && !w[1] ? 2 : 0) | (dims > 2 && !w[2] ? 4 : 0);
     for (unsigned q = 0; q < corners; q++) {
         int64_t x = q & 1 ? i1[0] : i0[0];
         int64_t y = dims > 1 ? (q & 2 ? i1[1] : i0[1]) : i0[1];
         int64_t z = dims > 2 ? (q & 4 ? i1[2] : i0[2]) : i0[2];
-        if (wt[q])
-            ex_tex_texel(o, lv, x, y, z, &t[q]);
+        if (!(q & skip))
+            texel(o, lv, x, y, z, &t[q]);
         else
             memset(&t[q], 0, sizeof t[q]);
     }
@@ -260,64 +477,98 @@ void ex_tex_sample_level(const ex_texobj_t *o, unsigned level, unsigned dims, co
         }
         return;
     }
+    int prec = o->fmt == EX_FMT_F16 ? 11 : 24;
+    if (combine4(t, wt, corners, prec, out))
+        return;
     for (unsigned k = 0; k < 4; k++) {
         float v[8];
         for (unsigned q = 0; q < corners; q++)
             v[q] = t[q].f[k];
-        out->f[k] = ex_tex_combine(v, wt, corners, o->fmt == EX_FMT_F16 ? 11 : 24);
+        if (!combine_fast(v, wt, corners, prec, &out->f[k]))
+            out->f[k] = ex_tex_combine(v, wt, corners, prec);
     }
 }
 
-/* The weights of the 2^dims corners (corner q takes the second texel in dimension k when
- * bit k of q is set), in 1/256, from the 8-bit fractions w[k]; they always sum to 256.
- * Measured on the H100 (docs/textures.md, over every pair of fractions): in 2D the weight
- * of the far corner is a*b/256 rounded to nearest with halves up, and the others are what
- * is left of a, of b and of the whole.  In 3D the same split is applied again with the
- * third fraction to each of the four 2D weights (not measured). */
-void ex_tex_weights(unsigned dims, const uint32_t *w, uint32_t *out)
+/* The lanes of a warp-wide fetch at level 0 (ex_tex_sample_warp) for one (dims, linear). */
+static inline __attribute__((always_inline)) void
+sample_lanes(const ex_texobj_t *o, unsigned dims, bool linear, const uint32_t *const *c, uint32_t mask,
+             uint32_t *const *d)
 {
-    out[0] = 256 - w[0];
-    out[1] = w[0];
-    if (dims < 2)
-        return;
-    uint32_t a = w[0], b = w[1], ab = (a * b + 128) >> 8;
-    out[0] = 256 - a - b + ab;
-    out[1] = a - ab;
-    out[2] = b - ab;
-    out[3] = ab;
-    if (dims < 3)
-        return;
-    for (unsigned q = 0; q < 4; q++) {
-        uint32_t hi = (out[q] * w[2] + 128) >> 8;
-        out[q + 4] = hi;
-        out[q] -= hi;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        float cf[3];
+        for (unsigned k = 0; k < dims; k++)
+            memcpy(&cf[k], &c[k][l], 4);
+        ex_texel_t r;
+        sample(o, 0, dims, cf, 0, linear, NULL, &r);
+        d[0][l] = r.u[0];
+        d[1][l] = r.u[1];
+        d[2][l] = r.u[2];
+        d[3][l] = r.u[3];
     }
 }
+
+void ex_tex_sample_warp(const ex_texobj_t *o, unsigned dims, const uint32_t *const *c, uint32_t mask, uint32_t *const *d)
+{
+    bool linear = o->tex.filter == EX_FILTER_LINEAR;
+    switch (dims * 2 + linear) {
+    case 2: sample_lanes(o, 1, false, c, mask, d); break;
+    case 3: sample_lanes(o, 1, true, c, mask, d); break;
+    case 4: sample_lanes(o, 2, false, c, mask, d); break;
+    case 5: sample_lanes(o, 2, true, c, mask, d); break;
+    case 6: sample_lanes(o, 3, false, c, mask, d); break;
+    default: sample_lanes(o, 3, true, c, mask, d); break;
+    }
+}
+
+void ex_tex_sample_level(const ex_texobj_t *o, unsigned level, unsigned dims, const float *c, int64_t layer, bool linear,
+                         const int32_t *off, ex_texel_t *out)
+{
+    switch (dims * 2 + linear) {
+    case 2: sample(o, level, 1, c, layer, false, off, out); break;
+    case 3: sample(o, level, 1, c, layer, true, off, out); break;
+    case 4: sample(o, level, 2, c, layer, false, off, out); break;
+    case 5: sample(o, level, 2, c, layer, true, off, out); break;
+    case 6: sample(o, level, 3, c, layer, false, off, out); break;
+    default: sample(o, level, 3, c, layer, true, off, out); break;
+    }
+}
+
 
 /* One channel of a linear filter: sum over n texels of v[q] * wt[q] / 256, as the H100
- * computes it (measured on 278,592 samples, docs/textures.md): each texel of non-zero
- * weight is cut (towards zero) to a multiple of 2^(E - 28), E the exponent of the largest
- * of them (frexp's: |v| < 2^E); the weighted sum is then exact and is rounded to f32 to
- * nearest with halves away from zero.  Infinities and NaNs are summed in f32. */
+ * computes it (measured, docs/textures.md).  prec is the result's precision: 24 for f32
+ * textures, 11 for f16 ones.
+ *  - Any NaN among the texels (those of zero weight too: the caller passes the texels the
+ *    unit fetches, zeros for the others) gives the NaN 0x7fffffff (f16: 0x7fffe000);
+ *    infinities give themselves, or that NaN when both signs meet.
+ *  - f32: subnormal texels count as zeros of their sign.
+ *  - Each texel of non-zero weight is cut (towards zero) to a multiple of 2^(E - prec - 4),
+ *    E the frexp exponent of the largest of them; the weighted sum is then exact and is
+ *    rounded to prec bits with halves away from zero; an f32 result below 2^-126 is a
+ *    zero of its sign (f16 results keep their subnormals).
+ *  - A zero sum is -0 when every texel of non-zero weight has its sign bit set, else +0. */
 float ex_tex_combine(const float *v, const uint32_t *wt, unsigned n, int prec)
 {
-    /* each texel as M * 2^q (M < 2^24) and its frexp exponent e, from its bits */
     uint32_t mant[8];
     int q[8], e_max = INT32_MIN;
-    bool neg[8], special = false;
+    bool neg[8], nan = false, pinf = false, ninf = false, allneg = true;
     for (unsigned k = 0; k < n; k++) {
         uint32_t b;
         memcpy(&b, &v[k], 4);
         uint32_t field = b >> 23 & 0xff, frac = b & 0x7fffff;
         neg[k] = b >> 31;
-        if (!wt[k] || (field == 0 && frac == 0)) {
-            mant[k] = 0;
-            continue;
-        }
+        mant[k] = 0;
         if (field == 0xff) {
-            special = true;
+            nan |= frac != 0;
+            pinf |= !frac && !neg[k];
+            ninf |= !frac && neg[k];
             continue;
         }
+        if (!wt[k])
+            continue;
+        allneg &= neg[k];
+        if (field == 0 && (frac == 0 || prec == 24))
+            continue;   /* a zero, or a flushed f32 subnormal */
         int e;
         if (field) {
             mant[k] = frac | 0x800000;
@@ -331,59 +582,38 @@ float ex_tex_combine(const float *v, const uint32_t *wt, unsigned n, int prec)
         if (e > e_max)
             e_max = e;
     }
-    if (!special && prec == 24) {
-        /* Fast path: when every texel's exponent is within 4 of the largest, none loses a
-         * bit to the 28-bit alignment, and the weighted sum (products of 33 bits, a sum
-         * under 2^40 units) is exact in a double; it is then rounded to f32 with halves
-         * away from zero. */
-        bool aligned = true;
-        double d = 0;
-        for (unsigned k = 0; k < n && aligned; k++) {
-            if (!mant[k])
-                continue;
-            int e = q[k] + 24 - (mant[k] < 0x800000 ? 24 - (32 - __builtin_clz(mant[k])) : 0);
-            aligned = e >= e_max - 4;
-            d += (double)v[k] * (double)wt[k];
-        }
-        if (aligned && e_max > -120 && e_max < 120) {
-            d *= 1.0 / 256;
-            float f = (float)d;
-            double df = f;
-            if (df != d) {
-                float g = df < d ? nextafterf(f, INFINITY) : nextafterf(f, -INFINITY);
-                double dg = g;
-                if (fabs(dg - d) == fabs(d - df) && fabs(dg) > fabs(df))
-                    f = g;   /* a tie: away from zero */
-            }
-            return f;
-        }
+    uint32_t rb;
+    if (nan || (pinf && ninf)) {
+        rb = prec == 24 ? 0x7fffffffu : 0x7fffe000u;
+        float r;
+        memcpy(&r, &rb, 4);
+        return r;
     }
-    if (special) {   /* infinities and NaNs: summed in f32 */
-        float acc = 0;
-        for (unsigned k = 0; k < n; k++)
-            if (wt[k])
-                acc += v[k] * (float)wt[k];
-        return acc / 256;
-    }
+    if (pinf || ninf)
+        return ninf ? -INFINITY : INFINITY;
+    float zero = allneg ? -0.0f : 0.0f;
     if (e_max == INT32_MIN)
-        return 0.0f;
-    /* texels as integers in units of 2^(e_max - 28), cut towards zero: |n| < 2^28 */
+        return zero;
+    /* texels as integers in units of 2^(e_max - prec - 4), cut towards zero */
+    int cut = prec + 4;
     int64_t sum = 0;
     for (unsigned k = 0; k < n; k++) {
         if (!mant[k])
             continue;
-        int sh = q[k] - e_max + 28;
+        int sh = q[k] - e_max + cut;
         int64_t nk = sh >= 0 ? (int64_t)mant[k] << sh : sh > -32 ? (int64_t)(mant[k] >> -sh) : 0;
         sum += (neg[k] ? -nk : nk) * (int64_t)wt[k];
     }
     if (sum == 0)
-        return 0.0f;
-    /* sum * 2^(e_max - 36), rounded to prec bits with halves away from zero */
+        return zero;
+    /* sum * 2^(e_max - cut - 8), rounded to prec bits with halves away from zero */
     bool sneg = sum < 0;
     uint64_t m = sneg ? (uint64_t)(-sum) : (uint64_t)sum;
     int bits = 64 - __builtin_clzll(m);
-    int e_res = bits - 1 + e_max - 36;              /* 2^e_res <= |result| < 2^(e_res+1) */
+    int e_res = bits - 1 + e_max - cut - 8;          /* 2^e_res <= |result| < 2^(e_res+1) */
     int emin = prec == 24 ? -126 : -14;
+    if (prec == 24 && e_res < emin)
+        return sneg ? -0.0f : 0.0f;                  /* f32 results are flushed to zero */
     int keep = e_res >= emin ? prec : prec - (emin - e_res);
     int shift = bits - keep;
     if (shift > 0) {
@@ -398,7 +628,7 @@ float ex_tex_combine(const float *v, const uint32_t *wt, unsigned n, int prec)
     } else {
         shift = 0;
     }
-    int ex = shift + e_max - 36;                      /* result = m * 2^ex, exact in a double */
+    int ex = shift + e_max - cut - 8;                /* result = m * 2^ex, exact in a double */
     uint64_t sb = (uint64_t)(1023 + ex) << 52;
     double scale;
     memcpy(&scale, &sb, 8);

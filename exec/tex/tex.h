@@ -95,6 +95,10 @@ void    ex_tex_texel(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, int6
  * layer index for layered resources, given separately) from level lv. */
 void    ex_tex_sample_level(const ex_texobj_t *o, unsigned level, unsigned dims, const float *c, int64_t layer,
                             bool linear, const int32_t *off, ex_texel_t *out);
+/* The same at level 0 for the lanes of mask, warp-wide, with no layer and no offsets:
+ * coordinate k of lane l is c[k][l] (f32 bits), channel k of the result goes to d[k][l]. */
+void    ex_tex_sample_warp(const ex_texobj_t *o, unsigned dims, const uint32_t *const *c, uint32_t mask,
+                           uint32_t *const *d);
 /* Linear filtering as the H100 does it: the 2^dims corner weights (in 1/256, summing to
  * 256) from the 8-bit fractions w, and one channel's weighted sum of n texels. */
 void    ex_tex_weights(unsigned dims, const uint32_t *w, uint32_t *out);

@@ -187,6 +187,32 @@ static int tex_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     const uint64_t *hs = ISA_SLOT(const uint64_t, f, S(fn, t->h));
     uint64_t last = 0;
     const ex_texobj_t *o = NULL;
+    if (!tld4 && !t->icoord && !cube && !layered && !t->ne && mask) {
+        /* The common shape, warp-wide: one object for every lane, level 0 (no mip
+         * selection, or a single level), no layer, no offsets. */
+        unsigned l0 = (unsigned)__builtin_ctz(mask);
+        uint64_t h = hs[l0];
+        bool one = true;
+        for (uint32_t m = mask & (mask - 1); m; m &= m - 1)
+            one &= hs[__builtin_ctz(m)] == h;
+        if (one) {
+            if (!(o = lane_obj(w, x, h, l0, false)) || !geom_ok(w, x, o, g, l0, false))
+                return ISA_X_FAULT;
+            if (t->mode == TM_NONE || t->mode == TM_BASE || o->nlevels <= 1) {
+                uint32_t sink[32];
+                const uint32_t *c[3];
+                uint32_t *d[4];
+                for (unsigned k = 0; k < dims; k++)
+                    c[k] = ISA_SLOT(const uint32_t, f, S(fn, t->c[k]));
+                for (unsigned k = 0; k < 4; k++)
+                    d[k] = k < t->nd && t->d[k] != ISA_NONE ? ISA_SLOT(uint32_t, f, t->d[k]) : sink;
+                ex_tex_sample_warp(o, dims, c, mask, d);
+                if (t->p != ISA_NONE)
+                    *ISA_SLOT(uint32_t, f, t->p) |= mask;
+                return ISA_X_NEXT;
+            }
+        }
+    }
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         if (!o || hs[l] != last) {

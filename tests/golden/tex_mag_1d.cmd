@@ -1,0 +1,1 @@
+-o hex -k s1d -g 8 -b 256 tex.1d.f32x4[256]=@tests/golden/tex_mag_f32.bin:linear f32[2048]=rand(13) f32[8192]:out 2048 130 128
