@@ -222,25 +222,21 @@ static ex_addr_t mode_of(const ex_texobj_t *o, unsigned k)
  * into slices of 256 - c and c; each slice of T splits by a into x1 = T*a/256 (halves
  * up) and x0 = T - x1; each of those columns of S splits by b: the x1 column's y1 part is
  * S*b/256 with halves up, the x0 column's with halves down (1,133,262 fraction triples,
- * 0 mismatches).  With c = 0 this is the 2D rule. */
-static inline __attribute__((always_inline)) void weights(unsigned dims, const uint32_t *w, uint32_t *out)
+ * 0 mismatches).  With c = 0 this is the 2D rule.  T is the whole: 256, or a mipmap
+ * level's share in linear mip filtering (measured in 2D: the level splits as a slice
+ * does; in 1D and 3D the same split is assumed, the third fraction's slice of T being
+ * T*c/256 with halves up). */
+static inline __attribute__((always_inline)) void weights(unsigned dims, const uint32_t *w, uint32_t T, uint32_t *out)
 {
-    out[0] = 256 - w[0];
-    out[1] = w[0];
-    if (dims < 2)
-        return;
-    uint32_t a = w[0], b = w[1];
-    if (dims < 3) {
-        uint32_t ab = (a * b + 128) >> 8;
-        out[0] = 256 - a - b + ab;
-        out[1] = a - ab;
-        out[2] = b - ab;
-        out[3] = ab;
+    if (dims == 1) {
+        out[1] = (T * w[0] + 128) >> 8;
+        out[0] = T - out[1];
         return;
     }
-    uint32_t c = w[2];
-    for (unsigned z = 0; z < 2; z++) {
-        uint32_t T = z ? c : 256 - c, x1 = (T * a + 128) >> 8, x0 = T - x1;
+    uint32_t a = w[0], b = w[1];
+    uint32_t z1 = dims > 2 ? (T * w[2] + 128) >> 8 : 0;
+    for (unsigned z = 0; z < (dims > 2 ? 2u : 1u); z++) {
+        uint32_t S = z ? z1 : T - z1, x1 = (S * a + 128) >> 8, x0 = S - x1;
         uint32_t y11 = (x1 * b + 128) >> 8, y01 = (x0 * b + 127) >> 8;
         out[4 * z + 0] = x0 - y01;
         out[4 * z + 1] = x1 - y11;
@@ -251,7 +247,7 @@ static inline __attribute__((always_inline)) void weights(unsigned dims, const u
 
 void ex_tex_weights(unsigned dims, const uint32_t *w, uint32_t *out)
 {
-    weights(dims, w, out);
+    weights(dims, w, 256, out);
 }
 
 /* ex_tex_combine without infinities and NaNs, fast: the rule in floating point.  E, the
@@ -330,6 +326,8 @@ typedef uint64_t v4q_t __attribute__((vector_size(32)));
 static inline __attribute__((always_inline)) bool combine4(const ex_texel_t *t, const uint32_t *wt, unsigned n, int prec,
                                                            ex_texel_t *out)
 {
+    if (n > 8)
+        return false;
     v4u_t b[8], big = { 0, 0, 0, 0 }, special = { 0, 0, 0, 0 }, allneg = { ~0u, ~0u, ~0u, ~0u };
 #pragma GCC unroll 8
     for (unsigned q = 0; q < n; q++) {
@@ -385,51 +383,56 @@ static inline __attribute__((always_inline)) bool combine4(const ex_texel_t *t, 
     return true;
 }
 
-/* The body of ex_tex_sample_level, inlined for each (dims, linear) so that its loops
- * unroll. */
+/* Coordinate k of level lv in texels: normalized coordinates scale by its size. */
+static inline float texel_coord(const ex_texobj_t *o, const ex_level_t *lv, unsigned k, const float *c)
+{
+    uint32_t n = k == 0 ? lv->w : k == 1 ? lv->h : lv->d;
+    return o->tex.flags & EX_TEXF_NORMALIZED_COORDS ? c[k] * (float)n : c[k];
+}
+
+/* The texel a point sample of level `level` reads. */
 static inline __attribute__((always_inline)) void
-sample(const ex_texobj_t *o, unsigned level, unsigned dims, const float *c, int64_t layer, bool linear,
-       const int32_t *off, ex_texel_t *out)
+point(const ex_texobj_t *o, unsigned level, unsigned dims, const float *c, int64_t layer, const int32_t *off,
+      ex_texel_t *out)
 {
     const ex_level_t *lv = &o->lv[level];
     uint32_t n[3] = { lv->w, lv->h, lv->d };
-    bool norm = o->tex.flags & EX_TEXF_NORMALIZED_COORDS;
-    int64_t i0[3] = { 0, 0, 0 }, i1[3] = { 0, 0, 0 };
+    int64_t i[3] = { 0, 0, layer };
+    for (unsigned k = 0; k < dims; k++) {
+        int64_t o8 = off ? (int64_t)off[k] * 256 : 0;
+        i[k] = wrap_idx((fixed_down(texel_coord(o, lv, k, c)) + o8) >> 8, n[k], mode_of(o, k));
+    }
+    texel(o, lv, i[0], i[1], i[2], out);
+}
+
+/* The 2^dims texels a linear fetch reads from level `level` (zeros for those it does not
+ * fetch) and their weights, summing to T, into t and wt. */
+static inline __attribute__((always_inline)) void
+taps_level(const ex_texobj_t *o, unsigned level, unsigned dims, const float *c, int64_t layer, const int32_t *off,
+           uint32_t T, ex_texel_t *t, uint32_t *wt)
+{
+    const ex_level_t *lv = &o->lv[level];
+    uint32_t n[3] = { lv->w, lv->h, lv->d };
+    int64_t i0[3] = { 0, 0, layer }, i1[3] = { 0, 0, layer };
     uint32_t w[3] = { 0, 0, 0 };
     for (unsigned k = 0; k < dims; k++) {
-        float u = norm ? c[k] * (float)n[k] : c[k];
         int64_t o8 = off ? (int64_t)off[k] * 256 : 0;
         ex_addr_t m = mode_of(o, k);
-        if (linear) {
-            /* u - 0.5 to the nearest 1/256, halves up (measured: tex_weights): the
-             * weight of the second texel is 0..256 in 1/256 steps. */
-            int64_t U = fixed_near(u) + o8 - 128, j = U >> 8;
-            w[k] = (uint32_t)(U & 255);
-            if (m == EX_ADDR_CLAMP && (j < 0 || j >= (int64_t)n[k] - 1)) {
-                /* Clamping moves the coordinate to the first or last texel's centre: the
-                 * fraction is 0 (measured: in 3D the weights differ, tex_3d). */
-                w[k] = 0;
-                j = j < 0 ? 0 : (int64_t)n[k] - 1;
-            }
-            i0[k] = wrap_idx(j, n[k], m);
-            i1[k] = wrap_idx(j + 1, n[k], m);
-        } else {
-            i0[k] = wrap_idx((fixed_down(u) + o8) >> 8, n[k], m);
+        /* u - 0.5 to the nearest 1/256, halves up (measured: tex_weights): the weight of
+         * the second texel is 0..256 in 1/256 steps. */
+        int64_t U = fixed_near(texel_coord(o, lv, k, c)) + o8 - 128, j = U >> 8;
+        w[k] = (uint32_t)(U & 255);
+        if (m == EX_ADDR_CLAMP && (j < 0 || j >= (int64_t)n[k] - 1)) {
+            /* Clamping moves the coordinate to the first or last texel's centre: the
+             * fraction is 0 (measured: in 3D the weights differ, tex_3d). */
+            w[k] = 0;
+            j = j < 0 ? 0 : (int64_t)n[k] - 1;
         }
+        i0[k] = wrap_idx(j, n[k], m);
+        i1[k] = wrap_idx(j + 1, n[k], m);
     }
-    if (dims < 3) {
-        i0[2] = i1[2] = layer;
-    }
-    if (!linear) {
-        texel(o, lv, i0[0], i0[1], i0[2], out);
-        return;
-    }
-    /* Linear: every corner of the 2^dims footprint, with the fixed-point weights and the
-     * combination measured on the H100 (ex_tex_weights, ex_tex_combine). */
     unsigned corners = 1u << dims;
-    uint32_t wt[8];
-    weights(dims, w, wt);
-    ex_texel_t t[8];
+    weights(dims, w, T, wt);
     /* The unit fetches the second texel of a dimension only where its fraction is not
      * zero (measured: an infinity or NaN there reaches the result even at weight 0). */
     unsigned skip = (w[0] ? 0 : 1) | (dims > 1 && !w[1] ? 2 : 0) | (dims > 2 && !w[2] ? 4 : 0);
@@ -442,13 +445,20 @@ sample(const ex_texobj_t *o, unsigned level, unsigned dims, const float *c, int6
         else
             memset(&t[q], 0, sizeof t[q]);
     }
+}
+
+/* The filtered value of n texels t with weights wt (`levels` groups: mipmap levels), by
+ * the texture's format, as the H100 combines them (docs/textures.md). */
+static inline __attribute__((always_inline)) void filter(const ex_texobj_t *o, const ex_texel_t *t, const uint32_t *wt,
+                                                         unsigned n, unsigned levels, ex_texel_t *out)
+{
     if (o->as_float && !(o->tex.flags & EX_TEXF_SRGB) && (o->fmt == EX_FMT_U8 || o->fmt == EX_FMT_U16)) {
         /* Unsigned normalized formats filter in 16-bit fixed point (measured): an 8-bit
          * texel v is v * 257, the weighted sum is rounded to 16 bits (halves up) and the
          * result is that / 65535. */
         for (unsigned k = 0; k < 4; k++) {
             uint64_t sum = 0;
-            for (unsigned q = 0; q < corners; q++) {
+            for (unsigned q = 0; q < n; q++) {
                 if (!wt[q])
                     continue;
                 float f = t[q].f[k];   /* exact multiples of 1/255 or 1/65535, or a border colour */
@@ -466,7 +476,7 @@ sample(const ex_texobj_t *o, unsigned level, unsigned dims, const float *c, int6
          * the result that / 32767. */
         for (unsigned k = 0; k < 4; k++) {
             int64_t sum = 0;
-            for (unsigned q = 0; q < corners; q++) {
+            for (unsigned q = 0; q < n; q++) {
                 if (!wt[q])
                     continue;
                 float f = t[q].f[k];
@@ -478,15 +488,33 @@ sample(const ex_texobj_t *o, unsigned level, unsigned dims, const float *c, int6
         return;
     }
     int prec = o->fmt == EX_FMT_F16 ? 11 : 24;
-    if (combine4(t, wt, corners, prec, out))
+    if (levels == 1 && combine4(t, wt, n, prec, out))
         return;
     for (unsigned k = 0; k < 4; k++) {
-        float v[8];
-        for (unsigned q = 0; q < corners; q++)
+        float v[16];
+        for (unsigned q = 0; q < n; q++)
             v[q] = t[q].f[k];
-        if (!combine_fast(v, wt, corners, prec, &out->f[k]))
-            out->f[k] = ex_tex_combine(v, wt, corners, prec);
+        if (levels > 1)
+            out->f[k] = ex_tex_combine_levels(v, wt, n, levels, prec);
+        else if (!combine_fast(v, wt, n, prec, &out->f[k]))
+            out->f[k] = ex_tex_combine(v, wt, n, prec);
     }
+}
+
+/* The body of ex_tex_sample_level, inlined for each (dims, linear) so that its loops
+ * unroll. */
+static inline __attribute__((always_inline)) void
+sample(const ex_texobj_t *o, unsigned level, unsigned dims, const float *c, int64_t layer, bool linear,
+       const int32_t *off, ex_texel_t *out)
+{
+    if (!linear) {
+        point(o, level, dims, c, layer, off, out);
+        return;
+    }
+    ex_texel_t t[8];
+    uint32_t wt[8];
+    taps_level(o, level, dims, c, layer, off, 256, t, wt);
+    filter(o, t, wt, 1u << dims, 1, out);
 }
 
 /* The lanes of a warp-wide fetch at level 0 (ex_tex_sample_warp) for one (dims, linear). */
@@ -534,57 +562,66 @@ void ex_tex_sample_level(const ex_texobj_t *o, unsigned level, unsigned dims, co
     }
 }
 
+void ex_tex_sample_mip(const ex_texobj_t *o, unsigned l0, uint32_t f, unsigned dims, const float *c, int64_t layer,
+                       bool linear, const int32_t *off, ex_texel_t *out)
+{
+    if (!f || l0 + 1 >= o->nlevels) {
+        ex_tex_sample_level(o, l0, dims, c, layer, linear, off, out);
+        return;
+    }
+    /* Linear mip filtering: both levels' texels, level l0's weights summing to 256 - f
+     * and the next level's to f, each level cut by its own largest texel (measured:
+     * probe2.cu, 46,084 samples). */
+    ex_texel_t t[16];
+    uint32_t wt[16];
+    unsigned n = linear ? 1u << dims : 1u;
+    for (unsigned k = 0; k < 2; k++) {
+        unsigned lv = l0 + k;
+        uint32_t T = k ? f : 256 - f;
+        if (linear) {
+            switch (dims) {
+            case 1: taps_level(o, lv, 1, c, layer, off, T, t + k * n, wt + k * n); break;
+            case 2: taps_level(o, lv, 2, c, layer, off, T, t + k * n, wt + k * n); break;
+            default: taps_level(o, lv, 3, c, layer, off, T, t + k * n, wt + k * n); break;
+            }
+        } else {
+            point(o, lv, dims, c, layer, off, &t[k]);
+            wt[k] = T;
+        }
+    }
+    filter(o, t, wt, 2 * n, 2, out);
+}
+
 
 /* One channel of a linear filter: sum over n texels of v[q] * wt[q] / 256, as the H100
  * computes it (measured, docs/textures.md).  prec is the result's precision: 24 for f32
- * textures, 11 for f16 ones.
+ * textures, 11 for f16 ones.  The texels form `levels` groups of n / levels (the mipmap
+ * levels of linear mip filtering), each cut by its own largest texel.
  *  - Any NaN among the texels (those of zero weight too: the caller passes the texels the
  *    unit fetches, zeros for the others) gives the NaN 0x7fffffff (f16: 0x7fffe000);
  *    infinities give themselves, or that NaN when both signs meet.
  *  - f32: subnormal texels count as zeros of their sign.
  *  - Each texel of non-zero weight is cut (towards zero) to a multiple of 2^(E - prec - 4),
- *    E the frexp exponent of the largest of them; the weighted sum is then exact and is
- *    rounded to prec bits with halves away from zero; an f32 result below 2^-126 is a
- *    zero of its sign (f16 results keep their subnormals).
+ *    E the frexp exponent of the largest of its group; the weighted sums are then exact,
+ *    their sum is rounded to prec bits with halves away from zero; an f32 result below
+ *    2^-126 is a zero of its sign (f16 results keep their subnormals).
  *  - A zero sum is -0 when every texel of non-zero weight has its sign bit set, else +0. */
-float ex_tex_combine(const float *v, const uint32_t *wt, unsigned n, int prec)
+float ex_tex_combine_levels(const float *v, const uint32_t *wt, unsigned n, unsigned levels, int prec)
 {
-    uint32_t mant[8];
-    int q[8], e_max = INT32_MIN;
-    bool neg[8], nan = false, pinf = false, ninf = false, allneg = true;
+    bool nan = false, pinf = false, ninf = false, allneg = true;
     for (unsigned k = 0; k < n; k++) {
         uint32_t b;
         memcpy(&b, &v[k], 4);
-        uint32_t field = b >> 23 & 0xff, frac = b & 0x7fffff;
-        neg[k] = b >> 31;
-        mant[k] = 0;
-        if (field == 0xff) {
-            nan |= frac != 0;
-            pinf |= !frac && !neg[k];
-            ninf |= !frac && neg[k];
-            continue;
+        if ((b & 0x7f800000u) == 0x7f800000u) {
+            nan |= (b & 0x7fffffu) != 0;
+            pinf |= !(b & 0x7fffffu) && !(b >> 31);
+            ninf |= !(b & 0x7fffffu) && (b >> 31);
+        } else if (wt[k]) {
+            allneg &= b >> 31;
         }
-        if (!wt[k])
-            continue;
-        allneg &= neg[k];
-        if (field == 0 && (frac == 0 || prec == 24))
-            continue;   /* a zero, or a flushed f32 subnormal */
-        int e;
-        if (field) {
-            mant[k] = frac | 0x800000;
-            q[k] = (int)field - 150;
-            e = (int)field - 126;
-        } else {
-            mant[k] = frac;
-            q[k] = -149;
-            e = 32 - __builtin_clz(frac) - 149;
-        }
-        if (e > e_max)
-            e_max = e;
     }
-    uint32_t rb;
     if (nan || (pinf && ninf)) {
-        rb = prec == 24 ? 0x7fffffffu : 0x7fffe000u;
+        uint32_t rb = prec == 24 ? 0x7fffffffu : 0x7fffe000u;
         float r;
         memcpy(&r, &rb, 4);
         return r;
@@ -592,48 +629,78 @@ float ex_tex_combine(const float *v, const uint32_t *wt, unsigned n, int prec)
     if (pinf || ninf)
         return ninf ? -INFINITY : INFINITY;
     float zero = allneg ? -0.0f : 0.0f;
-    if (e_max == INT32_MIN)
-        return zero;
-    /* texels as integers in units of 2^(e_max - prec - 4), cut towards zero */
     int cut = prec + 4;
-    int64_t sum = 0;
-    for (unsigned k = 0; k < n; k++) {
-        if (!mant[k])
-            continue;
-        int sh = q[k] - e_max + cut;
-        int64_t nk = sh >= 0 ? (int64_t)mant[k] << sh : sh > -32 ? (int64_t)(mant[k] >> -sh) : 0;
-        sum += (neg[k] ? -nk : nk) * (int64_t)wt[k];
-    }
-    if (sum == 0)
-        return zero;
-    /* sum * 2^(e_max - cut - 8), rounded to prec bits with halves away from zero */
-    bool sneg = sum < 0;
-    uint64_t m = sneg ? (uint64_t)(-sum) : (uint64_t)sum;
-    int bits = 64 - __builtin_clzll(m);
-    int e_res = bits - 1 + e_max - cut - 8;          /* 2^e_res <= |result| < 2^(e_res+1) */
-    int emin = prec == 24 ? -126 : -14;
-    if (prec == 24 && e_res < emin)
-        return sneg ? -0.0f : 0.0f;                  /* f32 results are flushed to zero */
-    int keep = e_res >= emin ? prec : prec - (emin - e_res);
-    int shift = bits - keep;
-    if (shift > 0) {
-        if (shift > 63) {
-            m = 0;
-        } else {
-            uint64_t rem = m & ((1ull << shift) - 1), half = 1ull << (shift - 1);
-            m >>= shift;
-            if (rem >= half)
-                m++;
+    unsigned per = n / (levels ? levels : 1);
+    double g[2] = { 0, 0 };
+    for (unsigned L = 0; L < levels && L < 2; L++) {
+        uint32_t mant[8];
+        int q[8], e_max = INT32_MIN;
+        bool neg[8];
+        for (unsigned i = 0; i < per; i++) {
+            unsigned k = L * per + i;
+            uint32_t b;
+            memcpy(&b, &v[k], 4);
+            uint32_t field = b >> 23 & 0xff, frac = b & 0x7fffff;
+            neg[i] = b >> 31;
+            mant[i] = 0;
+            if (!wt[k] || (field == 0 && (frac == 0 || prec == 24)))
+                continue;   /* no weight, a zero, or a flushed f32 subnormal */
+            int e;
+            if (field) {
+                mant[i] = frac | 0x800000;
+                q[i] = (int)field - 150;
+                e = (int)field - 126;
+            } else {
+                mant[i] = frac;
+                q[i] = -149;
+                e = 32 - __builtin_clz(frac) - 149;
+            }
+            if (e > e_max)
+                e_max = e;
         }
-    } else {
-        shift = 0;
+        if (e_max == INT32_MIN)
+            continue;
+        /* the group's texels as integers in units of 2^(e_max - cut), cut towards zero:
+         * the weighted sum is under 2^39, its value exact in a double */
+        int64_t sum = 0;
+        for (unsigned i = 0; i < per; i++) {
+            if (!mant[i])
+                continue;
+            int sh = q[i] - e_max + cut;
+            int64_t nk = sh >= 0 ? (int64_t)mant[i] << sh : sh > -32 ? (int64_t)(mant[i] >> -sh) : 0;
+            sum += (neg[i] ? -nk : nk) * (int64_t)wt[L * per + i];
+        }
+        uint64_t sb = (uint64_t)(1023 + e_max - cut - 8) << 52;
+        double scale;
+        memcpy(&scale, &sb, 8);
+        g[L] = (double)sum * scale;
     }
-    int ex = shift + e_max - cut - 8;                /* result = m * 2^ex, exact in a double */
-    uint64_t sb = (uint64_t)(1023 + ex) << 52;
-    double scale;
-    memcpy(&scale, &sb, 8);
-    float r = (float)((double)m * scale);
-    return sneg ? -r : r;
+    /* the exact sum as s + err (two-sum), rounded once */
+    double s = g[0] + g[1], bv = s - g[0], err = (g[0] - (s - bv)) + (g[1] - bv);
+    if (s == 0)
+        return zero;
+    double as = fabs(s), e = s < 0 ? -err : err;   /* e > 0: the exact magnitude is larger */
+    if (prec == 24 && (as < 0x1p-126 || (as == 0x1p-126 && e < 0)))
+        return s < 0 ? -0.0f : 0.0f;                 /* f32 results are flushed to zero */
+    double ulp;
+    if (prec != 24 && as < 0x1p-14) {
+        ulp = 0x1p-24;                               /* f16 subnormals */
+    } else {
+        uint64_t ab;
+        memcpy(&ab, &as, 8);
+        uint64_t ub = ((ab >> 52) - (uint64_t)(prec - 1)) << 52;
+        memcpy(&ulp, &ub, 8);
+    }
+    double qv = as / ulp, fl = floor(qv), fr = qv - fl;
+    if (fr > 0.5 || (fr == 0.5 && e >= 0))
+        fl += 1;                                     /* halves away from zero */
+    float r = (float)(fl * ulp);
+    return s < 0 ? -r : r;
+}
+
+float ex_tex_combine(const float *v, const uint32_t *wt, unsigned n, int prec)
+{
+    return ex_tex_combine_levels(v, wt, n, 1, prec);
 }
 
 void ex_tex_gather(const ex_texobj_t *o, const float *c, int64_t layer, const int32_t *off, ex_texel_t out[4])

@@ -103,6 +103,13 @@ void    ex_tex_sample_warp(const ex_texobj_t *o, unsigned dims, const uint32_t *
  * 256) from the 8-bit fractions w, and one channel's weighted sum of n texels. */
 void    ex_tex_weights(unsigned dims, const uint32_t *w, uint32_t *out);
 float   ex_tex_combine(const float *v, const uint32_t *wt, unsigned n, int prec);
+/* The same over `levels` groups of n / levels texels (the two mipmap levels of linear mip
+ * filtering), each cut by its own largest texel (at most 2 groups of 8). */
+float   ex_tex_combine_levels(const float *v, const uint32_t *wt, unsigned n, unsigned levels, int prec);
+/* A fetch with linear mip filtering between levels l0 and l0 + 1, the second weighted
+ * f / 256 (f = 0: level l0 alone). */
+void    ex_tex_sample_mip(const ex_texobj_t *o, unsigned l0, uint32_t f, unsigned dims, const float *c, int64_t layer,
+                          bool linear, const int32_t *off, ex_texel_t *out);
 /* tld4: the four texels of the bilinear footprint at c (2D, level 0), counter-clockwise
  * from the lower left. */
 void    ex_tex_gather(const ex_texobj_t *o, const float *c, int64_t layer, const int32_t *off, ex_texel_t out[4]);

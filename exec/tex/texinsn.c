@@ -122,7 +122,53 @@ static void fetch_int(const ex_texobj_t *o, unsigned dims, const int32_t *ic, co
     ex_tex_texel(o, lv, idx[0], idx[1], idx[2], out);
 }
 
-/* log2 of the larger gradient's length in texels of level 0 (tex.grad). */
+/* The texture unit's log2 for the level of detail, in 1/256: the exponent of x plus this
+ * table's entry for the top 8 bits of its mantissa (measured on the H100: every entry,
+ * from gradients of 1 to 8 texels in steps of 1/512, probe2.cu; it is not log2 of the
+ * mantissa's midpoint rounded, 13 entries are one lower). */
+static const uint8_t lod_log2[256] = {
+      0,   2,   4,   5,   6,   8,   9,  11,  12,  13,  15,  16,  18,  19,  20,  22,
+     23,  24,  26,  27,  28,  30,  31,  32,  34,  35,  36,  38,  39,  40,  42,  43,
+     44,  45,  47,  48,  49,  50,  52,  53,  54,  55,  57,  58,  59,  60,  62,  63,
+     64,  65,  66,  68,  69,  70,  71,  72,  74,  75,  76,  77,  78,  79,  81,  82,
+     83,  84,  85,  86,  88,  89,  90,  91,  92,  93,  94,  95,  97,  98,  99, 100,
+    101, 102, 103, 104, 105, 106, 107, 109, 110, 111, 112, 113, 114, 115, 116, 117,
+    118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133,
+    135, 136, 137, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149,
+    150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 162, 163, 164,
+    165, 166, 167, 168, 169, 170, 171, 172, 173, 173, 174, 175, 176, 177, 178, 179,
+    180, 181, 181, 182, 183, 184, 185, 186, 187, 188, 188, 189, 190, 191, 192, 193,
+    194, 195, 195, 196, 197, 198, 199, 200, 200, 201, 202, 203, 204, 205, 205, 206,
+    207, 208, 209, 210, 210, 211, 212, 213, 214, 214, 215, 216, 217, 218, 218, 219,
+    220, 221, 222, 222, 223, 224, 225, 226, 226, 227, 228, 229, 229, 230, 231, 232,
+    233, 233, 234, 235, 236, 236, 237, 238, 239, 239, 240, 241, 242, 242, 243, 244,
+    245, 245, 246, 247, 248, 248, 249, 250, 251, 251, 252, 253, 253, 254, 255, 255,
+};
+
+static float lod_log2f(float x)
+{
+    if (x != x)
+        return 0;
+    if (x <= 0)
+        return -INFINITY;
+    if (isinf(x))
+        return INFINITY;
+    uint32_t b;
+    memcpy(&b, &x, 4);
+    int e = (int)(b >> 23 & 0xff) - 127;
+    if (!(b >> 23 & 0xff)) {   /* subnormal: normalize the mantissa */
+        uint32_t m = b & 0x7fffff;
+        int sh = __builtin_clz(m) - 8;
+        e = -126 - sh;
+        b = (m << sh) & 0x7fffff;
+    }
+    return (float)(256 * e + lod_log2[b >> 15 & 0xff]) / 256.0f;
+}
+
+/* The level of detail of tex.grad: the log2 above of the longer gradient's length in
+ * texels of level 0.  Measured for gradients along the axes (every length from 1/512 to
+ * 8 texels, probe2.cu); for other gradients the H100 approximates the footprint's major
+ * axis differently (up to ~5 % apart), which is not matched yet (docs/textures.md). */
 static float grad_lod(const ex_texobj_t *o, unsigned dims, const float *gx, const float *gy)
 {
     bool norm = o->tex.flags & EX_TEXF_NORMALIZED_COORDS;
@@ -133,8 +179,7 @@ static float grad_lod(const ex_texobj_t *o, unsigned dims, const float *gx, cons
         lx += a * a;
         ly += b * b;
     }
-    float rho2 = lx > ly ? lx : ly;
-    return 0.5f * log2f(rho2);
+    return lod_log2f(sqrtf(lx > ly ? lx : ly));
 }
 
 /* One lane's tex: the level (or the two levels) and the filtered result. */
@@ -167,13 +212,7 @@ static void tex_lane(const ex_texobj_t *o, const ex_txi_t *t, unsigned dims, con
     }
     unsigned l0 = (unsigned)floorf(lod);
     uint32_t wf = (uint32_t)floorf((lod - (float)l0) * 256.0f);
-    ex_tex_sample_level(o, l0, dims, cc, layer, linear, off, out);
-    if (wf == 0 || l0 + 1 >= nl)
-        return;
-    ex_texel_t b;
-    ex_tex_sample_level(o, l0 + 1, dims, cc, layer, linear, off, &b);
-    for (unsigned k = 0; k < 4; k++)
-        out->f[k] = (out->f[k] * (float)(256 - wf) + b.f[k] * (float)wf) * (1.0f / 256);
+    ex_tex_sample_mip(o, l0, wf, dims, cc, layer, linear, off, out);
 }
 
 static int tex_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)

@@ -199,6 +199,13 @@ START_TEST(trilinear_and_specials_as_measured)
     float v4[4] = { -0.93017578125f, 0.5f, 10560.0f, -0.02679443359375f };
     uint32_t w4[4] = { 196, 47, 10, 3 };
     ck_assert_float_eq(ex_tex_combine(v4, w4, 4, 11), 412.25f);
+    /* linear mip filtering: each level cut by its own largest texel, one rounding (a
+     * single cut over both is an ulp off here) */
+    float v5[2] = { 0.0005143371527083218f, -0.7799922823905945f };
+    uint32_t w5[2] = { 222, 34 };
+    r = ex_tex_combine_levels(v5, w5, 2, 2, 24);
+    memcpy(&rb, &r, 4);
+    ck_assert_uint_eq(rb, 0xbdd33e93u);
 }
 END_TEST
 
