@@ -99,19 +99,54 @@ static float half_to_float(uint16_t h)
     return f;
 }
 
-/* sRGB to linear for an 8-bit value, as a float. */
+/* sRGB to linear for an 8-bit value: the H100's table, measured (every value, point
+ * sampling, probe2.cu): floats of 8 significant bits, the high halves given here.  They
+ * are near the sRGB formula's values but are not it rounded (17 differ from rounding it
+ * to 2^-14 and then to 8 bits). */
+static const uint16_t srgb_hi[256] = {
+    0x0000, 0x39a0, 0x3a20, 0x3a70, 0x3aa0, 0x3ac8, 0x3af0, 0x3b0c, 0x3b20, 0x3b34, 0x3b48, 0x3b5c,
+    0x3b70, 0x3b84, 0x3b90, 0x3b9c, 0x3baa, 0x3bb8, 0x3bc6, 0x3bd6, 0x3be6, 0x3bf6, 0x3c03, 0x3c0c,
+    0x3c16, 0x3c1f, 0x3c29, 0x3c34, 0x3c3e, 0x3c49, 0x3c55, 0x3c60, 0x3c6c, 0x3c7a, 0x3c83, 0x3c8a,
+    0x3c91, 0x3c98, 0x3c9f, 0x3ca6, 0x3cae, 0x3cb6, 0x3cbe, 0x3cc6, 0x3cce, 0x3cd7, 0x3ce0, 0x3ce9,
+    0x3cf2, 0x3cfc, 0x3d03, 0x3d08, 0x3d0d, 0x3d12, 0x3d17, 0x3d1c, 0x3d22, 0x3d28, 0x3d2d, 0x3d33,
+    0x3d39, 0x3d3f, 0x3d45, 0x3d4c, 0x3d52, 0x3d58, 0x3d60, 0x3d66, 0x3d6c, 0x3d74, 0x3d7a, 0x3d81,
+    0x3d85, 0x3d88, 0x3d8c, 0x3d90, 0x3d94, 0x3d98, 0x3d9c, 0x3da0, 0x3da4, 0x3da9, 0x3dad, 0x3db1,
+    0x3db6, 0x3dba, 0x3dbf, 0x3dc3, 0x3dc8, 0x3dcd, 0x3dd1, 0x3dd6, 0x3ddb, 0x3de0, 0x3de5, 0x3dea,
+    0x3df0, 0x3df4, 0x3dfa, 0x3e00, 0x3e02, 0x3e05, 0x3e08, 0x3e0b, 0x3e0e, 0x3e11, 0x3e14, 0x3e17,
+    0x3e1a, 0x3e1d, 0x3e20, 0x3e23, 0x3e26, 0x3e29, 0x3e2c, 0x3e30, 0x3e33, 0x3e36, 0x3e3a, 0x3e3d,
+    0x3e40, 0x3e44, 0x3e47, 0x3e4b, 0x3e4e, 0x3e52, 0x3e56, 0x3e59, 0x3e5d, 0x3e61, 0x3e65, 0x3e68,
+    0x3e6c, 0x3e70, 0x3e74, 0x3e78, 0x3e7c, 0x3e80, 0x3e82, 0x3e84, 0x3e86, 0x3e88, 0x3e8a, 0x3e8d,
+    0x3e8f, 0x3e91, 0x3e93, 0x3e95, 0x3e98, 0x3e9a, 0x3e9c, 0x3e9e, 0x3ea1, 0x3ea3, 0x3ea5, 0x3ea8,
+    0x3eaa, 0x3ead, 0x3eaf, 0x3eb2, 0x3eb4, 0x3eb6, 0x3eb9, 0x3ebc, 0x3ebe, 0x3ec1, 0x3ec3, 0x3ec6,
+    0x3ec8, 0x3ecb, 0x3ece, 0x3ed1, 0x3ed3, 0x3ed6, 0x3ed9, 0x3edb, 0x3ede, 0x3ee1, 0x3ee4, 0x3ee7,
+    0x3eea, 0x3eed, 0x3ef0, 0x3ef2, 0x3ef6, 0x3ef8, 0x3efc, 0x3efe, 0x3f01, 0x3f02, 0x3f04, 0x3f05,
+    0x3f07, 0x3f09, 0x3f0a, 0x3f0c, 0x3f0d, 0x3f0f, 0x3f11, 0x3f12, 0x3f14, 0x3f16, 0x3f17, 0x3f19,
+    0x3f1b, 0x3f1c, 0x3f1e, 0x3f20, 0x3f21, 0x3f23, 0x3f25, 0x3f27, 0x3f29, 0x3f2a, 0x3f2c, 0x3f2e,
+    0x3f30, 0x3f32, 0x3f33, 0x3f35, 0x3f37, 0x3f39, 0x3f3b, 0x3f3d, 0x3f3f, 0x3f41, 0x3f43, 0x3f45,
+    0x3f47, 0x3f49, 0x3f4b, 0x3f4d, 0x3f4f, 0x3f51, 0x3f53, 0x3f55, 0x3f57, 0x3f59, 0x3f5b, 0x3f5d,
+    0x3f5f, 0x3f61, 0x3f63, 0x3f65, 0x3f68, 0x3f6a, 0x3f6c, 0x3f6e, 0x3f70, 0x3f72, 0x3f74, 0x3f76,
+    0x3f7a, 0x3f7c, 0x3f7e, 0x3f80,
+};
+
 static float srgb_lin(unsigned v)
 {
-    static float table[256];
-    static _Atomic int ready;
-    if (!atomic_load_explicit(&ready, memory_order_acquire)) {
-        for (unsigned i = 0; i < 256; i++) {
-            double c = i / 255.0;
-            table[i] = (float)(c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4));
-        }
-        atomic_store_explicit(&ready, 1, memory_order_release);
+    uint32_t b = (uint32_t)srgb_hi[v & 255] << 16;
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+/* Linear filtering reads one entry differently (measured: between texels 47 and 48 every
+ * filtered value is that of 0x3ce8 for 47, while sampling 47 alone gives 0x3ce9). */
+static float srgb_lin_filtered(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    if (b == (uint32_t)srgb_hi[47] << 16) {
+        b = 0x3ce80000u;
+        memcpy(&f, &b, 4);
     }
-    return table[v];
+    return f;
 }
 
 static void texel_slow(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, int64_t y, int64_t z, ex_texel_t *out);
@@ -383,11 +418,13 @@ static inline __attribute__((always_inline)) bool combine4(const ex_texel_t *t, 
     return true;
 }
 
-/* Coordinate k of level lv in texels: normalized coordinates scale by its size. */
+/* Coordinate k of level lv in texels: normalized coordinates scale by its size.  A
+ * subnormal coordinate counts as zero (measured: -2^-149 with wrapping reads texel 0). */
 static inline float texel_coord(const ex_texobj_t *o, const ex_level_t *lv, unsigned k, const float *c)
 {
     uint32_t n = k == 0 ? lv->w : k == 1 ? lv->h : lv->d;
-    return o->tex.flags & EX_TEXF_NORMALIZED_COORDS ? c[k] * (float)n : c[k];
+    float u = fabsf(c[k]) < 0x1p-126f ? 0.0f : c[k];
+    return o->tex.flags & EX_TEXF_NORMALIZED_COORDS ? u * (float)n : u;
 }
 
 /* The texel a point sample of level `level` reads. */
@@ -484,6 +521,29 @@ static inline __attribute__((always_inline)) void filter(const ex_texobj_t *o, c
                 sum += (int64_t)wt[q] * v16;
             }
             out->f[k] = (float)((sum + 128) >> 8) / 32767.0f;   /* halves up (towards +inf) */
+        }
+        return;
+    }
+    if (o->as_float && (o->tex.flags & EX_TEXF_SRGB) && o->fmt == EX_FMT_U8) {
+        /* sRGB (measured, probe2.cu): the colour channels' table values are filtered as
+         * f16 texels are (cut to 2^(E - 15), 11 bits, halves away), alpha as a normalized
+         * 8-bit channel; a fetch of one texel alone returns its table value. */
+        unsigned one = 0;
+        for (unsigned q = 0; q < n; q++)
+            one += wt[q] == 256;
+        for (unsigned k = 0; k < 4; k++) {
+            if (k >= o->ch) {
+                out->f[k] = 0.0f;
+                continue;
+            }
+            float v[16];
+            uint64_t sum = 0;
+            for (unsigned q = 0; q < n; q++) {
+                v[q] = one ? t[q].f[k] : srgb_lin_filtered(t[q].f[k]);
+                if (wt[q])
+                    sum += (uint64_t)wt[q] * (uint32_t)lrintf(t[q].f[k] * 65535.0f);
+            }
+            out->f[k] = k == 3 ? (float)((sum + 128) >> 8) / 65535.0f : ex_tex_combine_levels(v, wt, n, levels, 11);
         }
         return;
     }
@@ -707,11 +767,11 @@ void ex_tex_gather(const ex_texobj_t *o, const float *c, int64_t layer, const in
 {
     const ex_level_t *lv = &o->lv[0];
     uint32_t n[2] = { lv->w, lv->h };
-    bool norm = o->tex.flags & EX_TEXF_NORMALIZED_COORDS;
     int64_t i0[2], i1[2];
     for (unsigned k = 0; k < 2; k++) {
-        float u = norm ? c[k] * (float)n[k] : c[k];
-        int64_t U = ex_tex_fixed(u) + (off ? (int64_t)off[k] * 256 : 0) - 128;
+        /* the footprint of linear filtering: u - 0.5 to the nearest 1/256 (measured:
+         * tex_gather_wrap, where the fraction is 255.5/256 or more) */
+        int64_t U = fixed_near(texel_coord(o, lv, k, c)) + (off ? (int64_t)off[k] * 256 : 0) - 128;
         ex_addr_t m = mode_of(o, k);
         i0[k] = ex_tex_wrap_index(U >> 8, n[k], m);
         i1[k] = ex_tex_wrap_index((U >> 8) + 1, n[k], m);
