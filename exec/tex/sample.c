@@ -258,9 +258,9 @@ static ex_addr_t mode_of(const ex_texobj_t *o, unsigned k)
  * up) and x0 = T - x1; each of those columns of S splits by b: the x1 column's y1 part is
  * S*b/256 with halves up, the x0 column's with halves down (1,133,262 fraction triples,
  * 0 mismatches).  With c = 0 this is the 2D rule.  T is the whole: 256, or a mipmap
- * level's share in linear mip filtering (measured in 2D: the level splits as a slice
- * does; in 1D and 3D the same split is assumed, the third fraction's slice of T being
- * T*c/256 with halves up). */
+ * level's share in linear mip filtering (measured: a level splits as a slice does, in
+ * 3D its slices being T - z1 and z1 = T*c/256 with halves down, tex_lod_3d; in 1D x1 is
+ * T*a/256 with halves up, tex_lod_1d). */
 static inline __attribute__((always_inline)) void weights(unsigned dims, const uint32_t *w, uint32_t T, uint32_t *out)
 {
     if (dims == 1) {
@@ -269,7 +269,7 @@ static inline __attribute__((always_inline)) void weights(unsigned dims, const u
         return;
     }
     uint32_t a = w[0], b = w[1];
-    uint32_t z1 = dims > 2 ? (T * w[2] + 128) >> 8 : 0;
+    uint32_t z1 = dims > 2 ? (T * w[2] + 127) >> 8 : 0;   /* halves down (measured: tex_lod_3d) */
     for (unsigned z = 0; z < (dims > 2 ? 2u : 1u); z++) {
         uint32_t S = z ? z1 : T - z1, x1 = (S * a + 128) >> 8, x0 = S - x1;
         uint32_t y11 = (x1 * b + 128) >> 8, y01 = (x0 * b + 127) >> 8;

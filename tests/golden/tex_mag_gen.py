@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""tex_mag_gen.py: writes the texels of the goldens tex_mag_f32 and tex_mag_f16
-(tex_mag_f32.bin, tex_mag_f16.bin beside this script): 16x16 four-channel textures whose
+"""tex_mag_gen.py: writes the texels of the goldens tex_mag_f32 and tex_mag_f16 (also
+read by tex_mag_pf32 and tex_mag_pf16) and the coordinates of tex_coords_sub
+(tex_mag_f32.bin, tex_mag_f16.bin, tex_coords_sub.bin beside this script): 16x16
+four-channel textures whose
 neighbouring texels differ wildly in magnitude, so that linear filtering meets every case
 of the H100's combination (docs/textures.md): texels far below the largest (their low bits
 cut), subnormals, zeros of both signs, values near 1, random bit patterns, and a few
@@ -58,6 +60,22 @@ def main():
     with open(os.path.join(HERE, 'tex_mag_f16.bin'), 'wb') as f:
         for _ in range(16 * 16 * 4):
             f.write(struct.pack('<H', f16_bits(r)))
+    with open(os.path.join(HERE, 'tex_coords_sub.bin'), 'wb') as f:
+        bits = []
+        for _ in range(256):   # subnormals of both signs
+            bits.append(r.randrange(1, 1 << 23) | r.getrandbits(1) << 31)
+        bits += [0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000]
+        while len(bits) < 1536:   # multiples of 1/512 and their neighbours
+            k = r.randrange(-1536, 1537)
+            b = struct.unpack('<I', struct.pack('<f', k / 512))[0]
+            d = r.choice((0, 1, -1))
+            if k == 0:
+                d = 0
+            bits.append((b + d) & 0xffffffff)
+        while len(bits) < 2048:
+            bits.append(struct.unpack('<I', struct.pack('<f', r.uniform(-3, 3)))[0])
+        for b in bits:
+            f.write(struct.pack('<I', b))
 
 
 if __name__ == '__main__':

@@ -1,0 +1,1 @@
+-k s1d -g 16 -b 256 tex.1d.u8x4[256]=iota:float:srgb:linear f32[4096]=iota(0.5,0.0625) f32[16384]:out 4096 1 0

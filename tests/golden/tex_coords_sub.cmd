@@ -1,0 +1,1 @@
+-o hex -k s1d -g 8 -b 256 tex.1d.f32[8]=iota:norm:wrap f32[2048]=@tests/golden/tex_coords_sub.bin f32[8192]:out 2048 1 0

@@ -1,0 +1,1 @@
+-k lod1d -g 4 -b 256 tex.1d.f32x4[64]=rand(31):norm:linear:levels=7:mip=linear f32[2048]=rand(32) f32[4096]:out 1024 1 0.5

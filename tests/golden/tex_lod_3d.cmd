@@ -1,0 +1,1 @@
+-k lod3d -g 4 -b 256 tex.3d.f32[16,16,16]=rand(33):norm:linear:levels=5:mip=linear f32[4096]=rand(34) f32[4096]:out 1024 1 0.5

@@ -1,0 +1,1 @@
+-o hex -k lod2d -g 2 -b 256 tex.2d.f16x4[32,32]=rand(37):norm:linear:levels=6:mip=linear f32[1536]=rand(38) f32[2048]:out 512 1 0.5

@@ -1,0 +1,1 @@
+-k lod2d -g 2 -b 256 tex.2d.f32[32,32]=rand(35):norm:levels=6:mip=linear f32[1536]=rand(36) f32[2048]:out 512 1 0.5

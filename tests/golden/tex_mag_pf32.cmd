@@ -1,0 +1,1 @@
+-o hex -k s2d -g 8 -b 256 tex.2d.f32x4[16,16]=@tests/golden/tex_mag_f32.bin f32[4096]=rand(14) f32[8192]:out 2048 10 8
