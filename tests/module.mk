@@ -40,6 +40,12 @@ check-apps: $(BUILD)/bin/ptxrun
 	BUILD=$(BUILD) PTXRUN=$(CURDIR)/$(BUILD)/bin/ptxrun sh tests/apps/run.sh
 check: check-apps
 
+# The texture fuzz cases against the H100's results (tests/texfuzz/).
+.PHONY: check-texfuzz
+check-texfuzz: $(BUILD)/bin/ptxrun
+	PTXRUN=$(CURDIR)/$(BUILD)/bin/ptxrun $(if $(filter 1,$(SANITIZE)),TEXFUZZ_STRIDE=8) sh tests/texfuzz/check.sh
+check: check-texfuzz
+
 # ptxrun --stats against Nsight Compute's measurements on the H100 (tests/stats/).
 .PHONY: check-stats
 check-stats: $(BUILD)/bin/ptxrun

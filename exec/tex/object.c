@@ -261,6 +261,7 @@ static isa_status_t resolve(ex_device_t *d, ex_texobj_t *o, char *msg, size_t si
         return refuse(msg, size, "unknown resource kind");
     }
     o->tb = (uint8_t)(fmt_bytes[o->fmt] * o->ch);
+    o->norm = (o->tex.flags & EX_TEXF_NORMALIZED_COORDS) || o->cube;
     return ISA_ST_OK;
 }
 

@@ -10,6 +10,7 @@
 #include "exec/tex/tex.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Texel index under an address mode; the common case (inside the level) first. */
@@ -56,13 +57,13 @@ static inline int64_t floor_sat(double v)
 }
 
 /* u * 256 rounded down (u * 256 is exact in a double). */
-static inline int64_t fixed_down(float u)
+static inline int64_t fixed_down(double u)
 {
     return floor_sat((double)u * 256.0);
 }
 
 /* u * 256 rounded to nearest, halves up. */
-static inline int64_t fixed_near(float u)
+static inline int64_t fixed_near(double u)
 {
     return floor_sat((double)u * 256.0 + 0.5);
 }
@@ -149,6 +150,22 @@ static float srgb_lin_filtered(float f)
     return f;
 }
 
+/* x rounded to f16 precision (nearest, ties to even; beyond the largest f16: infinity),
+ * as a float. */
+static float to_f16_precision(float x)
+{
+    double a = fabs((double)x);
+    if (!(a > 0) || isinf(a))
+        return x;
+    int e;
+    frexp(a, &e);                                  /* 2^(e-1) <= a < 2^e */
+    double ulp = ldexp(1.0, (e - 1 < -14 ? -14 : e - 1) - 10);
+    double r = rint(a / ulp) * ulp;
+    if (r >= 65520.0)
+        r = INFINITY;
+    return (float)(x < 0 ? -r : r);
+}
+
 static void texel_slow(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, int64_t y, int64_t z, ex_texel_t *out);
 
 /* Texel (x, y, z), decoded: four-channel 32-bit texels inline, the rest out of line. */
@@ -170,7 +187,42 @@ static void texel_slow(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, in
 {
     if (x < 0 || y < 0 || z < 0) {
         if (o->as_float) {
-            memcpy(out->f, o->tex.border, sizeof out->f);
+            /* The border colour in the texture's format (measured, tests/texfuzz): a
+             * normalized format's channel is clamped to its range and rounded to its
+             * steps (0.25 reads 64/255 from u8), an f16 one rounded to f16; channels the
+             * format lacks read 0, as texels' do. */
+            for (unsigned k = 0; k < 4; k++) {
+                float b = o->tex.border[k];
+                if (k >= o->ch) {
+                    out->f[k] = 0.0f;
+                    continue;
+                }
+                switch (o->fmt) {
+                case EX_FMT_U8:
+                    b = b < 0 ? 0 : b > 1 ? 1 : b != b ? 0 : b;
+                    out->f[k] = (o->tex.flags & EX_TEXF_SRGB) && k < 3 ? srgb_lin((unsigned)floorf(b * 255.0f + 0.5f))
+                                                                       : floorf(b * 255.0f + 0.5f) / 255.0f;
+                    break;
+                case EX_FMT_U16:
+                    b = b < 0 ? 0 : b > 1 ? 1 : b != b ? 0 : b;
+                    out->f[k] = floorf(b * 65535.0f + 0.5f) / 65535.0f;
+                    break;
+                case EX_FMT_S8:
+                    b = b < -1 ? -1 : b > 1 ? 1 : b != b ? 0 : b;
+                    out->f[k] = floorf(b * 127.0f + 0.5f) / 127.0f;   /* halves up: -0.5 reads -63/127 */
+                    break;
+                case EX_FMT_S16:
+                    b = b < -1 ? -1 : b > 1 ? 1 : b != b ? 0 : b;
+                    out->f[k] = floorf(b * 32767.0f + 0.5f) / 32767.0f;
+                    break;
+                case EX_FMT_F16:
+                    out->f[k] = to_f16_precision(b);
+                    break;
+                default:
+                    out->f[k] = b;
+                    break;
+                }
+            }
         } else {
             for (unsigned k = 0; k < 4; k++)
                 out->u[k] = (uint32_t)(int32_t)o->tex.border[k];
@@ -244,7 +296,7 @@ static void texel_slow(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, in
 static ex_addr_t mode_of(const ex_texobj_t *o, unsigned k)
 {
     ex_addr_t m = o->tex.address[k];
-    if (!(o->tex.flags & EX_TEXF_NORMALIZED_COORDS) && (m == EX_ADDR_WRAP || m == EX_ADDR_MIRROR))
+    if (!o->norm && (m == EX_ADDR_WRAP || m == EX_ADDR_MIRROR))
         return EX_ADDR_CLAMP;
     return m;
 }
@@ -418,13 +470,31 @@ static inline __attribute__((always_inline)) bool combine4(const ex_texel_t *t, 
     return true;
 }
 
-/* Coordinate k of level lv in texels: normalized coordinates scale by its size.  A
- * subnormal coordinate counts as zero (measured: -2^-149 with wrapping reads texel 0). */
-static inline float texel_coord(const ex_texobj_t *o, const ex_level_t *lv, unsigned k, const float *c)
+/* Coordinate k of level lv in texels.  A subnormal coordinate counts as zero (measured:
+ * -2^-149 with wrapping reads texel 0).  A normalized coordinate is first cut to fixed
+ * point, floor(c * 2^21) / 2^21, then scaled by the level's size exactly (measured,
+ * tests/texfuzz: 21 fractional bits match every case, 20 and 22 do not). */
+static inline int tex_nf(void)
+{
+    return 21;
+}
+
+static inline double texel_coord(const ex_texobj_t *o, const ex_level_t *lv, unsigned k, const float *c)
 {
     uint32_t n = k == 0 ? lv->w : k == 1 ? lv->h : lv->d;
     float u = fabsf(c[k]) < 0x1p-126f ? 0.0f : c[k];
-    return o->tex.flags & EX_TEXF_NORMALIZED_COORDS ? u * (float)n : u;
+    if (!o->norm)
+        return u;
+    int nf = tex_nf();
+    double s = ldexp(1.0, nf);
+    double q = floor((double)u * s);
+    if (q > 0x1p40)
+        q = 0x1p40;
+    if (q < -0x1p40)
+        q = -0x1p40;
+    if (q != q)
+        q = 0;
+    return q * (double)n / s;
 }
 
 /* The texel a point sample of level `level` reads. */
@@ -573,6 +643,17 @@ sample(const ex_texobj_t *o, unsigned level, unsigned dims, const float *c, int6
     }
     ex_texel_t t[8];
     uint32_t wt[8];
+    if (dims == 1 && !o->layered && mode_of(o, 1) == EX_ADDR_BORDER) {
+        /* A 1D texture is filtered as a 2D one of height 1 sampled at y = 0, the edge of
+         * its row: with a border in y, half of each result is the border colour
+         * (measured, tests/texfuzz; clamp, wrap and mirror give the row itself; layered 1D
+         * textures are not filtered so). */
+        float c2[3] = { c[0], 0.0f, 0.0f };
+        int32_t o2[3] = { off ? off[0] : 0, 0, 0 };
+        taps_level(o, level, 2, c2, layer, o2, 256, t, wt);
+        filter(o, t, wt, 4, 1, out);
+        return;
+    }
     taps_level(o, level, dims, c, layer, off, 256, t, wt);
     filter(o, t, wt, 1u << dims, 1, out);
 }
@@ -783,8 +864,23 @@ void ex_tex_gather(const ex_texobj_t *o, const float *c, int64_t layer, const in
     ex_tex_texel(o, lv, i0[0], i0[1], layer, &out[3]);
 }
 
+/* A face coordinate (v / ma + 1) / 2 as the H100 computes it: v times the f32 reciprocal
+ * of ma, rounded to f32, then (p + 1) / 2 exactly, cut to the normalized coordinates'
+ * fixed point (a multiple of 2^-NF, so exact as a float).  Measured, tests/texfuzz: an
+ * exact quotient, or f32 division, move texels at the faces' edges. */
+static float face_coord(float v, float ma)
+{
+    float p = v * (1.0f / ma);
+    double q = floor(((double)p + 1.0) * ldexp(1.0, tex_nf() - 1));
+    return (float)ldexp(q, -tex_nf());
+}
+
 unsigned ex_tex_cube_face(float x, float y, float z, float *out_s, float *out_t)
 {
+    /* subnormal components count as zero, as coordinates do */
+    x = fabsf(x) < 0x1p-126f ? copysignf(0.0f, x) : x;
+    y = fabsf(y) < 0x1p-126f ? copysignf(0.0f, y) : y;
+    z = fabsf(z) < 0x1p-126f ? copysignf(0.0f, z) : z;
     float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), ma, sc, tc;
     unsigned face;
     if (az >= ax && az >= ay) {
@@ -803,11 +899,11 @@ unsigned ex_tex_cube_face(float x, float y, float z, float *out_s, float *out_t)
         sc = face == 0 ? -z : z;
         tc = -y;
     }
-    if (ma == 0) {
+    if (!(ma > 0) || isinf(ma)) {
         *out_s = *out_t = 0.5f;
         return face;
     }
-    *out_s = (sc / ma + 1.0f) * 0.5f;
-    *out_t = (tc / ma + 1.0f) * 0.5f;
+    *out_s = face_coord(sc, ma);
+    *out_t = face_coord(tc, ma);
     return face;
 }

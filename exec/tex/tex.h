@@ -39,6 +39,8 @@ typedef struct ex_texobj {
     ex_fmt_t        fmt;
     uint8_t         ch, tb;        /* channels, bytes per texel */
     bool            as_float;      /* texels are returned as floats (f16, f32, or normalized reads) */
+    bool            norm;          /* the sampler takes normalized coordinates: the texture's flag, or
+                                    * a cube map (its face coordinates always are, measured) */
     uint32_t        nlevels;
     uint32_t        layers;        /* layers of a layered resource (a cube map's: 6 per cube) */
     ex_level_t      lv[EX_TEX_MAX_LEVELS];

@@ -283,11 +283,7 @@ static int tex_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                 float s, tt;
                 unsigned face = ex_tex_cube_face(c[0], c[1], c[2], &s, &tt);
                 layer = layer * 6 + face;
-                if (!(o->tex.flags & EX_TEXF_NORMALIZED_COORDS)) {
-                    s *= (float)o->lv[0].w;
-                    tt *= (float)o->lv[0].h;
-                }
-                c[0] = s;
+                c[0] = s;   /* normalized face coordinates (o->norm), whatever the sampler's flag */
                 c[1] = tt;
             }
             if (tld4) {

@@ -121,6 +121,15 @@ START_TEST(cube_faces)
     ck_assert_uint_eq(ex_tex_cube_face(0.5f, 0, 1, &s, &t), 4);
     ck_assert(s == 0.75f && t == 0.5f);
     ck_assert_uint_eq(ex_tex_cube_face(0.5f, 0, -1, &s, &t), 5);
+    /* measured (tests/texfuzz): face coordinates are cut to 21 fractional bits, not
+     * rounded through f32 sums: (1, -0.24999994, 0.43576812) reads row 4 of 8, where
+     * (0.24999994 + 1) / 2 in f32 is 0.625 (row 5) */
+    ck_assert_uint_eq(ex_tex_cube_face(1.0f, -0.24999994039535522f, 0.43576812744140625f, &s, &t), 0);
+    ck_assert_int_eq((int)floorf(t * 8), 4);
+    /* the face coordinate of a tie at an edge: v * rcp(ma) in f32, 0.8745 * rcp(0.8745) is
+     * below 1 (row 7 of 8, not the border) */
+    ck_assert_uint_eq(ex_tex_cube_face(0.7212944030761719f, -0.87451171875f, -0.87451171875f, &s, &t), 5);
+    ck_assert_int_eq((int)floorf(t * 8), 7);
 }
 END_TEST
 
