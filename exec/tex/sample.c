@@ -715,6 +715,14 @@ void ex_tex_sample_mip(const ex_texobj_t *o, unsigned l0, uint32_t f, unsigned d
      * probe2.cu, 46,084 samples). */
     ex_texel_t t[16];
     uint32_t wt[16];
+    /* a 1D texture with a border in y filters as 2D at y = 0 (ex_tex_sample_level) */
+    float c2[3] = { c[0], 0.0f, 0.0f };
+    int32_t o2[3] = { off ? off[0] : 0, 0, 0 };
+    if (linear && dims == 1 && !o->layered && mode_of(o, 1) == EX_ADDR_BORDER) {
+        dims = 2;
+        c = c2;
+        off = o2;
+    }
     unsigned n = linear ? 1u << dims : 1u;
     for (unsigned k = 0; k < 2; k++) {
         unsigned lv = l0 + k;
