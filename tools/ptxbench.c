@@ -204,7 +204,8 @@ static int bench_tex(ex_device_t *dev, ex_program_t *p, const isa_module_t *m)
     return bad;
 }
 
-static int bench_exec(void)
+/* The interpreter's benchmarks; tex_only: the texture fetches alone (ptxbench tex). */
+static int bench_exec(bool tex_only)
 {
     isa_module_t *m = NULL;
     fe_options_t o = { 0 };
@@ -213,6 +214,10 @@ static int bench_exec(void)
     ex_device_t *dev = ex_device_new(NULL);
     ex_program_t *p = ex_program_new(dev, m);
     int bad = 0;
+    if (tex_only) {
+        bad = bench_tex(dev, p, m);
+        goto done;
+    }
     ex_stats_t st;
     double s, cpu;
 
@@ -388,6 +393,7 @@ static int bench_exec(void)
            hs[0][1] / hs[1][1]);
 
     bad |= bench_tex(dev, p, m);
+done:
     if (bad)
         fprintf(stderr, "ptxbench: a kernel gave a wrong result\n");
     ex_program_free(p);
@@ -516,21 +522,10 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "classes") == 0)
         return bench_classes();
-    if (argc > 1 && strcmp(argv[1], "tex") == 0) {   /* the texture fetches alone */
-        isa_module_t *m = NULL;
-        fe_options_t o = { 0 };
-        if (fe_load_file("tools/bench/kernels.ptx", &o, &m) != ISA_ST_OK)
-            return 1;
-        ex_device_t *dev = ex_device_new(NULL);
-        ex_program_t *p = ex_program_new(dev, m);
-        int bad = bench_tex(dev, p, m);
-        ex_program_free(p);
-        ex_device_free(dev);
-        isa_module_free(m);
-        return bad;
-    }
+    if (argc > 1 && strcmp(argv[1], "tex") == 0)
+        return bench_exec(true);   /* the texture fetches alone */
     if (argc > 1 && strcmp(argv[1], "exec") == 0)
-        return bench_exec() | bench_launch() | bench_classes();
+        return bench_exec(false) | bench_launch() | bench_classes();
     int rounds = argc > 1 ? atoi(argv[1]) : 5;
     glob_t g;
     memset(&g, 0, sizeof g);
@@ -543,9 +538,9 @@ int main(int argc, char **argv)
     double mb, s;
     double rate = bench_frontend(&g, rounds, &mb, &s);
     if (rate < 0)
-        return 1 | bench_exec() | bench_launch();
+        return 1 | bench_exec(false) | bench_launch();
     printf("frontend: %zu files x %d rounds, %.1f MB in %.3f s: %.1f MB/s (parse + lower + check)\n",
            g.gl_pathc, rounds, mb, s, rate);
     globfree(&g);
-    return bench_exec() | bench_launch() | bench_classes();
+    return bench_exec(false) | bench_launch() | bench_classes();
 }
