@@ -377,6 +377,44 @@ static const char *sem_word(const opstat_t *os)
     return os->sem_yes && os->sem_no ? "partly" : os->sem_yes ? "yes" : os->sem_no ? "no" : "-";
 }
 
+/* The texture fuzz cases beside the fuzz directory (FUZZDIR/../texfuzz): how many, how
+ * many pending and why (docs/textures.md). */
+static void texfuzz_summary(FILE *out, const char *fuzzdir)
+{
+    char dir[4096], path[4200], line[4096];
+    snprintf(dir, sizeof dir, "%s/../texfuzz", fuzzdir);
+    snprintf(path, sizeof path, "%s/cases.txt", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    unsigned ncases = 0;
+    while (fgets(line, sizeof line, f))
+        ncases += line[0] != '\n' && line[0] != '#';
+    fclose(f);
+    strs_t names = { 0 }, reasons = { 0 };
+    read_list(dir, "PENDING", &names, &reasons);
+    fprintf(out, "- Textures: %u fetch cases of `tests/texfuzz/` (every geometry, format, read mode, filter and "
+            "address mode; digests of the GPU's outputs): %zu bit-exact, %zu pending (",
+            ncases, ncases - names.n, names.n);
+    strs_t seen = { 0 };
+    for (size_t i = 0; i < reasons.n; i++) {
+        bool dup = false;
+        for (size_t j = 0; j < seen.n && !dup; j++)
+            dup = strcmp(seen.s[j], reasons.s[i]) == 0;
+        if (dup)
+            continue;
+        size_t c = 0;
+        for (size_t j = 0; j < reasons.n; j++)
+            c += strcmp(reasons.s[j], reasons.s[i]) == 0;
+        fprintf(out, "%s%s %zu", seen.n ? ", " : "", reasons.s[i], c);
+        strs_add(&seen, reasons.s[i]);
+    }
+    fputs(").\n", out);
+    strs_free(&seen);
+    strs_free(&names);
+    strs_free(&reasons);
+}
+
 int fuzz_doc_write(FILE *out, const char *fuzzdir, bool (*via_sm90)(const char *name))
 {
     static scan_t sc;
@@ -485,7 +523,9 @@ int fuzz_doc_write(FILE *out, const char *fuzzdir, bool (*via_sm90)(const char *
             "--backend cuda NAME` prints that kernel), and the emulator runs the sm_100 instruction "
             "itself.\n", tot_sm90);
     fprintf(out, "- Golden: %u opcodes are used by the %u kernels of `tests/golden/`; %u fuzzed "
-            "variants are among their instructions.\n\n", n_golden, sc.ngolden_files, tot_golden);
+            "variants are among their instructions.\n", n_golden, sc.ngolden_files, tot_golden);
+    texfuzz_summary(out, fuzzdir);
+    fputc('\n', out);
 
     fputs("### Fuzzed opcodes\n\n"
           "| opcode | fuzzed | bit-exact | within bound (max ulp) | pending | golden |\n"
