@@ -166,20 +166,33 @@ static float lod_log2f(float x)
 }
 
 /* The level of detail of tex.grad: the log2 above of the longer gradient's length in
- * texels of level 0.  Measured for gradients along the axes (every length from 1/512 to
- * 8 texels, probe2.cu); for other gradients the H100 approximates the footprint's major
- * axis differently (up to ~5 % apart), which is not matched yet (docs/textures.md). */
+ * texels of level 0.  Measured on the H100 (probe2.cu, probe4.cu): along the axes the
+ * length is exact (every pair of axis gradients from 1 to 8 texels); a single 2D gradient
+ * at an angle has the length max + 0.343 * min of its components' magnitudes (the LOD
+ * within a unit of 1/256 over a sweep of angles).  Two gradients off the axes combine to
+ * more than the longer one's length (the footprint's major axis, approximated): not
+ * matched yet (docs/textures.md). */
 static float grad_lod(const ex_texobj_t *o, unsigned dims, const float *gx, const float *gy)
 {
     bool norm = o->tex.flags & EX_TEXF_NORMALIZED_COORDS;
     uint32_t n[3] = { o->lv[0].w, o->lv[0].h, o->lv[0].d };
-    float lx = 0, ly = 0;
+    float a[3], b[3];
     for (unsigned k = 0; k < dims; k++) {
-        float a = norm ? gx[k] * (float)n[k] : gx[k], b = norm ? gy[k] * (float)n[k] : gy[k];
-        lx += a * a;
-        ly += b * b;
+        a[k] = fabsf(norm ? gx[k] * (float)n[k] : gx[k]);
+        b[k] = fabsf(norm ? gy[k] * (float)n[k] : gy[k]);
     }
-    return lod_log2f(sqrtf(lx > ly ? lx : ly));
+    float la, lb;
+    if (dims == 1) {
+        la = a[0];
+        lb = b[0];
+    } else if (dims == 2) {
+        la = fmaxf(a[0], a[1]) + (351.0f / 1024.0f) * fminf(a[0], a[1]);
+        lb = fmaxf(b[0], b[1]) + (351.0f / 1024.0f) * fminf(b[0], b[1]);
+    } else {
+        la = sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+        lb = sqrtf(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+    }
+    return lod_log2f(la > lb ? la : lb);
 }
 
 /* One lane's tex: the level (or the two levels) and the filtered result. */
