@@ -446,7 +446,7 @@ static inline __attribute__((always_inline)) bool combine4(const ex_texel_t *t, 
         v4i_t iq = __builtin_convertvector(f * scale, v4i_t);   /* truncated: |.| < 2^cut */
         acc += __builtin_convertvector(iq, v4d_t) * (double)wt[q];
     }
-    v4q_t eb = __builtin_convertvector(field, v4q_t) + (1023u - 126u - 8u - cut);   /* 2^(E - cut - 8) */
+    v4q_t eb = __builtin_convertvector(field, v4q_t) + (uint64_t)(1023u - 126u - 8u - cut);   /* 2^(E - cut - 8) */
     eb <<= 52;
     v4d_t back;
     memcpy(&back, &eb, 32);
@@ -458,9 +458,9 @@ static inline __attribute__((always_inline)) bool combine4(const ex_texel_t *t, 
     }
     v4q_t u;
     memcpy(&u, &d, 32);
-    v4q_t sign = u & (1ull << 63);
+    v4q_t sign = u & ((uint64_t)1 << 63);
     unsigned drop = 53 - (unsigned)prec;
-    u = (((u & ~sign) + (1ull << (drop - 1))) & ~((1ull << drop) - 1)) | sign;
+    u = (((u & ~sign) + ((uint64_t)1 << (drop - 1))) & ~(((uint64_t)1 << drop) - 1)) | sign;
     memcpy(&d, &u, 32);
     v4f_t r = __builtin_convertvector(d, v4f_t);
     v4u_t rb;
