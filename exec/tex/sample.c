@@ -2,12 +2,13 @@
  * fixed-point coordinates and weights of filtering, and cube-map faces.  Pure functions
  * of an object and coordinates; texinsn.c applies them to a warp's lanes.
  *
- * Coordinates become fixed point with 8 fractional bits (the PTX manual's "9 bits of
- * weight with 8 fractional bits"): u * 256, rounded down.  A point sample takes the
- * texel of floor(u); a linear one the texels i0 = floor(u - 0.5) and i0 + 1 with weights
- * (256 - w) / 256 and w / 256, w the 8 fractional bits of u - 0.5.  docs/textures.md
- * says what of this was measured on the H100. */
+ * A coordinate in texels (a normalized one first cut to 21 fractional bits, then scaled
+ * by the level's size) becomes fixed point with 8 fractional bits: a point sample takes
+ * the texel of floor(u); a linear one the texels i0 = floor(u - 0.5) and i0 + 1, u - 0.5
+ * rounded to the nearest 1/256, with the corner weights of weights() and the combination
+ * of filter().  docs/textures.md gives each rule with its measurement on the H100. */
 #include "exec/tex/tex.h"
+#include "isa/sem/fp.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -150,22 +151,6 @@ static float srgb_lin_filtered(float f)
     return f;
 }
 
-/* x rounded to f16 precision (nearest, ties to even; beyond the largest f16: infinity),
- * as a float. */
-static float to_f16_precision(float x)
-{
-    double a = fabs((double)x);
-    if (!(a > 0) || isinf(a))
-        return x;
-    int e;
-    frexp(a, &e);                                  /* 2^(e-1) <= a < 2^e */
-    double ulp = ldexp(1.0, (e - 1 < -14 ? -14 : e - 1) - 10);
-    double r = rint(a / ulp) * ulp;
-    if (r >= 65520.0)
-        r = INFINITY;
-    return (float)(x < 0 ? -r : r);
-}
-
 static void texel_slow(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, int64_t y, int64_t z, ex_texel_t *out);
 
 /* Texel (x, y, z), decoded: four-channel 32-bit texels inline, the rest out of line. */
@@ -215,8 +200,8 @@ static void texel_slow(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, in
                     b = b < -1 ? -1 : b > 1 ? 1 : b != b ? 0 : b;
                     out->f[k] = floorf(b * 32767.0f + 0.5f) / 32767.0f;
                     break;
-                case EX_FMT_F16:
-                    out->f[k] = to_f16_precision(b);
+                case EX_FMT_F16:   /* rounded to f16, nearest even */
+                    out->f[k] = b != b ? b : half_to_float((uint16_t)isa_f16_round_f32(b, 0.0f));
                     break;
                 default:
                     out->f[k] = b;
@@ -474,10 +459,7 @@ static inline __attribute__((always_inline)) bool combine4(const ex_texel_t *t, 
  * -2^-149 with wrapping reads texel 0).  A normalized coordinate is first cut to fixed
  * point, floor(c * 2^21) / 2^21, then scaled by the level's size exactly (measured,
  * tests/texfuzz: 21 fractional bits match every case, 20 and 22 do not). */
-static inline int tex_nf(void)
-{
-    return 21;
-}
+enum { TEX_NF = 21 };   /* fractional bits of normalized coordinates */
 
 static inline double texel_coord(const ex_texobj_t *o, const ex_level_t *lv, unsigned k, const float *c)
 {
@@ -485,8 +467,7 @@ static inline double texel_coord(const ex_texobj_t *o, const ex_level_t *lv, uns
     float u = fabsf(c[k]) < 0x1p-126f ? 0.0f : c[k];
     if (!o->norm)
         return u;
-    int nf = tex_nf();
-    double s = ldexp(1.0, nf);
+    const double s = 0x1p21;   /* 2^TEX_NF */
     double q = floor((double)u * s);
     if (q > 0x1p40)
         q = 0x1p40;
@@ -879,8 +860,8 @@ void ex_tex_gather(const ex_texobj_t *o, const float *c, int64_t layer, const in
 static float face_coord(float v, float ma)
 {
     float p = v * (1.0f / ma);
-    double q = floor(((double)p + 1.0) * ldexp(1.0, tex_nf() - 1));
-    return (float)ldexp(q, -tex_nf());
+    double q = floor(((double)p + 1.0) * ldexp(1.0, TEX_NF - 1));
+    return (float)ldexp(q, -TEX_NF);
 }
 
 unsigned ex_tex_cube_face(float x, float y, float z, float *out_s, float *out_t)
