@@ -589,8 +589,8 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
     return W_RUNNABLE;
 }
 
-static int warp_run(ex_warp_t *w, uint64_t budget) { return warp_run_t(w, budget, false); }
-static int warp_run_stats(ex_warp_t *w, uint64_t budget) { return warp_run_t(w, budget, true); }
+ISA_HOT static int warp_run(ex_warp_t *w, uint64_t budget) { return warp_run_t(w, budget, false); }
+ISA_HOT static int warp_run_stats(ex_warp_t *w, uint64_t budget) { return warp_run_t(w, budget, true); }
 /*}=====================================================================*/
 
 /*{=====================================================================

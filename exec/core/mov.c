@@ -12,7 +12,7 @@
 #define EX_SM_WARPS EX_M_SM_WARPS  /* warp slots of one SM (%nwarpid) */
 
 /* A whole-slot copy of w bytes per lane. */
-static int copy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int copy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     (void)wv;
     unsigned w = x->width;
@@ -34,7 +34,7 @@ static int copy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 static const isa_xdesc_t copy_d[1] = { { copy_f, { 0 }, 0 } };
 
 /* A vector register's copy: x->vec element slots of x->width bytes, one after another. */
-static int vcopy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int vcopy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     isa_xinsn_t e = *x;
     for (unsigned k = 0; k < x->vec; k++) {
@@ -46,7 +46,7 @@ static int vcopy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 }
 static const isa_xdesc_t vcopy_d[1] = { { vcopy_f, { 0 }, 0 } };
 
-static int copy_pred_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int copy_pred_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     (void)wv;
     uint32_t a = *ISA_SLOT(uint32_t, f, x->o[1]);
@@ -57,7 +57,7 @@ static int copy_pred_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask
 static const isa_xdesc_t copy_pred_d[1] = { { copy_pred_f, { 0 }, 0 } };
 
 /* mov.pred d, !a */
-static int copy_not_pred_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int copy_not_pred_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     (void)wv;
     uint32_t a = ~*ISA_SLOT(uint32_t, f, x->o[1]);
@@ -68,7 +68,7 @@ static int copy_not_pred_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t 
 static const isa_xdesc_t copy_not_pred_d[1] = { { copy_not_pred_f, { 0 }, ISA_OPDF_NEG } };
 
 /* mov.pred d, %is_explicit_cluster (x->flags: negated) */
-static int explicit_cluster_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int explicit_cluster_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     uint32_t a = w->cta->explicit_cluster ? ISA_FULL : 0;
@@ -91,7 +91,7 @@ static inline void sreg_store(uint8_t *f, const isa_xinsn_t *x, unsigned l, uint
         ISA_SLOT(uint32_t, f, x->o[0])[l] = (uint32_t)v;
 }
 
-static int sreg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int sreg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     ex_cta_t *c = w->cta;
@@ -184,7 +184,7 @@ static int sreg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 static const isa_xdesc_t sreg_d[1] = { { sreg_f, { 0 }, 0 } };
 
 /* Pack (aux 0) or unpack (aux 1) x->vec elements of x->width bytes. */
-static int pack_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int pack_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     (void)wv;
     unsigned n = x->vec, ew = x->width, tw = n * ew;

@@ -109,7 +109,7 @@ static inline uint8_t *lane_host(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, u
     return ex_mem(w, l, LS_SPACE(x->aux), a + k * bytes, bytes, x);
 }
 
-static int ld_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int ld_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux), sgn = LS_SIGNED(x->aux);
@@ -136,7 +136,7 @@ static const isa_xdesc_t ld_d[1] = { { ld_f, { 0 }, ISA_HON_SINK } };
 
 /* The common case: ld.global of 4 or 8 bytes into a register of that width, every
  * address of the warp in one registered range and aligned. */
-static int ld_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int ld_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     unsigned bytes = LS_BYTES(x->aux);
     uint64_t addr[ISA_LANES];
@@ -148,9 +148,9 @@ static int ld_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
 static const isa_xdesc_t ld_global_fast_d[1] = { { ld_global_fast_f, { 0 }, 0 } };
 
 /* st.global of a 4- or 8-byte register, the warp's addresses in one range. */
-static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask);
+ISA_HOT static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask);
 
-static int st_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int st_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux);
@@ -175,7 +175,7 @@ static const isa_xdesc_t st_d[1] = { { st_f, { 0 }, 0 } };
 /* A function's own parameters (per-lane .param areas of its frame: LS_PSYM), scalar, 4 or
  * 8 bytes into or from a register of that width: a strided copy over the lanes (the
  * selection checked the offset against the area, so nothing can fault). */
-static int ld_psym_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int ld_psym_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     (void)wv;
     const uint8_t *base = f + x->o[5] + (uint64_t)x->imm;
@@ -190,7 +190,7 @@ static int ld_psym_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t m
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t ld_psym_fast_d[1] = { { ld_psym_fast_f, { 0 }, ISA_HON_SINK } };
-static int st_psym_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int st_psym_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     (void)wv;
     uint8_t *base = f + x->o[5] + (uint64_t)x->imm;
@@ -247,7 +247,7 @@ static inline uint64_t st_convert(uint64_t v, unsigned cv, unsigned bytes)
     }
 }
 
-static int st_conv_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int st_conv_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux);
@@ -295,7 +295,7 @@ static bool st_conversion(const ex_func_t *f, const isa_operand_t *e, isa_type_t
 }
 /*}=====================================================================*/
 
-static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int st_global_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     unsigned bytes = LS_BYTES(x->aux);
     uint64_t addr[ISA_LANES];
@@ -330,7 +330,7 @@ static inline bool local_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, u
     return !bad;
 }
 
-static int ld_local_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int ld_local_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux);
@@ -349,7 +349,7 @@ static int ld_local_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t 
 }
 static const isa_xdesc_t ld_local_fast_d[1] = { { ld_local_fast_f, { 0 }, 0 } };
 
-static int st_local_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int st_local_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux);
@@ -396,7 +396,7 @@ static inline bool shared_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, 
     return !(bits & (bytes - 1)) && (uint64_t)hi + bytes <= w->cta->shared_size;
 }
 
-static int ld_shared_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int ld_shared_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux);
@@ -408,7 +408,7 @@ static int ld_shared_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
 }
 static const isa_xdesc_t ld_shared_fast_d[1] = { { ld_shared_fast_f, { 0 }, 0 } };
 
-static int st_shared_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int st_shared_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux);
@@ -421,7 +421,7 @@ static int st_shared_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
 static const isa_xdesc_t st_shared_fast_d[1] = { { st_shared_fast_f, { 0 }, 0 } };
 
 /* ld.param of a kernel parameter at a constant offset: one value for every lane. */
-static int ld_kparam_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int ld_kparam_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     ex_cta_t *c = w->cta;
@@ -485,7 +485,7 @@ static inline void store_relaxed(uint8_t *h, uint64_t v, unsigned bytes)
     }
 }
 
-static int ld_ord_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int ld_ord_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux), sgn = LS_SIGNED(x->aux);
@@ -510,7 +510,7 @@ static int ld_ord_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 }
 static const isa_xdesc_t ld_ord_d[1] = { { ld_ord_f, { 0 }, ISA_HON_SINK } };
 
-static int st_ord_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int st_ord_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux);
@@ -537,7 +537,7 @@ static const isa_xdesc_t st_ord_d[1] = { { st_ord_f, { 0 }, 0 } };
 
 /* cvta: between a space's own addresses and generic ones (window base + offset);
  * global addresses are generic already.  aux: window base; flags 1: to the space. */
-static int cvta_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int cvta_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     (void)wv;
     unsigned dw = x->width, sw = x->vec;
@@ -575,7 +575,7 @@ static uint64_t window_of(isa_space_t sp)
  * others for their own window; .shared::cluster for every shared address, .shared (and
  * ::cta) for those of the CTA's own rank.  x->aux: the window, with EX_WIN_MASK for
  * .global; x->flags: .shared::cta. */
-static int isspacep_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int isspacep_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *wp = wv;
     const uint64_t *a = ISA_SLOT(const uint64_t, f, x->o[1]);
@@ -597,7 +597,7 @@ static const isa_xdesc_t isspacep_d[1] = { { isspacep_f, { 0 }, 0 } };
  * alike; a shared::cta address of the CTA itself is its .shared::cluster address with rank
  * 0.  A cluster has one CTA here, so rank 0 maps an address to itself, and an address with
  * another rank faults when it is used (mem.c).  x->width: 4 or 8. */
-static int mapa_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int mapa_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     (void)wv;
     const uint32_t *b = ISA_SLOT(const uint32_t, f, x->o[2]);
@@ -612,7 +612,7 @@ static const isa_xdesc_t mapa_d[1] = { { mapa_f, { 0 }, 0 } };
 /* getctarank: the rank of the CTA whose shared memory the address names, bits 24-31 of its
  * low word (as the H100's code extracts it): 0 for every address of the CTA's own shared
  * memory. */
-static int getctarank_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int getctarank_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     (void)wv;
     uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);

@@ -322,7 +322,7 @@ void ex_coll_exec(ex_warp_t *w, uint32_t lanes, const ex_insn_t *const *xs, uint
 /* Every collective: the form without .sync exchanges among the lanes executing it; a
  * .sync one runs at once when every live lane of its member mask is here with the same
  * mask, and otherwise waits (the waiter completes it). */
-static int coll_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int coll_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     who_t h = { x, f, NULL, NULL };
@@ -411,7 +411,7 @@ SHFL_XOR(shfl_xor2_f, 0x4E)   /* 2 3 0 1 */
 SHFL_XOR(shfl_xor3_f, 0x1B)   /* 3 2 1 0 */
 
 /* d[l] = a[l + k] for l + k < 32, else a[l]. */
-static int shfl_down_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int shfl_down_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     if (mask != ISA_FULL)
         return coll_f(wv, f, x, mask);
@@ -428,7 +428,7 @@ static int shfl_down_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask
 }
 
 /* d[l] = a[l - k] for l >= k, else a[l]. */
-static int shfl_up_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int shfl_up_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     if (mask != ISA_FULL)
         return coll_f(wv, f, x, mask);
@@ -445,7 +445,7 @@ static int shfl_up_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 }
 
 /* d[l] = a[k] for every lane. */
-static int shfl_bcast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int shfl_bcast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     if (mask != ISA_FULL)
         return coll_f(wv, f, x, mask);
@@ -498,7 +498,7 @@ static unsigned shfl_pattern(unsigned mode, uint32_t b, uint32_t c, unsigned *ou
 /*}=====================================================================*/
 
 /* activemask.b32 d: the lanes executing it together. */
-static int activemask_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int activemask_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     (void)wv;
     uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);

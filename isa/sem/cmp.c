@@ -178,7 +178,7 @@ static inline void hc_pred(uint8_t *f, uint32_t o, uint32_t bits, uint32_t mask)
 }
 
 /* setp.f16, setp.bf16: p = BoolOp(t, c), q = BoolOp(!t, c). */
-static int hsetp_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int hsetp_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     uint32_t t = hc_bits(f, in, -1);
@@ -189,7 +189,7 @@ static int hsetp_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 ISA_DESCH(hsetp, ISA_OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK, ISA_W_PRED, 2, 2, ISA_W_PRED, ISA_W_PRED)
 
 /* setp.f16x2, setp.bf16x2: p = BoolOp(t_lo, c), q = BoolOp(t_hi, c). */
-static int hsetp2_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int hsetp2_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     uint32_t lo = hc_bits(f, in, 0), hi = hc_bits(f, in, 1);
@@ -202,7 +202,7 @@ ISA_DESCH(hsetp2, ISA_OPDF_NEG | ISA_HON_DUAL | ISA_HON_SINK, ISA_W_PRED, 4, 4, 
 /* set.dtype.f16 (bf16): ONE or 0 into a 16-bit (u16, s16, f16, bf16) or 32-bit (u32,
  * s32) destination. */
 #define HSET(NAME, TD)                                                                   \
-    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)          \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)          \
     {                                                                                    \
         (void)w_;                                                                        \
         uint32_t bits = hc_combine(f, in, hc_bits(f, in, -1));                           \
@@ -215,7 +215,7 @@ HSET(hset16, uint16_t)
 HSET(hset32, uint32_t)
 
 /* set.dtype.f16x2 (bf16x2): each half's result, BoolOp'd with c, as ONE or 0 in its half. */
-static int hset2_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int hset2_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     uint32_t lo = hc_combine(f, in, hc_bits(f, in, 0)), hi = hc_combine(f, in, hc_bits(f, in, 1));
@@ -276,7 +276,7 @@ static bool hc_select(const isa_instr_t *in, isa_xinsn_t *x, bool set, uint32_t 
 
 /* selp: d = c ? a : b, c a predicate mask slot. */
 #define SELP(W, T)                                                                       \
-    static int selp_##W##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
+    ISA_HOT static int selp_##W##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
     {                                                                                    \
         (void)w_;                                                                        \
         T *d = ISA_SLOT(T, f, in->o[0]);                                                 \

@@ -6,6 +6,7 @@
  * exactly without the host's rounding mode; float-to-integer conversions saturate. */
 #include "isa/sem/fp.h"
 #include "isa/sem/lanes.h"
+#include "isa/sem/hvec.h"
 
 /* aux layout of an integer conversion: source slot width, destination slot width,
  * source bits and signedness, destination bits and signedness, saturation. */
@@ -48,7 +49,7 @@ static inline int64_t ext(uint64_t x, unsigned bits, unsigned sgn)
     return (int64_t)x;
 }
 
-static int cvt_int_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int cvt_int_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     uint64_t a = in->aux;
@@ -104,7 +105,7 @@ static inline double round_mag(uint64_t m, bool neg, unsigned p, int mode)
 }
 
 /* Integer to f32/f64 with a rounding mode; .sat clamps the result to [0, 1]. */
-static int cvt_i2f_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int cvt_i2f_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     uint64_t a = in->aux;
@@ -164,7 +165,7 @@ static inline float f64_to_f32(double x, int mode)
     }
 }
 
-static int cvt_d2f_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int cvt_d2f_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     uint64_t a = in->aux;
@@ -223,7 +224,7 @@ static inline uint64_t f2i(double x, int mode, unsigned db, unsigned ds, bool sr
     return ds ? (uint64_t)(int64_t)y : (uint64_t)y;
 }
 
-static int cvt_f2i_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int cvt_f2i_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     uint64_t a = in->aux;
@@ -276,7 +277,7 @@ static inline double f64_same(double x, int mode, bool sat)
         x = rint_mode(x, mode);
     return sat ? f64_sat(x) : x;
 }
-static int cvt_ff32_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int cvt_ff32_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     uint64_t a = in->aux;
@@ -288,7 +289,7 @@ static int cvt_ff32_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask
     return ISA_X_NEXT;
 }
 ISA_DESC(cvt_ff32, 4, 4)
-static int cvt_ff64_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int cvt_ff64_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     uint64_t a = in->aux;
@@ -507,7 +508,7 @@ static inline uint64_t nv_convert(uint64_t x, const nparm_t *p)
 
 /* The handler of every narrow conversion: one value, a packed pair of two f32 sources,
  * or a pair converted element by element. */
-static int cvt_nar_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int cvt_nar_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     uint64_t a = in->aux;
@@ -515,8 +516,23 @@ static int cvt_nar_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
     uint8_t *d = f + in->o[0];
     const uint8_t *s = f + in->o[1];
     unsigned shape = NV_SHAPE(a);
-    /* The common cases, branch-free: cvt.rn.f16.f32 and cvt.f32.f16 without modifiers. */
+    /* The common cases: cvt.rn.f16.f32 and cvt.f32.f16 without modifiers, in vectors between
+     * registers of their widths (hvec.h), else branch-free lane by lane. */
     const uint64_t plain = (uint64_t)ISA_RND_N << 40 | (uint64_t)NV_ONE << 53;
+    if ((a & ~0xffull) == (plain | (uint64_t)NK_F32 << 8 | (uint64_t)NK_F16 << 16) && CV_SW(a) == 4 && CV_DW(a) == 2) {
+        uint32_t r[ISA_LANES];
+        hv_cvt_f16_f32(r, (const uint32_t *)(const void *)s);
+        ISA_LANE_LOOP(mask, { ((uint16_t *)(void *)d)[l] = (uint16_t)r[l]; });
+        return ISA_X_NEXT;
+    }
+    if ((a & ~0xffull) == (plain | (uint64_t)NK_F16 << 8 | (uint64_t)NK_F32 << 16) && CV_SW(a) == 2 && CV_DW(a) == 4) {
+        uint32_t x[ISA_LANES], r[ISA_LANES];
+        for (unsigned l = 0; l < ISA_LANES; l++)
+            x[l] = ((const uint16_t *)(const void *)s)[l];
+        hv_cvt_f32_f16(r, x);
+        ISA_LANE_LOOP(mask, { ((uint32_t *)(void *)d)[l] = r[l]; });
+        return ISA_X_NEXT;
+    }
     if ((a & ~0xffull) == (plain | (uint64_t)NK_F32 << 8 | (uint64_t)NK_F16 << 16)) {
         ISA_LANE_LOOP(mask, {
             uint32_t x = (uint32_t)slot_read(s, CV_SW(a), l);
@@ -590,7 +606,7 @@ static inline uint64_t nv_stochastic(uint32_t x, unsigned rb, const nparm_t *p)
 
 /* cvt.rs{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b, rbits: a to the upper half with
  * rbits' upper 16 bits, b to the lower half with its lower 16 bits. */
-static int cvt_rs_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int cvt_rs_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     nparm_t p = nparm_of(in->aux);
@@ -745,7 +761,7 @@ static inline uint64_t fw_lane(uint64_t u, uint64_t a)
         return f64_bits(f64_same(f64_of(u), (int)(int8_t)mode, sat));
     }
 }
-static int cvt_fw_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int cvt_fw_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     uint64_t a = in->aux;
@@ -784,7 +800,7 @@ static inline uint32_t pack_sat(int32_t v, unsigned n, bool sgn)
     int32_t lo = sgn ? -(1 << (n - 1)) : 0, hi = sgn ? (1 << (n - 1)) - 1 : (int32_t)((1u << n) - 1);
     return (uint32_t)(v < lo ? lo : v > hi ? hi : v) & ((1u << n) - 1);
 }
-static int cvt_pack_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int cvt_pack_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     unsigned n = (unsigned)(in->aux & 0xff);

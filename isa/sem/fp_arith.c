@@ -334,7 +334,7 @@ static const isa_xdesc_t *rounded_select(isa_op_t op, bool f64)
 /* testp: a predicate per lane from the operand's class, on its bits (no flushing).
  * .normal is true for zeros too (hardware-recorded): finite and not subnormal. */
 #define TESTP(NAME, U, EXPR)                                                                     \
-    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)              \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)              \
     {                                                                                            \
         (void)w_;                                                                                \
         const U *pa = ISA_SLOT(const U, f, in->o[1]);                                            \

@@ -2,6 +2,7 @@
  * the roundings, .ftz, .sat, .relu, .NaN and .xorsign.abs, bit-exact to the hardware. */
 #include "isa/sem/fp.h"
 #include "isa/sem/lanes.h"
+#include "isa/sem/hvec.h"
 
 /* Hardware rules (recorded on sm_90, tests/fuzz/):
  * - every NaN produced, by arithmetic, abs, neg or min/max of two NaNs, is the canonical
@@ -229,63 +230,71 @@ ISA_H3(fma_bf16x2, uint32_t, uint32_t, uint32_t, uint32_t,
        PACK(h_fma(LO(a), LO(b), LO(c), true, in->aux), h_fma(HI(a), HI(b), HI(c), true, in->aux)))
 
 /*{=====================================================================
- * The common case of f16 add, sub, mul and fma (to nearest, no .ftz, .sat or .relu, finite
- * operands), branch-free over the lanes so that the compiler vectorises it: in f32, where an
- * f16 product is exact and a sum is exact as s + e (two-sum), then rounded straight to the
- * f16 bits as h_round_rn does.  A lane with an infinite or NaN operand sends the whole
- * instruction to the general handler.
+ * The common case of f16 and bf16 add, sub, mul and fma (to nearest, no .ftz, .sat, .relu or
+ * .oob), a whole warp at once in vectors (hvec.h): in f32, where the products are exact and
+ * the sums exact as two-sums, rounded once to the format's bits.  A lane whose operands the
+ * f32 form cannot take exactly (f16: an infinity or NaN; bf16: not finite, or a factor
+ * whose product could leave f32's normal range) sends the whole instruction to the general
+ * handler above.
  *====================================================================*/
-#define hf_dec   isa_f16_dec_f32
-#define hf_round isa_f16_round_f32
-static inline uint32_t hf_fma1(uint32_t a, uint32_t b, uint32_t c)
+/* Whether one half h (low 16 bits) must go the general way as operand i (0 and 1 the
+ * factors of mul and fma, 2 the addend) of op. */
+static inline uint32_t hv_bad1(uint32_t h, int op, int bf, int i)
 {
-    float p = hf_dec(a) * hf_dec(b), cc = hf_dec(c);
-    float s = p + cc, bb = s - p, e = (p - (s - bb)) + (cc - bb);
-    return hf_round(s, e);
+    if (!bf)
+        return (h & 0x7c00u) == 0x7c00u;
+    uint32_t e = h >> 7 & 0xffu;
+    if (op == HV_ADD || i == 2)
+        return e == 0xffu;
+    return (h & 0x7fffu) != 0 && (e < 64 || e > 190);
 }
-static inline uint32_t hf_add1(uint32_t a, uint32_t b)
+static inline uint32_t hv_bad(uint32_t v, int op, int bf, int i, int pair)
 {
-    float x = hf_dec(a), y = hf_dec(b);
-    float s = x + y, bb = s - x, e = (x - (s - bb)) + (y - bb);
-    return hf_round(s, e);
+    return hv_bad1(v & 0xffffu, op, bf, i) | (pair ? hv_bad1(v >> 16, op, bf, i) : 0);
 }
-static inline uint32_t hf_mul1(uint32_t a, uint32_t b) { return hf_round(hf_dec(a) * hf_dec(b), 0.0f); }
-
-/* Whether every f16 of v (w halves: 1 or 2) in the lanes of mask is finite. */
-#define HF_SPECIAL(v) ((((v) & 0x7c00u) == 0x7c00u) | (((v) & 0x7c000000u) == 0x7c000000u))
-#define HF_FAST(NAME, TD, NOPS, GENERAL, EXPR1, EXPR2)                                            \
-    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)              \
+#define HV_FAST(NAME, TD, OP, BF, NEG, GENERAL)                                                  \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)              \
     {                                                                                            \
         TD *d = ISA_SLOT(TD, f, in->o[0]);                                                       \
         const TD *pa = ISA_SLOT(const TD, f, in->o[1]);                                          \
         const TD *pb = ISA_SLOT(const TD, f, in->o[2]);                                          \
-        const TD *pc = NOPS > 2 ? ISA_SLOT(const TD, f, in->o[3]) : pb;                          \
+        const TD *pc = OP == HV_FMA ? ISA_SLOT(const TD, f, in->o[3]) : pb;                      \
+        const int pair = sizeof(TD) == 4;                                                        \
         uint32_t bad = 0;                                                                        \
-        ISA_LANE_LOOP(mask, { bad |= HF_SPECIAL((uint32_t)pa[l] | 0u) | HF_SPECIAL((uint32_t)pb[l]) | \
-                                     HF_SPECIAL((uint32_t)pc[l]); });                            \
+        ISA_LANE_LOOP(mask, { bad |= hv_bad(pa[l], OP, BF, 0, pair) | hv_bad(pb[l], OP, BF, 1, pair) | \
+                                     hv_bad(pc[l], OP, BF, 2, pair); });                         \
         if (bad)                                                                                 \
             return GENERAL->fn(w_, f, in, mask);                                                 \
-        if (sizeof(TD) == 2)                                                                     \
-            ISA_LANE_LOOP(mask, { uint32_t a = pa[l]; uint32_t b = pb[l]; uint32_t c = pc[l]; (void)a; (void)b; (void)c; \
-                                  d[l] = (TD)(EXPR1); });                                        \
-        else                                                                                     \
-            ISA_LANE_LOOP(mask, { uint32_t a = pa[l]; uint32_t b = pb[l]; uint32_t c = pc[l]; (void)a; (void)b; (void)c; \
-                                  d[l] = (TD)(EXPR2); });                                        \
+        uint32_t a[ISA_LANES], b[ISA_LANES], c[ISA_LANES], r[ISA_LANES], r2[ISA_LANES];          \
+        for (unsigned l = 0; l < ISA_LANES; l++) {                                               \
+            a[l] = pa[l] & 0xffffu;                                                              \
+            b[l] = (pb[l] & 0xffffu) ^ (NEG);                                                    \
+            c[l] = pc[l] & 0xffffu;                                                              \
+        }                                                                                        \
+        hv_op(r, a, b, c, OP, BF);                                                               \
+        if (pair) {                                                                              \
+            for (unsigned l = 0; l < ISA_LANES; l++) {                                           \
+                a[l] = (uint32_t)pa[l] >> 16;                                                    \
+                b[l] = ((uint32_t)pb[l] >> 16) ^ (NEG);                                          \
+                c[l] = (uint32_t)pc[l] >> 16;                                                    \
+            }                                                                                    \
+            hv_op(r2, a, b, c, OP, BF);                                                          \
+            for (unsigned l = 0; l < ISA_LANES; l++)                                             \
+                r[l] |= r2[l] << 16;                                                             \
+        }                                                                                        \
+        ISA_LANE_LOOP(mask, { d[l] = (TD)r[l]; });                                               \
         return ISA_X_NEXT;                                                                       \
     }                                                                                            \
     static const isa_xdesc_t NAME[1] = { { NAME##_f, { sizeof(TD), sizeof(TD), sizeof(TD), sizeof(TD) }, 0 } };
-#define HF_LO(x) ((x) & 0xffffu)
-#define HF_HI(x) ((x) >> 16)
-HF_FAST(hf_fma_f16, uint16_t, 3, fma_f16, hf_fma1(a, b, c), 0)
-HF_FAST(hf_fma_f16x2, uint32_t, 3, fma_f16x2, 0,
-        hf_fma1(HF_LO(a), HF_LO(b), HF_LO(c)) | hf_fma1(HF_HI(a), HF_HI(b), HF_HI(c)) << 16)
-HF_FAST(hf_add_f16, uint16_t, 2, add_f16, hf_add1(a, b), 0)
-HF_FAST(hf_add_f16x2, uint32_t, 2, add_f16x2, 0, hf_add1(HF_LO(a), HF_LO(b)) | hf_add1(HF_HI(a), HF_HI(b)) << 16)
-HF_FAST(hf_sub_f16, uint16_t, 2, sub_f16, hf_add1(a, b ^ 0x8000u), 0)
-HF_FAST(hf_sub_f16x2, uint32_t, 2, sub_f16x2, 0,
-        hf_add1(HF_LO(a), HF_LO(b) ^ 0x8000u) | hf_add1(HF_HI(a), HF_HI(b) ^ 0x8000u) << 16)
-HF_FAST(hf_mul_f16, uint16_t, 2, mul_f16, hf_mul1(a, b), 0)
-HF_FAST(hf_mul_f16x2, uint32_t, 2, mul_f16x2, 0, hf_mul1(HF_LO(a), HF_LO(b)) | hf_mul1(HF_HI(a), HF_HI(b)) << 16)
+#define HV_FOUR(OP, HOP, NEG)                                                                    \
+    HV_FAST(hv_##OP##_f16, uint16_t, HOP, 0, NEG, OP##_f16)                                      \
+    HV_FAST(hv_##OP##_bf16, uint16_t, HOP, 1, NEG, OP##_bf16)                                    \
+    HV_FAST(hv_##OP##_f16x2, uint32_t, HOP, 0, NEG, OP##_f16x2)                                  \
+    HV_FAST(hv_##OP##_bf16x2, uint32_t, HOP, 1, NEG, OP##_bf16x2)
+HV_FOUR(fma, HV_FMA, 0u)
+HV_FOUR(add, HV_ADD, 0u)
+HV_FOUR(sub, HV_ADD, 0x8000u)
+HV_FOUR(mul, HV_MUL, 0u)
 /*}=====================================================================*/
 
 /* An operation's four handlers, in the order f16, bf16, f16x2, bf16x2. */
@@ -293,6 +302,8 @@ typedef const isa_xdesc_t *const h_four_t[4];
 #define FOUR(OP) { OP##_f16, OP##_bf16, OP##_f16x2, OP##_bf16x2 }
 static h_four_t h_add_t = FOUR(add), h_sub_t = FOUR(sub), h_mul_t = FOUR(mul), h_fma_t = FOUR(fma),
                 h_abs_t = FOUR(abs), h_neg_t = FOUR(neg), h_min_t = FOUR(min), h_max_t = FOUR(max);
+static h_four_t hv_add_t = FOUR(hv_add), hv_sub_t = FOUR(hv_sub), hv_mul_t = FOUR(hv_mul),
+                hv_fma_t = FOUR(hv_fma);
 /*}=====================================================================*/
 
 /* Selection for a half type: every suffix must be understood (the frontend's rules have
@@ -350,13 +361,13 @@ bool isa_sem_half(const isa_instr_t *in, isa_xinsn_t *x)
         mode = ISA_RND_N;
     x->aux = (uint64_t)mode | (ftz ? AUX_FTZ : 0) | (sat ? AUX_SAT : 0) | (relu ? AUX_RELU : 0) |
              (nan ? AUX_NAN : 0) | (xs ? AUX_XORSIGN : 0) | (oob ? AUX_OOB : 0);
-    /* f16 to nearest without modifiers: the branch-free handlers */
-    if (mode == ISA_RND_N && !ftz && !sat && !relu && !oob && (k == 0 || k == 2)) {
+    /* to nearest without modifiers: the warp-wide vector handlers */
+    if (mode == ISA_RND_N && !ftz && !sat && !relu && !oob) {
         switch ((isa_op_t)in->op) {
-        case ISA_OP_FMA: x->desc = k ? hf_fma_f16x2 : hf_fma_f16; break;
-        case ISA_OP_ADD: x->desc = k ? hf_add_f16x2 : hf_add_f16; break;
-        case ISA_OP_SUB: x->desc = k ? hf_sub_f16x2 : hf_sub_f16; break;
-        case ISA_OP_MUL: x->desc = k ? hf_mul_f16x2 : hf_mul_f16; break;
+        case ISA_OP_FMA: x->desc = hv_fma_t[k]; break;
+        case ISA_OP_ADD: x->desc = hv_add_t[k]; break;
+        case ISA_OP_SUB: x->desc = hv_sub_t[k]; break;
+        case ISA_OP_MUL: x->desc = hv_mul_t[k]; break;
         default: break;
         }
     }

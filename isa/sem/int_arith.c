@@ -83,7 +83,7 @@ ADDC(uint64_t)
 /* A carry handler: d = EXPR over a, b (and c when N is 3), the carry in ci (0 unless
  * CIN) and the carry out co (stored when COUT). */
 #define CARRY_H(NAME, U, N, CIN, COUT, EXPR)                                                \
-    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)         \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)         \
     {                                                                                       \
         (void)w_;                                                                           \
         U *d = ISA_SLOT(U, f, in->o[0]);                                                    \
@@ -195,7 +195,7 @@ static inline uint32_t dp2a(uint32_t a, uint32_t b, uint32_t c, uint64_t aux)
              + (uint32_t)(half_of(a, 1, aux & 1) * byte_of(b, k + 1, aux & 2));
 }
 #define DOT(NAME, FN)                                                                       \
-    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)         \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)         \
     {                                                                                       \
         (void)w_;                                                                           \
         uint32_t *d = ISA_SLOT(uint32_t, f, in->o[0]);                                      \

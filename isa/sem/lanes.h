@@ -7,7 +7,7 @@
 
 /* d = EXPR(a) */
 #define ISA_H1(NAME, TD, TA, EXPR)                                                   \
-    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
     {                                                                                \
         (void)w_;                                                                    \
         TD *d = ISA_SLOT(TD, f, in->o[0]);                                           \
@@ -19,7 +19,7 @@
 
 /* d = EXPR(a, b) */
 #define ISA_H2(NAME, TD, TA, TB, EXPR)                                               \
-    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
     {                                                                                \
         (void)w_;                                                                    \
         TD *d = ISA_SLOT(TD, f, in->o[0]);                                           \
@@ -32,7 +32,7 @@
 
 /* d = EXPR(a, b, c) */
 #define ISA_H3(NAME, TD, TA, TB, TC, EXPR)                                           \
-    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
     {                                                                                \
         (void)w_;                                                                    \
         TD *d = ISA_SLOT(TD, f, in->o[0]);                                           \
@@ -66,7 +66,7 @@
         }                                                                            \
         return bits;                                                                 \
     }                                                                                \
-    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
     {                                                                                \
         (void)w_;                                                                    \
         return isa_pred_write(f, in, NAME##_bits(f, in), mask);                      \
@@ -78,7 +78,7 @@
 /* set: the comparison NAME##_bits combined with the optional predicate c, written as
  * ONE or 0 into a 32-bit destination (0xffffffff for u32/s32, 1.0f for f32). */
 #define ISA_HSET(NAME, CMP, TA, ONE)                                                 \
-    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
     {                                                                                \
         (void)w_;                                                                    \
         uint32_t bits = isa_pred_combine(f, in, CMP##_bits(f, in));                  \

@@ -17,7 +17,7 @@ ISA_H2(shr_s64, int64_t, int64_t, uint32_t, a >> (b >= 64 ? 63 : b))
 
 /* Predicate logic works on whole lane masks. */
 #define PRED_OP(NAME, EXPR)                                                              \
-    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)      \
     {                                                                                    \
         (void)w_;                                                                        \
         uint32_t a = *ISA_SLOT(uint32_t, f, in->o[1]);                                   \
@@ -126,7 +126,7 @@ static inline uint64_t bfi_u(uint64_t a, uint64_t b, uint32_t c, uint32_t d, uns
     return w == 32 ? (uint32_t)r : r;
 }
 #define BFI(W, U)                                                                        \
-    static int bfi_##W##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)       \
+    ISA_HOT static int bfi_##W##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)       \
     {                                                                                    \
         (void)w_;                                                                        \
         U *d = ISA_SLOT(U, f, in->o[0]);                                                 \
@@ -154,7 +154,7 @@ static inline uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut)
     if (lut & 0x80) r |= a & b & c;
     return r;
 }
-static int lop3_32_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int lop3_32_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     uint32_t *d = ISA_SLOT(uint32_t, f, in->o[0]);
@@ -182,7 +182,7 @@ ISA_DESC(lop3_32, 4, 4, 4, 4)
  * predicate p (o[4]) = (d != 0) BoolOp q, q in o[5] (negated when flags bit 0 is set);
  * aux: the LUT in bits 0-7, LOP3_OR for .or (else .and). */
 #define LOP3_OR 0x100u
-static int lop3_32p_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int lop3_32p_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     (void)w_;
     uint32_t *d = in->o[0] == ISA_NONE ? NULL : ISA_SLOT(uint32_t, f, in->o[0]);

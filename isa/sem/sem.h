@@ -28,6 +28,21 @@ enum { ISA_X_NEXT = 0, ISA_X_BRANCH, ISA_X_FAULT, ISA_X_EXIT, ISA_X_RET, ISA_X_C
 
 typedef int (*isa_xfn_t)(void *warp, uint8_t *frame, const isa_xinsn_t *in, uint32_t mask);
 
+/* ISA_HOT: a handler built for several host instruction sets, the best of them chosen when
+ * the program is loaded (an ifunc: a handler's address in a table is already the chosen
+ * build's).  On x86-64: the baseline (SSE2), x86-64-v3 (AVX2, FMA, F16C) and x86-64-v4
+ * (AVX-512); the lane loops vectorise to the widest.  Elsewhere (AArch64's NEON is its
+ * baseline) one build.  Floating-point contraction stays off in every build, so that the
+ * builds compute the same bits. */
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(PTXEMU_ONE_ISA)
+#if __has_attribute(target_clones)
+#define ISA_HOT __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
+#endif
+#endif
+#ifndef ISA_HOT
+#define ISA_HOT
+#endif
+
 /* A handler and the width its operands' slots must have: bytes per lane, ISA_W_PRED for a
  * predicate mask, ISA_W_ANY when the handler adapts (pre-decoding checks the others). */
 #define ISA_W_ANY  0

@@ -273,7 +273,7 @@ static inline uint32_t vsimd(unsigned op, unsigned n, uint32_t a, uint32_t b, ui
  * ISA_NONE) in the two-source scalar forms and then reads as a.  fs: the SIMD source
  * selectors (imm). */
 #define VIDEO_H(NAME, EXPR)                                                                 \
-    static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)        \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)        \
     {                                                                                       \
         (void)w_;                                                                           \
         uint32_t *d = ISA_SLOT(uint32_t, f, in->o[0]);                                      \
@@ -326,7 +326,7 @@ static inline uint32_t sad4_lane(uint32_t a, uint32_t b, uint32_t c)
     return s;
 }
 static const uint64_t sad4_aux = (uint64_t)OP2_ADD << V_OP2_SHIFT | 0xfull << V_MASK_SHIFT;
-static int sad4_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
+ISA_HOT static int sad4_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     if (in->aux != sad4_aux || in->o[3] == ISA_NONE)
         return vabsdiff4_x->fn(w_, f, in, mask);
