@@ -49,6 +49,9 @@ typedef struct {
     uint32_t         *reg_slot;      /* per IR register: frame offset */
     uint8_t          *reg_width;     /* per IR register: bytes per lane (0 = predicate mask) */
     uint32_t         *opd_slot;      /* per IR operand: the constant slot of a call argument */
+    struct ex_cloc   *formal;        /* per parameter (results first): where it lives (calls) */
+    struct ex_cloc   *actual;        /* per IR operand: where a call list's element lives in this
+                                        frame (eb 0 for a constant: the formal's size) */
     uint32_t          nfixup;        /* frame slots filled at frame creation (addresses) */
     struct ex_fixup  *fixups;
     uint32_t          unsupported;   /* count of instructions without semantics */
@@ -442,6 +445,13 @@ bool ex_predecode(ex_program_t *p, uint32_t fi);
 bool     ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
+/* Where a call value lives in a frame, per lane: element k of lane l at
+ * slot + k * eb * 32 + l * eb.  A .param area is one element of its size, a register
+ * one element of its width, a vector register vec elements. */
+typedef struct ex_cloc { uint32_t slot, eb, ne; } ex_cloc_t;
+/* Fill f->formal and f->actual (allocated by pre-decoding, after its slots are final), so
+ * that a call copies its values without looking anything up (ctrl.c). */
+void     ex_call_locs(ex_func_t *f);
 bool     ex_select_warp(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_atom(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);   /* sync/async.c */

@@ -648,6 +648,9 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
             f->code[i].guard = f->const_begin + (f->code[i].guard & 0x7fffffffu);
     for (uint32_t i = 0; i < d.nfix; i++)
         d.fix[i].slot = f->const_begin + (d.fix[i].slot & 0x7fffffffu);
+    f->formal = PD_CALLOC(fn->nret + fn->nparam + 1, sizeof *f->formal);
+    f->actual = PD_CALLOC(fn->nopd + 1, sizeof *f->actual);
+    ex_call_locs(f);
     f->frame_init = PD_CALLOC(1, f->frame_size + 64);
     if (d.nconst)
         memcpy(f->frame_init + f->const_begin, d.consts, d.nconst);

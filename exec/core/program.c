@@ -183,6 +183,8 @@ void ex_program_free(ex_program_t *p)
         free(f->reg_slot);
         free(f->reg_width);
         free(f->opd_slot);
+        free(f->formal);
+        free(f->actual);
         free(f->var_slot);
         free(f->var_local);
         free(f->fixups);

@@ -278,11 +278,6 @@ static bool select_bar(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t 
 /*{=====================================================================
  * Calls: arguments and results
  *====================================================================*/
-/* Where a call value lives in a frame, per lane: element k of lane l at
- * slot + k * eb * 32 + l * eb.  A .param area is one element of its size, a register
- * one element of its width, a vector register vec elements. */
-typedef struct { uint32_t slot, eb, ne; } ex_cloc_t;
-
 static unsigned elem_bytes(isa_type_t t)
 {
     unsigned b = isa_types[t].bits;
@@ -300,8 +295,8 @@ static ex_cloc_t formal_loc(const ex_func_t *fn, uint32_t v)
 }
 
 /* An element of a call's list in the caller: a register, a .param variable, or a
- * constant (pre-decoded into opd_slot, bytes the size of the formal). */
-static ex_cloc_t actual_loc(const ex_func_t *fn, uint32_t opd, uint32_t bytes)
+ * constant (pre-decoded into opd_slot; eb 0: the size of the formal it meets). */
+static ex_cloc_t actual_loc(const ex_func_t *fn, uint32_t opd)
 {
     const isa_operand_t *o = &fn->ir->opds[opd];
     if (o->kind == ISA_OPD_REG) {
@@ -310,7 +305,33 @@ static ex_cloc_t actual_loc(const ex_func_t *fn, uint32_t opd, uint32_t bytes)
     }
     if (o->kind == ISA_OPD_SYM)
         return (ex_cloc_t){ fn->var_slot[o->u.sym], (uint32_t)isa_var_size(&fn->ir->vars[o->u.sym]), 1 };
-    return (ex_cloc_t){ fn->opd_slot[opd], bytes, 1 };
+    return (ex_cloc_t){ fn->opd_slot[opd], 0, 1 };
+}
+
+void ex_call_locs(ex_func_t *f)
+{
+    const isa_func_t *fn = f->ir;
+    for (uint32_t v = 0; v < fn->nret + fn->nparam; v++)
+        f->formal[v] = formal_loc(f, v);
+    /* the elements of every call's lists */
+    for (uint32_t i = 0; i < fn->ninstr; i++) {
+        const isa_instr_t *in = &fn->instrs[i];
+        if (in->op != ISA_OP_CALL)
+            continue;
+        const isa_operand_t *o = &fn->opds[in->opd];
+        for (unsigned k = 0; k < in->nopd; k++)
+            if (o[k].kind == OPD_LIST)
+                for (uint32_t e = 0; e < o[k].count; e++)
+                    f->actual[o[k].u.first + e] = actual_loc(f, o[k].u.first + e);
+    }
+}
+/* The element's location, a constant taking the formal's size. */
+static inline ex_cloc_t actual_of(const ex_func_t *fn, uint32_t opd, uint32_t bytes)
+{
+    ex_cloc_t c = fn->actual[opd];
+    if (c.eb == 0)
+        c.eb = bytes;
+    return c;
 }
 
 /* Copy a value between two frames for the lanes of mask (sizes were checked equal by
@@ -319,7 +340,13 @@ static void cloc_copy(uint8_t *df, ex_cloc_t d, const uint8_t *sf, ex_cloc_t s, 
 {
     uint32_t n = d.eb * d.ne < s.eb * s.ne ? d.eb * d.ne : s.eb * s.ne;
     if (mask == ISA_FULL && d.ne == 1 && s.ne == 1 && d.eb == n && s.eb == n) {
-        memcpy(df + d.slot, sf + s.slot, (size_t)n * ISA_LANES);   /* the lanes' values side by side */
+        /* the lanes' values side by side (the usual sizes copied inline) */
+        if (n == 4)
+            memcpy(df + d.slot, sf + s.slot, 4 * ISA_LANES);
+        else if (n == 8)
+            memcpy(df + d.slot, sf + s.slot, 8 * ISA_LANES);
+        else
+            memcpy(df + d.slot, sf + s.slot, (size_t)n * ISA_LANES);
         return;
     }
     for (uint32_t m = mask; m; m &= m - 1) {
@@ -355,8 +382,8 @@ void ex_call_args(const ex_ctx_t *caller, const ex_insn_t *x, const ex_func_t *c
     if (args < 0)
         return;
     for (uint32_t e = 0; e < o[args].count && e < callee->ir->nparam; e++) {
-        ex_cloc_t d = formal_loc(callee, callee->ir->nret + e);
-        ex_cloc_t s = actual_loc(caller->fn, o[args].u.first + e, d.eb * d.ne);
+        ex_cloc_t d = callee->formal[callee->ir->nret + e];
+        ex_cloc_t s = actual_of(caller->fn, o[args].u.first + e, d.eb * d.ne);
         cloc_copy(fr, d, caller->frame, s, mask);
     }
 }
@@ -375,8 +402,8 @@ void ex_call_rets(const ex_ctx_t *caller, const ex_ctx_t *cx, uint32_t mask)
     for (uint32_t e = 0; e < o[rets].count && e < cx->fn->ir->nret; e++) {
         if (cf->opds[o[rets].u.first + e].kind == ISA_OPD_SINK)
             continue;                 /* call (_), f: the result is dropped */
-        ex_cloc_t s = formal_loc(cx->fn, e);
-        ex_cloc_t d = actual_loc(caller->fn, o[rets].u.first + e, s.eb * s.ne);
+        ex_cloc_t s = cx->fn->formal[e];
+        ex_cloc_t d = actual_of(caller->fn, o[rets].u.first + e, s.eb * s.ne);
         cloc_copy(caller->frame, d, cx->frame, s, mask);
     }
 }
@@ -467,7 +494,7 @@ static int service_of(const isa_func_t *callee)
 static void svc_args(const ex_func_t *fn, const uint8_t *fr, const isa_operand_t *args, unsigned e, unsigned bytes,
                      uint32_t mask, uint64_t *v)
 {
-    ex_cloc_t c = actual_loc(fn, args->u.first + e, bytes);
+    ex_cloc_t c = actual_of(fn, args->u.first + e, bytes);
     unsigned n = c.eb < bytes ? c.eb : bytes;
     const uint8_t *base = fr + c.slot;
     if (n == 8) {
@@ -482,7 +509,7 @@ static void svc_ret(const ex_func_t *fn, uint8_t *fr, const isa_operand_t *rets,
 {
     if (fn->ir->opds[rets->u.first].kind == ISA_OPD_SINK)
         return;
-    ex_cloc_t c = actual_loc(fn, rets->u.first, bytes);
+    ex_cloc_t c = actual_of(fn, rets->u.first, bytes);
     memcpy(fr + c.slot + l * c.eb, &v, c.eb < bytes ? c.eb : bytes);
 }
 
@@ -558,7 +585,7 @@ static int svc_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             unsigned l = (unsigned)__builtin_ctz(m);
             uint32_t dims[2][3];
             for (unsigned e = 0; e < 2; e++) {
-                ex_cloc_t c = actual_loc(fn, args->u.first + 1 + e, 12);
+                ex_cloc_t c = actual_of(fn, args->u.first + 1 + e, 12);
                 memset(dims[e], 0, sizeof dims[e]);
                 memcpy(dims[e], f + c.slot + l * c.eb, c.eb < 12 ? c.eb : 12);
             }

@@ -180,6 +180,10 @@ ISA_HOT static int ld_psym_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, ui
     (void)wv;
     const uint8_t *base = f + x->o[5] + (uint64_t)x->imm;
     uint32_t stride = x->target;
+    if (mask == ISA_FULL && stride == LS_BYTES(x->aux)) {
+        memcpy(f + x->o[0], base, (size_t)stride * ISA_LANES);   /* a whole scalar area */
+        return ISA_X_NEXT;
+    }
     if (LS_BYTES(x->aux) == 4) {
         uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
         ISA_LANE_LOOP(mask, { memcpy(&d[l], base + (size_t)l * stride, 4); });
@@ -195,6 +199,10 @@ ISA_HOT static int st_psym_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, ui
     (void)wv;
     uint8_t *base = f + x->o[5] + (uint64_t)x->imm;
     uint32_t stride = x->target;
+    if (mask == ISA_FULL && stride == LS_BYTES(x->aux)) {
+        memcpy(base, f + x->o[0], (size_t)stride * ISA_LANES);
+        return ISA_X_NEXT;
+    }
     if (LS_BYTES(x->aux) == 4) {
         const uint32_t *v = ISA_SLOT(const uint32_t, f, x->o[0]);
         ISA_LANE_LOOP(mask, { memcpy(base + (size_t)l * stride, &v[l], 4); });
