@@ -4,6 +4,10 @@
 #include "isa/sem/lanes.h"
 
 #define FZ(x) f32_ftz(x)
+/* f64 to nearest: the host's result r, unless it is a NaN, when NAN_RULE picks the NaN the
+ * hardware gives (fp.h).  r is a NaN whenever an operand is, so the common case is one
+ * comparison, and the lane loops stay branch-free (blends) for the compiler to vectorise. */
+#define F64_RN(RAW, NAN_RULE) __extension__({ double r = (RAW); r != r ? (NAN_RULE) : r; })
 
 /* Round to nearest without .ftz (the host's IEEE operations), with .sat or without. */
 #define F32_SET(SFX, POST)                                                                       \
@@ -15,9 +19,10 @@
 F32_SET(, ID)
 F32_SET(_sat, f32_sat)
 
-/* On x86-64 hosts whose CPU has FMA instructions (chosen at selection time), the plain
- * fma.rn.f32 handler is also built with them enabled, so that fmaf is one instruction
- * instead of a library call per lane.  The result is the same correctly rounded fma. */
+/* On x86-64 hosts whose CPU has FMA instructions but not the x86-64-v3 set that ISA_HOT's
+ * builds use (chosen at selection time), the plain fma.rn handlers are also built with FMA
+ * enabled, so that fma is one instruction instead of a library call per lane.  The result
+ * is the same correctly rounded fma. */
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("fma"))) static int fma_f32_hw_f(void *w_, uint8_t *f, const isa_xinsn_t *in,
                                                      uint32_t mask)
@@ -37,7 +42,8 @@ __attribute__((target("fma"))) static int fma_f64_hw_f(void *w_, uint8_t *f, con
     double *d = ISA_SLOT(double, f, in->o[0]);
     const double *pa = ISA_SLOT(const double, f, in->o[1]), *pb = ISA_SLOT(const double, f, in->o[2]);
     const double *pc = ISA_SLOT(const double, f, in->o[3]);
-    ISA_LANE_LOOP(mask, { d[l] = f64_nan_bca(pa[l], pb[l], pc[l], __builtin_fma(pa[l], pb[l], pc[l])); });
+    ISA_LANE_LOOP(mask, { double a = pa[l]; double b = pb[l]; double c = pc[l];
+                          d[l] = F64_RN(__builtin_fma(a, b, c), f64_nan_bca(a, b, c, r)); });
     return ISA_X_NEXT;
 }
 ISA_DESC(fma_f64_hw, 8, 8, 8, 8)
@@ -47,6 +53,10 @@ static const isa_xdesc_t *fast_fma(const isa_xdesc_t *d)
 {
     if (!__builtin_cpu_supports("fma"))
         return d;
+#ifdef ISA_HOT_CLONES
+    if (__builtin_cpu_supports("avx2"))
+        return d;           /* the x86-64-v3 and v4 builds of the handlers have FMA (and wider vectors) */
+#endif
     return d == fma_f32 ? fma_f32_hw : d == fma_f64 ? fma_f64_hw : d;
 }
 #else
@@ -98,10 +108,10 @@ static inline uint32_t f32_minmax3(uint32_t a, uint32_t b, uint32_t c, uint64_t 
 ISA_H3(minmax3_f32, uint32_t, uint32_t, uint32_t, uint32_t, f32_minmax3(a, b, c, in->aux))
 ISA_H2(copysign_f32, uint32_t, uint32_t, uint32_t, (b & 0x7fffffffu) | (a & 0x80000000u))
 
-ISA_H2(add_f64, double, double, double, f64_nan_ba(a, b, a + b))
-ISA_H2(sub_f64, double, double, double, f64_nan_ba(a, b, a - b))
-ISA_H2(mul_f64, double, double, double, f64_nan_ba(a, b, a * b))
-ISA_H3(fma_f64, double, double, double, double, f64_nan_bca(a, b, c, fma(a, b, c)))
+ISA_H2(add_f64, double, double, double, F64_RN(a + b, f64_nan_ba(a, b, r)))
+ISA_H2(sub_f64, double, double, double, F64_RN(a - b, f64_nan_ba(a, b, r)))
+ISA_H2(mul_f64, double, double, double, F64_RN(a * b, f64_nan_ba(a, b, r)))
+ISA_H3(fma_f64, double, double, double, double, F64_RN(fma(a, b, c), f64_nan_bca(a, b, c, r)))
 ISA_H2(add_f64_sat, double, double, double, f64_sat(a + b))
 ISA_H2(sub_f64_sat, double, double, double, f64_sat(a - b))
 ISA_H2(mul_f64_sat, double, double, double, f64_sat(a * b))

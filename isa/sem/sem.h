@@ -37,6 +37,7 @@ typedef int (*isa_xfn_t)(void *warp, uint8_t *frame, const isa_xinsn_t *in, uint
 #if defined(__x86_64__) && defined(__has_attribute) && !defined(PTXEMU_ONE_ISA)
 #if __has_attribute(target_clones)
 #define ISA_HOT __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
+#define ISA_HOT_CLONES 1
 #endif
 #endif
 #ifndef ISA_HOT
