@@ -116,6 +116,14 @@ ISA_HOT static int cvt_i2f_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32
     int mode = CV_RND(a);
     if (mode == RND_N && !sat) {
         /* to nearest: the host's conversions round correctly, ties to even */
+        if (!f64 && sb == 32 && CV_SW(a) == 4) {
+            const uint32_t *sx = (const uint32_t *)(const void *)s;   /* the usual: a 32-bit register */
+            if (ss)
+                ISA_LANE_LOOP(mask, { ((float *)(void *)d)[l] = (float)(int32_t)sx[l]; });
+            else
+                ISA_LANE_LOOP(mask, { ((float *)(void *)d)[l] = (float)sx[l]; });
+            return ISA_X_NEXT;
+        }
         if (f64)
             ISA_LANE_LOOP(mask, {
                 int64_t v = ext(slot_read(s, CV_SW(a), l), sb, ss);
@@ -233,6 +241,24 @@ ISA_HOT static int cvt_f2i_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32
     unsigned db = CV_DB(a), ds = CV_DS(a);
     int mode = CV_RND(a);
     bool src64 = CV_SB(a) == 64, ftz = CV_FTZ(a);
+    if (mode == RND_Z && !src64 && !ftz && db == 32 && CV_DW(a) == 4) {
+        /* cvt.rzi.{s32,u32}.f32 into a 32-bit register, branch-free: f2i's clamps, NaN 0 */
+        const float *sx = (const float *)(const void *)s;
+        uint32_t *dx = (uint32_t *)(void *)d;
+        if (ds)
+            ISA_LANE_LOOP(mask, {
+                float x = sx[l];
+                int32_t in_range = (int32_t)(x > -0x1p31f && x < 0x1p31f ? x : 0.0f);
+                dx[l] = (uint32_t)(x >= 0x1p31f ? INT32_MAX : x <= -0x1p31f ? INT32_MIN : in_range);
+            });
+        else
+            ISA_LANE_LOOP(mask, {
+                float x = sx[l];
+                uint32_t in_range = (uint32_t)(x > 0.0f && x < 0x1p32f ? x : 0.0f);
+                dx[l] = x >= 0x1p32f ? UINT32_MAX : in_range;
+            });
+        return ISA_X_NEXT;
+    }
     ISA_LANE_LOOP(mask, {
         double x = src64 ? ((const double *)(const void *)s)[l]
                          : (double)(ftz ? f32_ftz(((const float *)(const void *)s)[l])
