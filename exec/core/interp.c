@@ -540,6 +540,26 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
             if (st == ISA_X_RET) {
                 cx->members &= ~mask;
                 g &= ~mask;
+                if (!g && !others && w->cur == w->depth - 1 && (cx->members & w->alive) == 0) {
+                    /* The whole activation returned: leave it now, and run on in the caller
+                     * when the returning lanes are all it has ready (what the selection
+                     * above would pick next). */
+                    uint32_t back = cx->caller_members & w->alive, parent = cx->parent, at = cx->ret_pc;
+                    pop_ctx(w, w->cur);
+                    ex_ctx_t *up = &w->ctx[parent];
+                    if (parent != w->depth - 1 || back == 0 || (ex_ctx_own(w, up) & ~w->waiting) != back)
+                        break;
+                    w->cur = parent;
+                    cx = up;
+                    f = cx->frame;
+                    code = cx->fn->code;
+                    g = back;
+                    pc = at;
+                    w->bar_pc = pc;
+                    if (budget)
+                        continue;
+                    break;
+                }
                 if (!g)
                     break;
                 pc++;
@@ -562,6 +582,17 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                 set_pcs(cx, mask & ~sub, pc);
                 if (do_call(w, x, sub, fi, pc + 1) == W_FAULT)
                     return W_FAULT;
+                if (sub == g && !others && budget) {
+                    /* The whole group entered the callee, whose lanes are then all the warp
+                     * has ready: run on there (what the selection above would pick next). */
+                    w->cur = w->depth - 1;
+                    cx = &w->ctx[w->cur];
+                    f = cx->frame;
+                    code = cx->fn->code;
+                    pc = 0;
+                    w->bar_pc = 0;
+                    continue;
+                }
                 g = 0;
                 break;
             }
