@@ -12,6 +12,7 @@
 #include "exec/internal.h"
 #include "exec/tex/tex.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,7 +24,11 @@ ex_device_t *ex_device_new(const ex_device_config_t *cfg)
         return NULL;
     unsigned n = cfg ? cfg->workers : 0;
     if (n == 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        /* one per core this process may run on (taskset, a container's cpuset): more
+         * workers than that only take turns, and spin-waits between CTAs of different
+         * workers then progress at the scheduler's pace */
+        cpu_set_t set;
+        long c = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
         n = c > 0 ? (unsigned)c : 1;
     }
     if (n > EX_MAX_WORKERS)

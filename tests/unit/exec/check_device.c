@@ -4,6 +4,7 @@
  * programs, launch observers, and faults returned as values. */
 #include <check.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,30 @@
 #include "tests/unit/exec/exutil.h"
 
 #define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
+
+/* Without -j the device has a worker per CPU the process may run on (not per CPU
+ * online): under taskset or a container's cpuset, more workers would only take turns. */
+START_TEST(default_workers_follow_affinity)
+{
+    cpu_set_t all, one;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof all, &all), 0);
+    ex_device_t *d = ex_device_new(NULL);
+    unsigned n = (unsigned)CPU_COUNT(&all);
+    ck_assert_uint_eq(ex_device_workers(d), n < EX_MAX_WORKERS ? n : EX_MAX_WORKERS);
+    ex_device_free(d);
+    int first = 0;
+    while (!CPU_ISSET(first, &all))
+        first++;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+    d = ex_device_new(NULL);
+    unsigned got = ex_device_workers(d);
+    ex_device_free(d);
+    ck_assert_int_eq(sched_setaffinity(0, sizeof all, &all), 0);
+    ck_assert_uint_eq(got, 1);
+}
+END_TEST
 
 START_TEST(registry_bounds)
 {
@@ -367,6 +392,7 @@ Suite *make_device_suite(void)
     Suite *s = suite_create("device");
     TCase *tc = tcase_create("device");
     tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, default_workers_follow_affinity);
     tcase_add_test(tc, registry_bounds);
     tcase_add_test(tc, registry_concurrent);
     tcase_add_test(tc, pool_persists);
