@@ -300,6 +300,25 @@ static int bench_exec(bool tex_only)
     printf("  %-10s      %7.4f s\n", "serial C", now() - t0);
     for (int i = 0; i < M * M; i++)
         if (memcmp(&CC[i], &C[i], 4)) { bad = 1; break; }
+    {
+        /* The same multiply from nvcc's -G build (kernels_g.ptx): a debug build's CPU time
+         * per thread-instruction against the optimised build's (every product and sum is
+         * exact, so the two give the same bits). */
+        uint64_t instrs = st.thread_instrs;
+        isa_module_t *mg = NULL;
+        if (fe_load_file("tools/bench/kernels_g.ptx", &o, &mg) != ISA_ST_OK)
+            return 1;
+        ex_program_t *pg = ex_program_new(dev, mg);
+        memset(C, 0, M * M * 4);
+        bad |= run_job(pg, mg, &jm, 1, &st, &s, &cpu);
+        report("-G build", 1, &st, s, cpu);
+        printf("  -G build: %.2fx the CPU time per thread-instruction of the optimised build (%.2fx in all)\n",
+               (cpu / (double)st.thread_instrs) / (cpu1 / (double)instrs), cpu / cpu1);
+        for (int i = 0; i < M * M; i++)
+            if (memcmp(&CC[i], &C[i], 4)) { bad = 1; break; }
+        ex_program_free(pg);
+        isa_module_free(mg);
+    }
     free(CC);
     /* Warp-shuffle reduction of 1M floats (integer values: every partial sum is exact):
      * the same blocks as reduce_sum. */

@@ -428,6 +428,58 @@ ISA_HOT static int st_shared_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, 
 }
 static const isa_xdesc_t st_shared_fast_d[1] = { { st_shared_fast_f, { 0 }, 0 } };
 
+/* ld/st of a 4- or 8-byte register through a generic 64-bit address (what -G builds and
+ * code that cannot tell the space emit): when every lane's address is in the CTA's own
+ * shared memory (the shared window with its rank) or in one global range, aligned, the
+ * access goes as the shared or global fast path does; the base to add is left in *base.
+ * Anything else (local, parameters, other CTAs, mixed spaces, faults) takes the general
+ * path. */
+static inline bool generic_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
+                                 unsigned bytes, uint64_t *addr, uintptr_t *base)
+{
+    const uint64_t *b = ISA_SLOT(const uint64_t, f, x->o[4]);
+    uint64_t first = b[__builtin_ctz(mask)] + (uint64_t)x->imm;
+    if ((first & EX_WIN_MASK) != EX_WIN_SHARED) {
+        *base = 0;
+        return ex_warp_global_ok(w, f, x, mask, bytes, addr);
+    }
+    ex_cta_t *c = w->cta;
+    if (c->shared_size < bytes)
+        return false;
+    uint64_t own = EX_WIN_SHARED + c->shared_base - (uint64_t)x->imm, lim = c->shared_size - bytes, bad = 0;
+    ISA_LANE_LOOP(mask, {
+        uint64_t off = b[l] - own;
+        addr[l] = off;
+        bad |= (uint64_t)(off > lim) | (off & (bytes - 1));
+    });
+    *base = (uintptr_t)c->shared;
+    return bad == 0;
+}
+
+ISA_HOT static int ld_generic_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    unsigned bytes = LS_BYTES(x->aux);
+    uint64_t addr[ISA_LANES];
+    uintptr_t base;
+    if (!mask || !generic_addrs(wv, f, x, mask, bytes, addr, &base))
+        return ld_f(wv, f, x, mask);
+    lanes_load(f, x->o[0], base, addr, bytes, mask);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t ld_generic_fast_d[1] = { { ld_generic_fast_f, { 0 }, 0 } };
+
+ISA_HOT static int st_generic_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    unsigned bytes = LS_BYTES(x->aux);
+    uint64_t addr[ISA_LANES];
+    uintptr_t base;
+    if (!mask || !generic_addrs(wv, f, x, mask, bytes, addr, &base))
+        return st_f(wv, f, x, mask);
+    lanes_store(f, x->o[0], base, addr, bytes, mask);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t st_generic_fast_d[1] = { { st_generic_fast_f, { 0 }, 0 } };
+
 /* ld.param of a kernel parameter at a constant offset: one value for every lane. */
 ISA_HOT static int ld_kparam_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
@@ -758,6 +810,9 @@ done:
         (x->flags & LS_BASE32) && x->o[4] != ISA_NONE && (bytes == 4 || bytes == 8) &&
         LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE)
         x->desc = load ? ld_shared_fast_d : st_shared_fast_d;
+    if (sp == ISA_SP_NONE && vec == 1 && !(x->flags & (LS_PSYM | LS_BASE32)) && x->o[4] != ISA_NONE &&
+        (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE && (aux >> 48) == 0)
+        x->desc = load ? ld_generic_fast_d : st_generic_fast_d;
     if ((x->flags & LS_PSYM) && vec == 1 && (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes &&
         x->o[0] != ISA_NONE && (aux >> 48) == 0)
         x->desc = load ? ld_psym_fast_d : st_psym_fast_d;

@@ -56,6 +56,24 @@ ISA_HOT static int cvt_int_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32
     uint8_t *d = f + in->o[0];
     const uint8_t *s = f + in->o[1];
     unsigned sb = CV_SB(a), ss = CV_SS(a), db = CV_DB(a), ds = CV_DS(a);
+    if (!CV_SAT(a) && CV_SW(a) == 4 && sb == 32 && CV_DW(a) == 8 && db == 64) {
+        /* the usual widening (cvt.s64.s32, cvt.u64.u32: every address computation of a
+         * -G build) as one lane loop the compiler vectorises */
+        const uint32_t *sx = (const uint32_t *)(const void *)s;
+        uint64_t *dx = (uint64_t *)(void *)d;
+        if (ss)
+            ISA_LANE_LOOP(mask, { dx[l] = (uint64_t)(int64_t)(int32_t)sx[l]; });
+        else
+            ISA_LANE_LOOP(mask, { dx[l] = sx[l]; });
+        return ISA_X_NEXT;
+    }
+    if (!CV_SAT(a) && CV_SW(a) == 8 && sb == 64 && CV_DW(a) == 4 && db == 32) {
+        /* narrowing to 32 bits: the low word, whatever the signs */
+        const uint64_t *sx = (const uint64_t *)(const void *)s;
+        uint32_t *dx = (uint32_t *)(void *)d;
+        ISA_LANE_LOOP(mask, { dx[l] = (uint32_t)sx[l]; });
+        return ISA_X_NEXT;
+    }
     ISA_LANE_LOOP(mask, {
         int64_t v = ext(slot_read(s, CV_SW(a), l), sb, ss);
         if (CV_SAT(a)) {

@@ -1,5 +1,6 @@
 // kernels.cu: the benchmark kernels of `make bench` (kernels.ptx beside it is nvcc's output:
-// nvcc -std=c++17 -ptx -arch=sm_90 kernels.cu -o kernels.ptx).
+// nvcc -std=c++17 -ptx -arch=sm_90 kernels.cu -o kernels.ptx; kernels_g.ptx is the -G build:
+// nvcc -std=c++17 -G -ptx -arch=sm_90 kernels.cu -o kernels_g.ptx).
 extern "C" __global__ void vector_add(const float *a, const float *b, float *c, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -216,6 +216,71 @@ START_TEST(generic_shared)
 }
 END_TEST
 
+/* Generic loads and stores of a whole warp: all in the CTA's shared memory (4 and 8
+ * bytes), lanes split between global and shared memory, local memory; and the faults of
+ * a generic access past the shared memory's end and of a misaligned one, named as for
+ * an explicit .shared access. */
+static const char generic_warp[] = HDR ".shared .align 8 .b8 sh[128];\n.shared .align 8 .b8 sh8[256];\n"
+    ".visible .entry k(.param .u64 out)\n{\n.reg .pred %p<2>; .reg .b32 %r<10>; .reg .b64 %rd<24>;\n"
+    ".local .align 8 .b8 loc[8];\n"
+    "ld.param.u64 %rd1, [out]; mov.u32 %r1, %tid.x;\n"
+    "mov.u64 %rd2, sh; cvta.shared.u64 %rd3, %rd2; mul.wide.u32 %rd4, %r1, 4; add.s64 %rd5, %rd3, %rd4;\n"
+    "add.u32 %r2, %r1, 100; st.u32 [%rd5], %r2;\n"
+    "mov.u64 %rd10, sh8; cvta.shared.u64 %rd11, %rd10; mul.wide.u32 %rd12, %r1, 8; add.s64 %rd13, %rd11, %rd12;\n"
+    "cvt.u64.u32 %rd14, %r1; add.u64 %rd14, %rd14, 40; st.u64 [%rd13], %rd14;\n"
+    "bar.sync 0;\n"
+    "sub.u32 %r3, 31, %r1; mul.wide.u32 %rd6, %r3, 4; add.s64 %rd7, %rd3, %rd6; ld.u32 %r4, [%rd7];\n"
+    "mul.wide.u32 %rd15, %r3, 8; add.s64 %rd16, %rd11, %rd15; ld.u64 %rd17, [%rd16];\n"
+    "and.b32 %r9, %r1, 1; setp.eq.u32 %p1, %r9, 0; add.s64 %rd8, %rd1, %rd12; selp.b64 %rd9, %rd8, %rd7, %p1;\n"
+    "ld.u32 %r5, [%rd9];\n"
+    "mul.lo.u32 %r6, %r1, 3; st.local.u32 [loc], %r6; mov.u64 %rd18, loc; cvta.local.u64 %rd19, %rd18;\n"
+    "ld.u32 %r7, [%rd19];\n"
+    "@%p0 ld.u32 %r8, [%rd3+FAULTOFF];\n"
+    "cvt.u64.u32 %rd20, %r4; cvt.u64.u32 %rd21, %r5; shl.b64 %rd21, %rd21, 16; or.b64 %rd20, %rd20, %rd21;\n"
+    "cvt.u64.u32 %rd21, %r7; shl.b64 %rd21, %rd21, 32; or.b64 %rd20, %rd20, %rd21;\n"
+    "shl.b64 %rd17, %rd17, 48; or.b64 %rd20, %rd20, %rd17; st.global.u64 [%rd8], %rd20;\nret;\n}\n";
+
+static char *generic_text(const char *pred, const char *off)
+{
+    static char t[4096];
+    char *w = t;
+    for (const char *s = generic_warp; *s; ) {
+        if (!strncmp(s, "%p0", 3)) {
+            w += sprintf(w, "%s", pred);
+            s += 3;
+        } else if (!strncmp(s, "FAULTOFF", 8)) {
+            w += sprintf(w, "%s", off);
+            s += 8;
+        } else {
+            *w++ = *s++;
+        }
+    }
+    *w = 0;
+    return t;
+}
+
+START_TEST(generic_warp_spaces)
+{
+    run_t r = run(generic_text("!%p1", "0"), 32, 32);   /* odd lanes: a load of sh[0], no fault */
+    ck_assert_msg(r.st == ISA_ST_OK, "%s", r.diag);
+    for (unsigned i = 0; i < 32; i++) {
+        uint64_t want = (uint64_t)(31 - i + 100) | (uint64_t)(i & 1 ? 31 - i + 100 : 0) << 16 |
+                        (uint64_t)(i * 3) << 32 | (uint64_t)(31 - i + 40) << 48;
+        ck_assert_msg(r.out[i] == want, "lane %u: %016llx, expected %016llx", i, (unsigned long long)r.out[i],
+                      (unsigned long long)want);
+    }
+    done(&r);
+    r = run(generic_text("!%p1", "1048576"), 32, 32);   /* 1 MiB past sh: beyond the CTA's */
+    ck_assert_int_eq(r.st, ISA_ST_FAULT);
+    ck_assert_msg(strstr(r.diag, "shared address outside the CTA's shared memory"), "%s", r.diag);
+    done(&r);
+    r = run(generic_text("!%p1", "2"), 32, 32);
+    ck_assert_int_eq(r.st, ISA_ST_FAULT);
+    ck_assert_msg(strstr(r.diag, "misaligned address"), "%s", r.diag);
+    done(&r);
+}
+END_TEST
+
 START_TEST(misaligned_fault)
 {
     run_t r = run(HDR ".visible .entry k(.param .u64 out)\n{\n.reg .b64 %rd<3>;\n"
@@ -322,6 +387,7 @@ Suite *make_memory_suite(void)
     tcase_add_test(tc, func_param_address);
     tcase_add_test(tc, mapa_other_rank);
     tcase_add_test(tc, generic_shared);
+    tcase_add_test(tc, generic_warp_spaces);
     tcase_add_test(tc, misaligned_fault);
     tcase_add_test(tc, shared_out_of_range);
     tcase_add_test(tc, vector_registers);
