@@ -439,10 +439,12 @@ static inline bool generic_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x,
 {
     const uint64_t *b = ISA_SLOT(const uint64_t, f, x->o[4]);
     uint64_t first = b[__builtin_ctz(mask)] + (uint64_t)x->imm;
-    if ((first & EX_WIN_MASK) != EX_WIN_SHARED) {
+    if ((first & EX_WIN_MASK) == 0) {     /* host addresses: global memory */
         *base = 0;
         return ex_warp_global_ok(w, f, x, mask, bytes, addr);
     }
+    if ((first & EX_WIN_MASK) != EX_WIN_SHARED)
+        return false;                     /* local, parameter or constant windows */
     ex_cta_t *c = w->cta;
     if (c->shared_size < bytes)
         return false;
