@@ -1126,7 +1126,20 @@ static void lower_body_decl(lower_t *L, const fe_node_t *decl)
         isa_var_t *v = DA_PUSH(F->vars);
         lower_var(L, v, &w, dt, false);
         stmt_push(L, ISA_STMT_VAR, F->vars.n - 1);
-        if (sym_add(&L->syms, dt->s, dt->n, S_VAR, F->vars.n - 1))
+        symkind_t kind = S_VAR;
+        uint32_t idx = F->vars.n - 1;
+        if (isa_spaces[w.space].window == ISA_SP_GLOBAL || isa_spaces[w.space].window == ISA_SP_CONST) {
+            /* A function-scope .global/.const variable (static storage, as ptxas takes
+             * it): its storage is a module variable only this scope names; the body keeps
+             * the declaration for printing. */
+            isa_var_t *mv = DA_PUSH(L->vars);
+            *mv = F->vars.v[idx];
+            mv->scope = ISA_NONE;
+            mv->flags |= ISA_VARF_FSCOPE;
+            kind = S_MODVAR;
+            idx = L->vars.n - 1;
+        }
+        if (sym_add(&L->syms, dt->s, dt->n, kind, idx))
             ERR(L, dt->span, "redeclaration of '%.*s' in the same scope", (int)dt->n, dt->s);
     }
 }

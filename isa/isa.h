@@ -70,7 +70,7 @@ typedef enum { ISA_TD_NONE, ISA_TD_REG, ISA_TD_NOPARAM, ISA_TD_ANY } isa_tdecl_t
 #define ISA_TS_FP4     (ISA_TM(E2M1) | ISA_TM(E2M1X2) | ISA_TM(E2M1X4))
 #define ISA_TS_CVT     (ISA_TS_INT | ISA_TS_FLOATS | ISA_TM(TF32) | ISA_TS_FP8 | ISA_TS_FP6 | ISA_TS_FP4)
 #define ISA_TS_CVTPACK (ISA_TM(U2) | ISA_TM(S2) | ISA_TM(U4) | ISA_TM(S4) | ISA_TM(U8) | ISA_TM(S8) | ISA_TM(U16) | ISA_TM(S16) | ISA_TM(S32) | ISA_TM(B32))
-#define ISA_TS_LDST    (ISA_TS_B | ISA_TM(B128) | ISA_TS_INT | ISA_TS_F | ISA_TS_HALF)
+#define ISA_TS_LDST    (ISA_TS_B | ISA_TM(B128) | ISA_TS_INT | ISA_TS_F)   /* no .f16/.bf16 forms (ptxas) */
 #define ISA_TS_ATOM    (ISA_TM(B16) | ISA_TS_B32_64 | ISA_TM(B128) | ISA_TS_INT32UP | ISA_TS_FLOATS)
 #define ISA_TS_REDASYNC (ISA_TM(B32) | ISA_TS_INT32UP)
 #define ISA_TS_MULTIMEM (ISA_TS_B32_64 | ISA_TS_INT32UP | ISA_TS_FLOATS | ISA_TM(E4M3) | ISA_TM(E5M2) | ISA_TM(E4M3X2) | \
@@ -442,7 +442,12 @@ enum {
     ISA_LINK_NONE = 0, ISA_LINK_VISIBLE = 1 << 0, ISA_LINK_EXTERN = 1 << 1, ISA_LINK_WEAK = 1 << 2,
     ISA_LINK_COMMON = 1 << 3
 };
-enum { ISA_VARF_MANAGED = 1 << 0, ISA_VARF_UNIFIED = 1 << 1, ISA_VARF_PTR = 1 << 2, ISA_VARF_UNSIZED = 1 << 3 };
+/* ISA_VARF_FSCOPE: a .global or .const variable declared in a function body; it is kept
+ * among the module's variables (its storage), found by no name lookup from outside. */
+enum {
+    ISA_VARF_MANAGED = 1 << 0, ISA_VARF_UNIFIED = 1 << 1, ISA_VARF_PTR = 1 << 2, ISA_VARF_UNSIZED = 1 << 3,
+    ISA_VARF_FSCOPE = 1 << 4
+};
 
 /* A variable in any addressable space, a parameter, or an opaque handle. */
 typedef struct {

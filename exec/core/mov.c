@@ -206,6 +206,29 @@ ISA_HOT static int pack_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t m
 }
 static const isa_xdesc_t pack_d[1] = { { pack_f, { 0 }, ISA_HON_SINK } };
 
+/* mov.vN between element lists (a brace list or a whole vector register on either
+ * side): x->vec elements of x->width bytes; sources in o[0..3] (constants among them:
+ * relocated like every operand slot), destinations in o[4], o[5] and the two halves of
+ * aux (ISA_NONE: a sink).  Every source is read before any destination is written, so
+ * {a, b} = {b, a} swaps. */
+ISA_HOT static int vmove_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    (void)wv;
+    unsigned n = x->vec, ew = x->width;
+    uint32_t dst[4] = { x->o[4], x->o[5], (uint32_t)x->aux, (uint32_t)(x->aux >> 32) };
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint8_t v[4][8];
+        for (unsigned k = 0; k < n; k++)
+            memcpy(v[k], f + x->o[k] + l * ew, ew);
+        for (unsigned k = 0; k < n; k++)
+            if (dst[k] != ISA_NONE)
+                memcpy(f + dst[k] + l * ew, v[k], ew);
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t vmove_d[1] = { { vmove_f, { 0 }, ISA_HON_SINK } };
+
 /* Bytes per lane of a register operand (a vector component's element width), 0xff
  * for other operands. */
 static unsigned width_of(ex_func_t *f, const isa_operand_t *o)
@@ -218,6 +241,41 @@ static uint32_t slot_of(ex_func_t *f, const isa_operand_t *o)
 {
     unsigned w;
     return ex_reg_operand(f, o, &w);
+}
+
+/* The elements of o as a list of n slots of ew bytes: a brace list (registers of ew
+ * bytes, constants among sources, sinks among destinations) or a whole vector
+ * register (its components); 0 for any other form or another count. */
+static unsigned elems_of(void *pd, ex_func_t *f, const isa_operand_t *o, unsigned ew, bool dst, uint32_t *slots)
+{
+    if (o->kind == ISA_OPD_VEC) {
+        if (o->count > 4)
+            return 0;
+        for (unsigned k = 0; k < o->count; k++) {
+            const isa_operand_t *e = &f->ir->opds[o->u.first + k];
+            if (e->kind == ISA_OPD_SINK && dst) {
+                slots[k] = ISA_NONE;
+                continue;
+            }
+            if (e->kind == ISA_OPD_REG ? width_of(f, e) != ew : dst)
+                return 0;
+            if ((slots[k] = ex_pd_operand(pd, e, ew)) == ISA_NONE)
+                return 0;
+        }
+        return o->count;
+    }
+    if (o->kind != ISA_OPD_REG || o->sel || width_of(f, o) != 0xfe)
+        return 0;
+    const isa_reg_t *r = &f->ir->regs[o->u.reg];
+    if (r->vec < 2 || r->vec > 4)
+        return 0;
+    for (unsigned k = 0; k < r->vec; k++) {
+        isa_operand_t c = *o;
+        c.sel = (uint8_t)(ISA_SEL_X + k);
+        if (width_of(f, &c) != ew || (slots[k] = slot_of(f, &c)) == ISA_NONE)
+            return 0;
+    }
+    return r->vec;
 }
 
 bool ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
@@ -248,6 +306,44 @@ bool ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         x->desc = (a->flags & ISA_OPDF_NEG) ? copy_not_pred_d : copy_pred_d;
         return x->o[1] != ISA_NONE;
     }
+    int vm = isa_instr_mod(in, ISA_G_VEC);
+    if (vm >= 0 && (d->kind == ISA_OPD_VEC || a->kind == ISA_OPD_VEC)) {
+        /* mov.v2/.v4 between brace lists and whole vector registers, element by element */
+        unsigned n = vm == ISA_M_V2 ? 2 : vm == ISA_M_V4 ? 4 : 0;
+        uint32_t ds[4], as[4];
+        if (n == 0 || elems_of(pd, f, d, tw, true, ds) != n || elems_of(pd, f, a, tw, false, as) != n)
+            return false;
+        for (unsigned k = 0; k < 4; k++)
+            x->o[k] = k < n ? as[k] : ISA_NONE;
+        x->o[4] = ds[0];
+        x->o[5] = ds[1];
+        x->aux = n > 2 ? ds[2] | (uint64_t)ds[3] << 32 : 0;
+        x->vec = (uint8_t)n;
+        x->width = (uint8_t)tw;
+        x->desc = vmove_d;
+        return true;
+    }
+    if (vm < 0 && tw >= 4 && (width_of(f, d) == 0xfe || width_of(f, a) == 0xfe) &&
+        (d->kind == ISA_OPD_REG && a->kind == ISA_OPD_REG)) {
+        /* mov.b32/.b64/.b128 packing a whole vector register's components into a scalar
+         * or unpacking one into them, as with a brace list */
+        bool unpack = width_of(f, d) == 0xfe;
+        const isa_operand_t *v = unpack ? d : a, *s = unpack ? a : d;
+        const isa_reg_t *r = &f->ir->regs[v->u.reg];
+        uint32_t sl[4];
+        if (r->vec < 2 || r->vec > 4 || tw % r->vec || width_of(f, s) != tw ||
+            elems_of(pd, f, v, tw / r->vec, unpack, sl) != r->vec)
+            return false;
+        unsigned n = r->vec;
+        x->vec = (uint8_t)n;
+        x->width = (uint8_t)(tw / n);
+        x->aux = unpack;
+        for (unsigned k = 0; k < n; k++)
+            x->o[unpack ? k : 1 + k] = sl[k];
+        x->o[unpack ? n : 0] = slot_of(f, s);
+        x->desc = pack_d;
+        return x->o[unpack ? n : 0] != ISA_NONE;
+    }
     if (d->kind == ISA_OPD_VEC || a->kind == ISA_OPD_VEC) {
         const isa_operand_t *v = d->kind == ISA_OPD_VEC ? d : a, *s = d->kind == ISA_OPD_VEC ? a : d;
         unsigned n = v->count;
@@ -275,7 +371,6 @@ bool ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         x->desc = pack_d;
         return true;
     }
-    int vm = isa_instr_mod(in, ISA_G_VEC);
     if (vm >= 0) {
         /* mov.v2/.v4 between whole vector registers of that shape: every component. */
         unsigned n = vm == ISA_M_V2 ? 2 : vm == ISA_M_V4 ? 4 : 0;

@@ -406,7 +406,7 @@ static CUresult get_global(CUdeviceptr *dp, size_t *bytes, drv_module_t *m, cons
     if (!module_ok(m))
         return CUDA_ERROR_INVALID_HANDLE;
     for (uint32_t v = 0; v < m->m->nvar; v++) {
-        if (strcmp(m->m->vars[v].name, name) != 0)
+        if ((m->m->vars[v].flags & ISA_VARF_FSCOPE) || strcmp(m->m->vars[v].name, name) != 0)
             continue;
         void *h = ex_program_var_host(m->p, v);
         if (!h)

@@ -1,6 +1,8 @@
 /* check_errors.c: invalid PTX gives exactly the expected diagnostics.  Each
  * tests/ptx/errors/NAME.ptx has NAME.err beside it holding the full expected output
- * (file:line:col: error: message, the source line, the caret line). */
+ * (file:line:col: error: message, the source line, the caret line).  The cases in
+ * tests/ptx/refused/ are PTX that ptxas assembles but whose code does not do on the H100
+ * what the PTX says (each says why); ptxemu refuses them the same way. */
 #include <check.h>
 #include <glob.h>
 #include <unistd.h>
@@ -37,8 +39,10 @@ END_TEST
 
 Suite *make_errors_suite(void)
 {
-    if (chdir(tu_srcdir()) == 0)
+    if (chdir(tu_srcdir()) == 0) {
         glob("tests/ptx/errors/*.ptx", 0, NULL, &files);
+        glob("tests/ptx/refused/*.ptx", GLOB_APPEND, NULL, &files);
+    }
     Suite *s = suite_create("errors");
     TCase *tc = tcase_create("diagnostics");
     tcase_add_test(tc, errors_present);
