@@ -537,14 +537,45 @@ static int bench_classes(void)
     return bad;
 }
 
+/* Tensor cores (tools/bench/tensor.ptx): 4 warps each run 2,000 dependent mma.sync
+ * m16n8k16 or wmma.mma m16n16k16 (f16 inputs, f32 accumulators); the CPU time per
+ * multiply-add at -j1. */
+static int bench_tensor(void)
+{
+    static const struct { const char *name; double macs; } k[] = { { "mma_loop", 2048 }, { "wmma_loop", 4096 } };
+    isa_module_t *m = NULL;
+    fe_options_t o = { 0 };
+    if (fe_load_file("tools/bench/tensor.ptx", &o, &m) != ISA_ST_OK)
+        return 1;
+    ex_device_t *dev = ex_device_new(NULL);
+    ex_program_t *p = ex_program_new(dev, m);
+    int bad = 0;
+    void *out = buf(p, 1024 * 4);
+    struct { void *out; uint32_t n; } prm = { out, 2000 };
+    for (unsigned i = 0; i < sizeof k / sizeof *k; i++) {
+        job_t jb = { k[i].name, { { 4, 1, 1 }, { 32, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false }, &prm, 12 };
+        ex_stats_t st;
+        double s, cpu;
+        bad |= run_job(p, m, &jb, 1, &st, &s, &cpu);
+        printf("tensor cores: %-9s %6.3f ns per multiply-add (f16 inputs, f32 accumulators, -j1)\n", k[i].name,
+               cpu / (4.0 * 2000.0 * k[i].macs) * 1e9);
+    }
+    ex_program_free(p);
+    ex_device_free(dev);
+    isa_module_free(m);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "classes") == 0)
-        return bench_classes();
+        return bench_classes() | bench_tensor();
+    if (argc > 1 && strcmp(argv[1], "tensor") == 0)
+        return bench_tensor();
     if (argc > 1 && strcmp(argv[1], "tex") == 0)
         return bench_exec(true);   /* the texture fetches alone */
     if (argc > 1 && strcmp(argv[1], "exec") == 0)
-        return bench_exec(false) | bench_launch() | bench_classes();
+        return bench_exec(false) | bench_launch() | bench_classes() | bench_tensor();
     int rounds = argc > 1 ? atoi(argv[1]) : 5;
     glob_t g;
     memset(&g, 0, sizeof g);
@@ -561,5 +592,5 @@ int main(int argc, char **argv)
     printf("frontend: %zu files x %d rounds, %.1f MB in %.3f s: %.1f MB/s (parse + lower + check)\n",
            g.gl_pathc, rounds, mb, s, rate);
     globfree(&g);
-    return bench_exec(false) | bench_launch() | bench_classes();
+    return bench_exec(false) | bench_launch() | bench_classes() | bench_tensor();
 }

@@ -69,7 +69,7 @@ static inline uint8_t *elem_at(uint8_t *f, const ex_func_t *fn, uint32_t first, 
 }
 
 /* The value of an element as a double (its bits for the integer types' sign-extended values). */
-static double elem_get(const uint8_t *p, unsigned t)
+static inline __attribute__((always_inline)) double elem_get(const uint8_t *p, unsigned t)
 {
     switch (t) {
     case WT_F16: { uint16_t h; memcpy(&h, p, 2); return isa_f16_dec_f32(h); }
@@ -94,7 +94,7 @@ static double elem_get(const uint8_t *p, unsigned t)
 }
 
 /* Element e of lane l's fragment as a double, for every type (sub-byte ones included). */
-static double frag_val(uint8_t *f, const ex_func_t *fn, uint32_t first, unsigned t, unsigned e, unsigned l)
+static inline __attribute__((always_inline)) double frag_val(uint8_t *f, const ex_func_t *fn, uint32_t first, unsigned t, unsigned e, unsigned l)
 {
     if (!WT_SUB(t))
         return elem_get(elem_at(f, fn, first, t, e, l), t);
@@ -200,42 +200,63 @@ static int store_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask) { 
  *====================================================================*/
 /* One element of a floating-point product sum with 16-bit or tf32 operands, as the tensor
  * cores compute it (see the top of the file): the sum as an exact double. */
-static double tc_sum_bits(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, int bits,
+ISA_HOT static double tc_sum_bits(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, int bits,
                           int acc_up);
 static double tc_sum(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf)
 {
     return tc_sum_bits(av, bv, K, c, nan, inf, 27, 1);
 }
+/* A power of two, 2^e, for e within double's normal range. */
+static inline double pow2(int e)
+{
+    uint64_t b = (uint64_t)(e + 1023) << 52;
+    double d;
+    memcpy(&d, &b, 8);
+    return d;
+}
+
 /* The same with the terms cut to multiples of 2^(E - bits), the accumulator's exponent
- * counted acc_up binades higher. */
-static double tc_sum_bits(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, int bits,
+ * counted acc_up binades higher.  Each product is computed once (exact: at most 22
+ * significant bits, and a normal double for every operand type of the tensor cores); the
+ * largest exponent is the largest exponent field of the products' bits (0 for a zero,
+ * 0x7ff for an infinity or NaN), and a term is the product scaled by a power of two
+ * (exact) cut towards zero by the conversion to an integer. */
+ISA_HOT static double tc_sum_bits(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, int bits,
                           int acc_up)
 {
-    int emax = INT32_MIN, e;
+    double p[256];
+    unsigned fmax = 0;
+    for (unsigned k = 0; k < K; k++) {
+        p[k] = av[k] * bv[k];
+        uint64_t b;
+        memcpy(&b, &p[k], 8);
+        unsigned ef = (unsigned)(b >> 52) & 0x7ff;
+        fmax = ef > fmax ? ef : fmax;
+    }
     *nan = false;
     *inf = 0;
     if (isnan(c))
         *nan = true;
     else if (isinf(c))
         *inf = c > 0 ? 1 : -1;
-    for (unsigned k = 0; k < K; k++) {
-        double p = av[k] * bv[k];   /* exact: at most 22 significant bits */
-        if (isnan(p)) {
-            *nan = true;
-        } else if (isinf(p)) {
-            int s = p > 0 ? 1 : -1;
-            if (*inf && *inf != s)
+    if (fmax == 0x7ff) {
+        for (unsigned k = 0; k < K; k++) {
+            if (isnan(p[k])) {
                 *nan = true;
-            *inf = s;
-        } else if (p != 0) {
-            frexp(p, &e);
-            if (e > emax)
-                emax = e;
+            } else if (isinf(p[k])) {
+                int sg = p[k] > 0 ? 1 : -1;
+                if (*inf && *inf != sg)
+                    *nan = true;
+                *inf = sg;
+            }
         }
     }
     if (*nan || *inf)
         return 0;
+    /* frexp exponents: a field f is the exponent f - 1022 */
+    int emax = fmax ? (int)fmax - 1022 : INT32_MIN;
     if (c != 0) {
+        int e;
         frexp(c, &e);
         if (e + acc_up > emax)
             emax = e + acc_up;     /* the accumulator counts one binade higher (16-bit, tf32) */
@@ -244,10 +265,32 @@ static double tc_sum_bits(const double *av, const double *bv, unsigned K, double
         return 0;
     /* Terms in units of 2^(emax - bits), cut towards zero: each below 2^bits in magnitude. */
     int64_t s = 0;
+    if (bits - emax >= -1000 && bits - emax <= 1000) {
+        double scale = pow2(bits - emax);
+        for (unsigned k = 0; k < K; k++)
+            s += (int64_t)(p[k] * scale);
+        s += (int64_t)(c * scale);
+        return (double)s * pow2(emax - bits);
+    }
     for (unsigned k = 0; k < K; k++)
-        s += (int64_t)trunc(ldexp(av[k] * bv[k], bits - emax));
+        s += (int64_t)trunc(ldexp(p[k], bits - emax));
     s += (int64_t)trunc(ldexp(c, bits - emax));
     return ldexp((double)s, emax - bits);
+}
+
+/* An exact double rounded towards zero to f32: within f32's normal range by dropping the
+ * low 29 bits of the significand, elsewhere by the general rounding. */
+static inline double f32_rz(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, 8);
+    unsigned ef = (unsigned)(b >> 52) & 0x7ff;
+    if (ef >= 1023 - 126 && ef <= 1023 + 127) {
+        b &= ~(((uint64_t)1 << 29) - 1);
+        memcpy(&v, &b, 8);
+        return v;
+    }
+    return isa_fp_round(v, 0, -126, 127, 23, ISA_RND_Z);
 }
 
 static uint16_t f16_bits_rn(double v)
@@ -255,7 +298,7 @@ static uint16_t f16_bits_rn(double v)
     return (uint16_t)isa_fp_pack(isa_fp_round(v, 0, -14, 15, 10, ISA_RND_N), 5, 10);
 }
 
-static int mma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int mma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     if (mask != ISA_FULL)
@@ -302,7 +345,7 @@ static int mma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                 double s = tc_sum(arow, bcol, K, c, &nan, &inf);
                 if (td == WT_F32) {
                     float r = nan ? f32_of(0x7fffffffu) : inf ? (inf > 0 ? INFINITY : -INFINITY)
-                                                              : (float)isa_fp_round(s, 0, -126, 127, 23, ISA_RND_Z);
+                                                              : (float)f32_rz(s);
                     if (AUX_SAT(a) && isinf(r))
                         r = r > 0 ? FLT_MAX : -FLT_MAX;
                     if (r == 0)
@@ -352,7 +395,7 @@ static const isa_xdesc_t mma_d[1] = { { mma_f, { 0 }, 0 } };
 enum { FR_A, FR_B, FR_C };
 
 /* Row and column of element e of lane l's fragment fr of shape M x N x K, type t. */
-static void frag_rc(unsigned fr, unsigned M, unsigned K, unsigned t, unsigned l, unsigned e, unsigned *r, unsigned *c)
+static inline __attribute__((always_inline)) void frag_rc(unsigned fr, unsigned M, unsigned K, unsigned t, unsigned l, unsigned e, unsigned *r, unsigned *c)
 {
     unsigned g = l >> 2, q = l & 3;
     bool i8 = WT_BYTE(t);
@@ -409,7 +452,7 @@ static void frag_rc(unsigned fr, unsigned M, unsigned K, unsigned t, unsigned l,
 
 #define AUX_TB(a) ((unsigned)(((a) >> 52) & 0xf))
 
-static int mma_sync_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int mma_sync_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     if (mask != ISA_FULL)
@@ -460,7 +503,7 @@ static int mma_sync_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                 double sum = tc_sum(arow, bcol, K, *d, &nan, &inf);
                 if (td == WT_F32) {
                     float r = nan ? f32_of(0x7fffffffu) : inf ? (inf > 0 ? INFINITY : -INFINITY)
-                                                              : (float)isa_fp_round(sum, 0, -126, 127, 23, ISA_RND_Z);
+                                                              : (float)f32_rz(sum);
                     *d = r == 0 ? 0.0 : r;
                 } else {
                     uint16_t h = nan ? 0x7fff : inf ? (inf > 0 ? 0x7c00 : 0xfc00) : f16_bits_rn(sum);
@@ -702,14 +745,14 @@ static int wgmma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                     for (unsigned g = 0; g < K && !nan && !inf; g += 8) {
                         double acc = sum;
                         sum = tc_sum_bits(arow + g, bcol + g, 8, acc, &nan, &inf, 14, 0);
-                        sum = isa_fp_round(sum, 0, -126, 127, 23, ISA_RND_Z);
+                        sum = f32_rz(sum);
                     }
                 } else {
                     sum = tc_sum_bits(arow, bcol, K, *d, &nan, &inf, 27, 1);
                 }
                 if (td == WT_F32) {
                     float r = nan ? f32_of(0x7fffffffu) : inf ? (inf > 0 ? INFINITY : -INFINITY)
-                                                              : (float)isa_fp_round(sum, 0, -126, 127, 23, ISA_RND_Z);
+                                                              : (float)f32_rz(sum);
                     *d = r == 0 ? 0.0 : r;
                     if (nan)
                         *d = NAN;
