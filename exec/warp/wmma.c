@@ -68,11 +68,19 @@ static inline uint8_t *elem_at(uint8_t *f, const ex_func_t *fn, uint32_t first, 
     return f + slot + l * rb + (e % per) * eb;
 }
 
+/* An f16's value, infinities and NaNs included. */
+static inline double f16_val(uint16_t h)
+{
+    if ((h & 0x7c00) == 0x7c00)
+        return (h & 0x3ff) ? NAN : (h & 0x8000) ? -INFINITY : INFINITY;
+    return isa_f16_dec_f32(h);
+}
+
 /* The value of an element as a double (its bits for the integer types' sign-extended values). */
 static inline __attribute__((always_inline)) double elem_get(const uint8_t *p, unsigned t)
 {
     switch (t) {
-    case WT_F16: { uint16_t h; memcpy(&h, p, 2); return isa_f16_dec_f32(h); }
+    case WT_F16: { uint16_t h; memcpy(&h, p, 2); return f16_val(h); }
     case WT_BF16: { uint16_t h; memcpy(&h, p, 2); return f32_of((uint32_t)h << 16); }
     case WT_TF32: { uint32_t u; memcpy(&u, p, 4); return f32_of(((u & 0x7f800000u) == 0x7f800000u) ? u : u & 0xffffe000u); }
     case WT_F32: { float v; memcpy(&v, p, 4); return v; }
@@ -278,8 +286,9 @@ ISA_HOT static double tc_sum_bits(const double *av, const double *bv, unsigned K
     return ldexp((double)s, emax - bits);
 }
 
-/* An exact double rounded towards zero to f32: within f32's normal range by dropping the
- * low 29 bits of the significand, elsewhere by the general rounding. */
+/* A tensor-core sum (an exact double) as an f32 accumulator: rounded towards zero, within
+ * f32's normal range by dropping the low 29 bits of the significand; a sum of 2^128 or
+ * more is an infinity (measured: golden mma_special, bf16 sums beyond f32's range). */
 static inline double f32_rz(double v)
 {
     uint64_t b;
@@ -290,6 +299,8 @@ static inline double f32_rz(double v)
         memcpy(&v, &b, 8);
         return v;
     }
+    if (ef > 1023 + 127 && ef != 0x7ff)
+        return v > 0 ? INFINITY : -INFINITY;
     return isa_fp_round(v, 0, -126, 127, 23, ISA_RND_Z);
 }
 
@@ -507,7 +518,7 @@ ISA_HOT static int mma_sync_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32
                     *d = r == 0 ? 0.0 : r;
                 } else {
                     uint16_t h = nan ? 0x7fff : inf ? (inf > 0 ? 0x7c00 : 0xfc00) : f16_bits_rn(sum);
-                    *d = h == 0x8000 ? 0.0 : isa_f16_dec_f32(h);
+                    *d = h == 0x8000 ? 0.0 : f16_val(h);
                     if (nan)
                         *d = NAN;
                 }
@@ -758,7 +769,7 @@ static int wgmma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                         *d = NAN;
                 } else {
                     uint16_t h = nan ? 0x7fff : inf ? (inf > 0 ? 0x7c00 : 0xfc00) : f16_bits_rn(sum);
-                    *d = h == 0x8000 ? 0.0 : isa_f16_dec_f32(h);
+                    *d = h == 0x8000 ? 0.0 : f16_val(h);
                     if (nan)
                         *d = NAN;
                 }
