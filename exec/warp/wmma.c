@@ -12,9 +12,10 @@
  * The arithmetic of the H100's tensor cores, as measured (docs/execution.md, "Matrix
  * multiply-accumulate"): for 16-bit and tf32 inputs, the products are exact; each product
  * and the accumulator are cut towards zero to a multiple of 2^(E - 27), E the largest of
- * the products' exponents and the accumulator's exponent plus one (frexp exponents); the
- * cut terms are summed exactly and the sum rounded to f32 towards zero (an f32 result) or
- * to f16 to nearest even (an f16 result).  tf32 operands are first cut to tf32.  f64 is a
+ * the products' alignment exponents (the sums of their operands' frexp exponents) and the
+ * accumulator's exponent plus one; the cut terms are summed exactly and the sum rounded to
+ * f32 towards zero (an f32 result) or to f16 to nearest even (an f16 result).  tf32
+ * operands are first cut to tf32, and tf32 mma runs in steps of k = 4.  f64 is a
  * chain of fused multiply-adds from the accumulator, k in order; the integer types are
  * exact in 32-bit two's complement (with .satfinite, saturated). */
 #include "exec/internal.h"
@@ -209,10 +210,20 @@ static int store_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask) { 
 /* One element of a floating-point product sum with 16-bit or tf32 operands, as the tensor
  * cores compute it (see the top of the file): the sum as an exact double. */
 ISA_HOT static double tc_sum_bits(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, int bits,
-                          int acc_up);
-static double tc_sum(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf)
+                                  int acc_up, int emin);
+static double tc_sum(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, unsigned t);
+
+/* The smallest frexp exponent of an operand type's values: a subnormal (or zero) operand
+ * counts as the smallest normal exponent in the alignment. */
+static int frexp_min(unsigned t)
 {
-    return tc_sum_bits(av, bv, K, c, nan, inf, 27, 1);
+    switch (t) {
+    case WT_F16:  return -13;
+    case WT_E5M2: return -13;
+    case WT_E4M3: return -5;
+    case WT_BF16: case WT_TF32: return -125;
+    default:      return -1021;
+    }
 }
 /* A power of two, 2^e, for e within double's normal range. */
 static inline double pow2(int e)
@@ -223,23 +234,34 @@ static inline double pow2(int e)
     return d;
 }
 
-/* The same with the terms cut to multiples of 2^(E - bits), the accumulator's exponent
- * counted acc_up binades higher.  Each product is computed once (exact: at most 22
- * significant bits, and a normal double for every operand type of the tensor cores); the
- * largest exponent is the largest exponent field of the products' bits (0 for a zero,
- * 0x7ff for an infinity or NaN), and a term is the product scaled by a power of two
- * (exact) cut towards zero by the conversion to an integer. */
+/* The same with the terms cut to multiples of 2^(E - bits).  E is the largest of the
+ * products' alignment exponents and the accumulator's exponent plus acc_up; a product's
+ * alignment exponent is the sum of its operands' frexp exponents (each at least emin, the
+ * type's smallest normal), which is the product's own exponent or one more: the hardware
+ * aligns by the operands' exponents before it normalises the product (measured:
+ * pending/mma_mixed, 388 of 388 finite sums against 350 with the product's own exponent).
+ * A zero product takes no part.  Each product is computed once (exact: at most 22
+ * significant bits, and a normal double for every operand type); a term is the product
+ * scaled by a power of two (exact) cut towards zero by the conversion to an integer. */
 ISA_HOT static double tc_sum_bits(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, int bits,
-                          int acc_up)
+                                  int acc_up, int emin)
 {
     double p[256];
+    int emax = INT32_MIN;
     unsigned fmax = 0;
     for (unsigned k = 0; k < K; k++) {
         p[k] = av[k] * bv[k];
-        uint64_t b;
+        uint64_t b, ba, bb;
         memcpy(&b, &p[k], 8);
+        memcpy(&ba, &av[k], 8);
+        memcpy(&bb, &bv[k], 8);
         unsigned ef = (unsigned)(b >> 52) & 0x7ff;
         fmax = ef > fmax ? ef : fmax;
+        int ea = (int)((ba >> 52) & 0x7ff) - 1022, eb = (int)((bb >> 52) & 0x7ff) - 1022;
+        ea = ea < emin ? emin : ea;
+        eb = eb < emin ? emin : eb;
+        int e = (b << 1) ? ea + eb : INT32_MIN;
+        emax = e > emax ? e : emax;
     }
     *nan = false;
     *inf = 0;
@@ -261,13 +283,11 @@ ISA_HOT static double tc_sum_bits(const double *av, const double *bv, unsigned K
     }
     if (*nan || *inf)
         return 0;
-    /* frexp exponents: a field f is the exponent f - 1022 */
-    int emax = fmax ? (int)fmax - 1022 : INT32_MIN;
     if (c != 0) {
         int e;
         frexp(c, &e);
         if (e + acc_up > emax)
-            emax = e + acc_up;     /* the accumulator counts one binade higher (16-bit, tf32) */
+            emax = e + acc_up;     /* the accumulator counts acc_up binades higher */
     }
     if (emax == INT32_MIN)
         return 0;
@@ -286,10 +306,30 @@ ISA_HOT static double tc_sum_bits(const double *av, const double *bv, unsigned K
     return ldexp((double)s, emax - bits);
 }
 
+/* The sum of mma.sync and wmma.mma for operand type t.  tf32 runs as steps of k = 4, each
+ * rounded to an f32 accumulator before the next (as the H100's m16n8k4 tf32 instructions
+ * would: measured, golden wmma_round); the others as one sum. */
+static double f32_rz(double v);
+static double tc_sum(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, unsigned t)
+{
+    int emin = frexp_min(t);
+    if (t != WT_TF32 || K <= 4)
+        return tc_sum_bits(av, bv, K, c, nan, inf, 27, 1, emin);
+    double acc = c;
+    for (unsigned k = 0; k < K; k += 4) {
+        acc = tc_sum_bits(av + k, bv + k, K - k < 4 ? K - k : 4, acc, nan, inf, 27, 1, emin);
+        if (*nan || *inf)
+            return 0;
+        if (k + 4 < K)
+            acc = f32_rz(acc);
+    }
+    return acc;
+}
+
 /* A tensor-core sum (an exact double) as an f32 accumulator: rounded towards zero, within
  * f32's normal range by dropping the low 29 bits of the significand; a sum of 2^128 or
  * more is an infinity (measured: golden mma_special, bf16 sums beyond f32's range). */
-static inline double f32_rz(double v)
+static double f32_rz(double v)
 {
     uint64_t b;
     memcpy(&b, &v, 8);
@@ -353,7 +393,7 @@ ISA_HOT static int mma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t ma
             } else {
                 bool nan;
                 int inf;
-                double s = tc_sum(arow, bcol, K, c, &nan, &inf);
+                double s = tc_sum(arow, bcol, K, c, &nan, &inf, t);
                 if (td == WT_F32) {
                     float r = nan ? f32_of(0x7fffffffu) : inf ? (inf > 0 ? INFINITY : -INFINITY)
                                                               : (float)f32_rz(s);
@@ -511,7 +551,7 @@ ISA_HOT static int mma_sync_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32
             } else {
                 bool nan;
                 int inf;
-                double sum = tc_sum(arow, bcol, K, *d, &nan, &inf);
+                double sum = tc_sum(arow, bcol, K, *d, &nan, &inf, t);
                 if (td == WT_F32) {
                     float r = nan ? f32_of(0x7fffffffu) : inf ? (inf > 0 ? INFINITY : -INFINITY)
                                                               : (float)f32_rz(sum);
@@ -747,19 +787,14 @@ static int wgmma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                 int inf;
                 double sum;
                 if (fp8) {
-                    /* fp8 (measured, golden wgmma_math; not every bit): groups of 8 products, each
-                     * group with the running sum cut to multiples of 2^(E - 14), E the largest of
-                     * the group's product exponents and the sum's own, then rounded to f32 */
-                    sum = *d;
-                    nan = false;
-                    inf = 0;
-                    for (unsigned g = 0; g < K && !nan && !inf; g += 8) {
-                        double acc = sum;
-                        sum = tc_sum_bits(arow + g, bcol + g, 8, acc, &nan, &inf, 14, 0);
+                    /* fp8 (measured, pending/wgmma_round; not every bit): the k products and the
+                     * accumulator in one sum cut to multiples of 2^(E - 15), the accumulator
+                     * not counted higher, then rounded to f32 */
+                    sum = tc_sum_bits(arow, bcol, K, *d, &nan, &inf, 15, 0, frexp_min(t));
+                    if (!nan && !inf)
                         sum = f32_rz(sum);
-                    }
                 } else {
-                    sum = tc_sum_bits(arow, bcol, K, *d, &nan, &inf, 27, 1);
+                    sum = tc_sum_bits(arow, bcol, K, *d, &nan, &inf, 27, 1, frexp_min(t));
                 }
                 if (td == WT_F32) {
                     float r = nan ? f32_of(0x7fffffffu) : inf ? (inf > 0 ? INFINITY : -INFINITY)

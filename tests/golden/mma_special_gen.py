@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """mma_special_gen.py: writes mma_special.bin, the operands of golden mma_special, and
-pending/mma_mixed.bin, those of pending/mma_mixed: six sets (one per CTA) of 32 lanes x
+mma_mixed.bin, those of golden mma_mixed: six sets (one per CTA) of 32 lanes x
 18 words: A as f16 (4 words), B as f16 (2), A as bf16
 (4), B as bf16 (2), C as f32 (4), C as f16x2 (2).  Set 0 puts infinities and NaNs in A,
 set 1 in B, set 2 in C, set 3 everywhere with zeros and subnormals, set 4 holds values
@@ -78,7 +78,7 @@ def lane_words(r, s):
     w += [pack(c16(), c16()) for _ in range(2)]
     return w
 
-for EASY, path in ((False, "pending/mma_mixed.bin"), (True, "mma_special.bin")):
+for EASY, path in ((False, "mma_mixed.bin"), (True, "mma_special.bin")):
     r = random.Random(20261127)
     words = []
     for s in range(6):

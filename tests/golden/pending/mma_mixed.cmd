@@ -1,1 +1,0 @@
--o hex -g 6 -b 32 b32[]=@tests/golden/pending/mma_mixed.bin b32[1920]:out
