@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""mma_special_gen.py: writes mma_special.bin, the operands of golden mma_special, and
-mma_mixed.bin, those of golden mma_mixed: six sets (one per CTA) of 32 lanes x
+"""mma_special_gen.py: writes mma_special.bin, the operands of golden mma_special,
+mma_mixed.bin, those of golden mma_mixed, and mma_subnormal.bin, those of golden
+mma_subnormal (half of the finite 16-bit operands subnormal, the others of any exponent,
+small f32 accumulators): six sets (one per CTA) of 32 lanes x
 18 words: A as f16 (4 words), B as f16 (2), A as bf16
 (4), B as bf16 (2), C as f32 (4), C as f16x2 (2).  Set 0 puts infinities and NaNs in A,
 set 1 in B, set 2 in C, set 3 everywhere with zeros and subnormals, set 4 holds values
@@ -16,20 +18,31 @@ BF16_SPECIAL = [0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x7f81]
 F32_SPECIAL = [0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001]
 
 EASY = False
+SUB = False
 
 def f16_normal(r, lo=-6, hi=6):
+    if SUB:
+        if r.random() < 0.5:
+            return (r.randint(0, 1) << 15) | r.randint(1, 1023)
+        return (r.randint(0, 1) << 15) | (r.randint(1, 30) << 10) | r.randint(0, 1023)
     if EASY:
         return (r.randint(0, 1) << 15) | (r.randint(15 - 3, 15 + 3) << 10) | (r.randint(0, 7) << 7)
     e = r.randint(15 + lo, 15 + hi)
     return (r.randint(0, 1) << 15) | (e << 10) | r.randint(0, 1023)
 
 def bf16_normal(r, lo=-6, hi=6):
+    if SUB:
+        if r.random() < 0.5:
+            return (r.randint(0, 1) << 15) | r.randint(1, 127)
+        return (r.randint(0, 1) << 15) | (r.randint(1, 254) << 7) | r.randint(0, 127)
     if EASY:
         return (r.randint(0, 1) << 15) | (r.randint(127 - 3, 127 + 3) << 7) | (r.randint(0, 7) << 4)
     e = r.randint(127 + lo, 127 + hi)
     return (r.randint(0, 1) << 15) | (e << 7) | r.randint(0, 127)
 
 def f32_normal(r, lo=-6, hi=6):
+    if SUB and lo < 0:
+        return (r.randint(0, 1) << 31) | (r.randint(1, 40) << 23) | r.randint(0, (1 << 23) - 1)
     if EASY and lo < 0:
         return (r.randint(0, 1) << 31) | (r.randint(127 - 3, 127 + 3) << 23) | (r.randint(0, 7) << 20)
     e = r.randint(127 + lo, 127 + hi)
@@ -39,6 +52,12 @@ def pack(lo, hi):
     return lo | (hi << 16)
 
 def lane_words(r, s):
+    if SUB:
+        w = [pack(f16_normal(r), f16_normal(r)) for _ in range(6)]
+        w += [pack(bf16_normal(r), bf16_normal(r)) for _ in range(6)]
+        w += [f32_normal(r) for _ in range(4)]
+        w += [pack(f16_normal(r), f16_normal(r)) for _ in range(2)]
+        return w
     def f16(where):
         if s == 3 and r.random() < 0.25:
             return r.choice(F16_SPECIAL + [0x0000, 0x8000, 0x0001, 0x83ff, 0x7bff])
@@ -78,7 +97,8 @@ def lane_words(r, s):
     w += [pack(c16(), c16()) for _ in range(2)]
     return w
 
-for EASY, path in ((False, "mma_mixed.bin"), (True, "mma_special.bin")):
+for EASY, SUB, path in ((False, False, "mma_mixed.bin"), (True, False, "mma_special.bin"),
+                        (False, True, "mma_subnormal.bin")):
     r = random.Random(20261127)
     words = []
     for s in range(6):

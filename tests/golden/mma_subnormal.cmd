@@ -1,0 +1,1 @@
+-o hex -g 6 -b 32 b32[]=@tests/golden/mma_subnormal.bin b32[1920]:out
