@@ -1069,7 +1069,7 @@ static bool select_mma_sync(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
     else if (t != tb)
         ok = false;
     else if (t == WT_F16)
-        ok = M == 16 && (K == 8 || K == 16) && (td == WT_F16 || td == WT_F32) && (tc == WT_F16 || tc == WT_F32);
+        ok = M == 16 && (K == 8 || K == 16) && (td == WT_F16 || td == WT_F32) && tc == td;   /* ptxas: d and c alike */
     else if (t == WT_BF16)
         ok = M == 16 && (K == 8 || K == 16) && td == WT_F32 && tc == WT_F32;
     else if (t == WT_TF32)
