@@ -210,8 +210,19 @@ static int store_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask) { 
 /* One element of a floating-point product sum with 16-bit or tf32 operands, as the tensor
  * cores compute it (see the top of the file): the sum as an exact double. */
 ISA_HOT static double tc_sum_bits(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, int bits,
-                                  int acc_up, int emin);
-static double tc_sum(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, unsigned t);
+                                  int acc_up, int emin, const int16_t *xa, const int16_t *xb);
+static double tc_sum(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, unsigned t,
+                     const int16_t *xa, const int16_t *xb);
+
+/* The alignment exponent of an operand: its frexp exponent, at least emin (the bits of a
+ * nonzero finite double that is no subnormal; a zero gives emin too). */
+static inline int16_t align_exp(double v, int emin)
+{
+    uint64_t b;
+    memcpy(&b, &v, 8);
+    int e = (int)((b >> 52) & 0x7ff) - 1022;
+    return (int16_t)(e < emin ? emin : e);
+}
 
 /* The smallest frexp exponent of an operand type's values: a subnormal (or zero) operand
  * counts as the smallest normal exponent in the alignment. */
@@ -244,22 +255,18 @@ static inline double pow2(int e)
  * significant bits, and a normal double for every operand type); a term is the product
  * scaled by a power of two (exact) cut towards zero by the conversion to an integer. */
 ISA_HOT static double tc_sum_bits(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, int bits,
-                                  int acc_up, int emin)
+                                  int acc_up, int emin, const int16_t *xa, const int16_t *xb)
 {
     double p[256];
     int emax = INT32_MIN;
     unsigned fmax = 0;
     for (unsigned k = 0; k < K; k++) {
         p[k] = av[k] * bv[k];
-        uint64_t b, ba, bb;
+        uint64_t b;
         memcpy(&b, &p[k], 8);
-        memcpy(&ba, &av[k], 8);
-        memcpy(&bb, &bv[k], 8);
         unsigned ef = (unsigned)(b >> 52) & 0x7ff;
         fmax = ef > fmax ? ef : fmax;
-        int ea = (int)((ba >> 52) & 0x7ff) - 1022, eb = (int)((bb >> 52) & 0x7ff) - 1022;
-        ea = ea < emin ? emin : ea;
-        eb = eb < emin ? emin : eb;
+        int ea = xa ? xa[k] : align_exp(av[k], emin), eb = xb ? xb[k] : align_exp(bv[k], emin);
         int e = (b << 1) ? ea + eb : INT32_MIN;
         emax = e > emax ? e : emax;
     }
@@ -310,14 +317,15 @@ ISA_HOT static double tc_sum_bits(const double *av, const double *bv, unsigned K
  * rounded to an f32 accumulator before the next (as the H100's m16n8k4 tf32 instructions
  * would: measured, golden wmma_round); the others as one sum. */
 static double f32_rz(double v);
-static double tc_sum(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, unsigned t)
+static double tc_sum(const double *av, const double *bv, unsigned K, double c, bool *nan, int *inf, unsigned t,
+                     const int16_t *xa, const int16_t *xb)
 {
     int emin = frexp_min(t);
     if (t != WT_TF32 || K <= 4)
-        return tc_sum_bits(av, bv, K, c, nan, inf, 27, 1, emin);
+        return tc_sum_bits(av, bv, K, c, nan, inf, 27, 1, emin, xa, xb);
     double acc = c;
     for (unsigned k = 0; k < K; k += 4) {
-        acc = tc_sum_bits(av + k, bv + k, K - k < 4 ? K - k : 4, acc, nan, inf, 27, 1, emin);
+        acc = tc_sum_bits(av + k, bv + k, K - k < 4 ? K - k : 4, acc, nan, inf, 27, 1, emin, xa + k, xb + k);
         if (*nan || *inf)
             return 0;
         if (k + 4 < K)
@@ -370,9 +378,15 @@ ISA_HOT static int mma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t ma
     double D[32 * 32];
     uint32_t Di[32 * 32];
     double bcol[256];
+    int16_t XA[8 * 128], xbcol[256];
+    int emin = frexp_min(t);
+    for (unsigned e = 0; e < M * K; e++)
+        XA[e] = align_exp(A[e], emin);
     for (unsigned j = 0; j < N; j++) {
-        for (unsigned k = 0; k < K; k++)
+        for (unsigned k = 0; k < K; k++) {
             bcol[k] = B[k * N + j];
+            xbcol[k] = align_exp(bcol[k], emin);
+        }
         for (unsigned i = 0; i < M; i++) {
             const double *arow = &A[i * K];
             double c = C[i * N + j];
@@ -393,7 +407,7 @@ ISA_HOT static int mma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t ma
             } else {
                 bool nan;
                 int inf;
-                double s = tc_sum(arow, bcol, K, c, &nan, &inf, t);
+                double s = tc_sum(arow, bcol, K, c, &nan, &inf, t, &XA[i * K], xbcol);
                 if (td == WT_F32) {
                     float r = nan ? f32_of(0x7fffffffu) : inf ? (inf > 0 ? INFINITY : -INFINITY)
                                                               : (float)f32_rz(s);
@@ -529,9 +543,15 @@ ISA_HOT static int mma_sync_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32
         }
     }
     double bcol[256];
+    int16_t XA[16 * 256], xbcol[256];
+    int emin = frexp_min(t);
+    for (unsigned e = 0; e < M * K; e++)
+        XA[e] = align_exp(A[e], emin);
     for (unsigned j = 0; j < N; j++) {
-        for (unsigned k = 0; k < K; k++)
+        for (unsigned k = 0; k < K; k++) {
             bcol[k] = B[k * N + j];
+            xbcol[k] = align_exp(bcol[k], emin);
+        }
         for (unsigned i = 0; i < M; i++) {
             double *d = &C[i * N + j];
             const double *arow = &A[i * K];
@@ -551,7 +571,7 @@ ISA_HOT static int mma_sync_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32
             } else {
                 bool nan;
                 int inf;
-                double sum = tc_sum(arow, bcol, K, *d, &nan, &inf, t);
+                double sum = tc_sum(arow, bcol, K, *d, &nan, &inf, t, &XA[i * K], xbcol);
                 if (td == WT_F32) {
                     float r = nan ? f32_of(0x7fffffffu) : inf ? (inf > 0 ? INFINITY : -INFINITY)
                                                               : (float)f32_rz(sum);
@@ -790,11 +810,11 @@ static int wgmma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                     /* fp8 (measured, pending/wgmma_round; not every bit): the k products and the
                      * accumulator in one sum cut to multiples of 2^(E - 15), the accumulator
                      * not counted higher, then rounded to f32 */
-                    sum = tc_sum_bits(arow, bcol, K, *d, &nan, &inf, 15, 0, frexp_min(t));
+                    sum = tc_sum_bits(arow, bcol, K, *d, &nan, &inf, 15, 0, frexp_min(t), NULL, NULL);
                     if (!nan && !inf)
                         sum = f32_rz(sum);
                 } else {
-                    sum = tc_sum_bits(arow, bcol, K, *d, &nan, &inf, 27, 1, frexp_min(t));
+                    sum = tc_sum_bits(arow, bcol, K, *d, &nan, &inf, 27, 1, frexp_min(t), NULL, NULL);
                 }
                 if (td == WT_F32) {
                     float r = nan ? f32_of(0x7fffffffu) : inf ? (inf > 0 ? INFINITY : -INFINITY)
