@@ -231,6 +231,276 @@ static bool widths_ok(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
 }
 
 /* Pure register instructions: slots for every operand, then width checks. */
+/*{=====================================================================
+ * Contraction.  ptxas fuses a mul and an add or sub of .f32, .f64, .f16 or .f16x2 that
+ * carry no rounding modifier into one fused multiply-add, and the H100 runs what ptxas
+ * made (measured: SASS of tests/golden/fma_contract.ptx, and its results): the add's
+ * operand a mul defines in the same basic block (no label or branch between) is fused,
+ * the first operand where both are muls; d = m - x is fma(a, b, -x), d = x - m is
+ * fma(-a, b, x); the mul and the add must agree on .ftz, the add's .sat carries over
+ * (FFMA.SAT); a mul with .sat or a rounding modifier, a guarded mul, m + m, or a mul
+ * whose result has a use other than such adds (a store, say) is not fused.  The mul still runs (its result may have other uses: each fuses on its own).
+ * A source of the mul written between the two is not fused here (ptxas, reading SSA
+ * values, would fuse it).
+ *====================================================================*/
+
+/* Whether instruction in may write register r (a destination operand, or any register
+ * operand of an instruction whose operands have no fixed roles). */
+static bool may_write(const isa_func_t *fn, const isa_instr_t *in, uint32_t r)
+{
+    isa_shape_t sh = isa_ops[in->op].shape;
+    for (unsigned k = 0; k < in->nopd; k++) {
+        char kind = isa_shape_kind(sh, k);
+        if (kind == 's' || kind == 'q' || kind == 'a' || kind == 't')
+            continue;
+        const isa_operand_t *o = &fn->opds[in->opd + k];
+        if (o->kind == ISA_OPD_REG && o->u.reg == r)
+            return true;
+        if (o->kind == ISA_OPD_VEC || o->kind == OPD_DUAL || o->kind == OPD_LIST) {
+            for (uint32_t e = 0; e < o->count; e++)
+                if (fn->opds[o->u.first + e].kind == ISA_OPD_REG && fn->opds[o->u.first + e].u.reg == r)
+                    return true;
+        }
+    }
+    return false;
+}
+
+/* How often operand o mentions register r (as a register, an address's base, or an
+ * element of a list); r ISA_NONE: add one to counts[] for every register it mentions. */
+static uint32_t mentions(const isa_func_t *fn, const isa_operand_t *o, uint32_t r, uint32_t *counts)
+{
+    uint32_t n = 0;
+    switch (o->kind) {
+    case ISA_OPD_REG:
+        if (counts)
+            counts[o->u.reg]++;
+        return o->u.reg == r;
+    case ISA_OPD_ADDR:
+        if (o->flags & ISA_OPDF_ADDRLIST) {   /* [a, b, {c}] */
+            for (uint32_t e = 0; e < o->count; e++)
+                n += mentions(fn, &fn->opds[o->u.first + e], r, counts);
+            return n;
+        }
+        if (o->base != ISA_OPD_REG)
+            return 0;
+        if (counts)
+            counts[o->u.reg]++;
+        return o->u.reg == r;
+    case ISA_OPD_VEC: case OPD_LIST: case OPD_DUAL:
+        for (uint32_t e = 0; e < o->count; e++)
+            n += mentions(fn, &fn->opds[o->u.first + e], r, counts);
+        return n;
+    default:
+        return 0;
+    }
+}
+
+/* How often instruction in may read register r (every mention but a plain destination;
+ * the guard too); r ISA_NONE with counts: count every register's reads. */
+static uint32_t reads(const isa_func_t *fn, const isa_instr_t *in, uint32_t r, uint32_t *counts)
+{
+    uint32_t n = 0;
+    if (in->guard != ISA_NONE) {
+        if (counts)
+            counts[in->guard]++;
+        n += in->guard == r;
+    }
+    isa_shape_t sh = isa_ops[in->op].shape;
+    for (unsigned k = 0; k < in->nopd; k++) {
+        char kind = isa_shape_kind(sh, k);
+        const isa_operand_t *o = &fn->opds[in->opd + k];
+        if ((kind == 'd' || kind == 'p') && (o->kind == ISA_OPD_REG || o->kind == ISA_OPD_VEC || o->kind == OPD_DUAL ||
+                                           o->kind == ISA_OPD_SINK))
+            continue;
+        n += mentions(fn, o, r, counts);
+    }
+    return n;
+}
+
+static bool ctl_transfer(const isa_instr_t *in)
+{
+    return in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX || in->op == ISA_OP_CALL || in->op == ISA_OP_RET ||
+           in->op == ISA_OP_EXIT;
+}
+
+/* An add or sub that may fuse with a mul of type t and ftz-ness ftz (one of its
+ * operands being the mul's result). */
+static bool add_like(const isa_func_t *fn, const isa_instr_t *in, isa_type_t t, bool ftz)
+{
+    if ((in->op != ISA_OP_ADD && in->op != ISA_OP_SUB) || in->ntypes != 1 || in->types[0] != t || in->nopd != 3 ||
+        isa_instr_mod(in, ISA_G_ROUND) >= 0 || (isa_instr_mod(in, ISA_G_FTZ) == ISA_M_FTZ) != ftz)
+        return false;
+    const isa_operand_t *o1 = &fn->opds[in->opd + 1], *o2 = &fn->opds[in->opd + 2];
+    return !(o1->kind == ISA_OPD_REG && o2->kind == ISA_OPD_REG && o1->u.reg == o2->u.reg);
+}
+
+/* Whether every read of the result r of the mul at instruction j is by such an add in
+ * its basic block (measured: a mul whose result is also stored is not fused; one whose
+ * only uses are two adds fuses into both).  nread: each register's reads in the whole
+ * function. */
+static bool only_adds_use(const isa_func_t *fn, const uint8_t *lead, const uint32_t *nread, uint32_t j, uint32_t r,
+                          isa_type_t t, bool ftz)
+{
+    uint32_t local = 0;
+    for (uint32_t e = j + 1; e < fn->ninstr && !lead[e]; e++) {
+        const isa_instr_t *u = &fn->instrs[e];
+        uint32_t n = reads(fn, u, r, NULL);
+        if (n && !add_like(fn, u, t, ftz))
+            return false;
+        local += n;
+        if (may_write(fn, u, r) && u->guard == ISA_NONE)
+            return true;              /* redefined in the block: no other read sees this value */
+        if (ctl_transfer(u))
+            break;
+    }
+    return local == nread[r];       /* live past the block: read nowhere else */
+}
+
+/* The index of the mul that operand k of the add at instruction i can fuse with, or
+ * ISA_NONE. */
+static uint32_t fusable_mul(const isa_func_t *fn, const uint8_t *lead, const uint32_t *nread, uint32_t i, unsigned k)
+{
+    const isa_instr_t *add = &fn->instrs[i];
+    const isa_operand_t *o = &fn->opds[add->opd + k];
+    if (o->kind != ISA_OPD_REG || o->sel || o->flags)
+        return ISA_NONE;
+    uint32_t r = o->u.reg;
+    for (uint32_t j = i; j-- > 0;) {
+        if (lead[j + 1])
+            return ISA_NONE;              /* a label between: another path enters */
+        const isa_instr_t *m = &fn->instrs[j];
+        if (ctl_transfer(m))
+            return ISA_NONE;
+        if (!may_write(fn, m, r))
+            continue;
+        /* j defines r: an eligible mul whose sources keep their values up to the add */
+        if (m->op != ISA_OP_MUL || m->guard != ISA_NONE || m->nopd != 3 || m->ntypes != 1 ||
+            m->types[0] != add->types[0] || isa_instr_mod(m, ISA_G_ROUND) >= 0 || isa_instr_mod(m, ISA_G_SAT) >= 0 ||
+            (isa_instr_mod(m, ISA_G_FTZ) == ISA_M_FTZ) != (isa_instr_mod(add, ISA_G_FTZ) == ISA_M_FTZ) ||
+            isa_instr_mod(m, ISA_G_MULMODE) >= 0)
+            return ISA_NONE;
+        const isa_operand_t *md = &fn->opds[m->opd];
+        if (md->kind != ISA_OPD_REG || md->u.reg != r || md->sel ||
+            !only_adds_use(fn, lead, nread, j, r, (isa_type_t)add->types[0], isa_instr_mod(add, ISA_G_FTZ) == ISA_M_FTZ))
+            return ISA_NONE;
+        for (unsigned s = 1; s < 3; s++) {
+            const isa_operand_t *ms = &fn->opds[m->opd + s];
+            if (ms->kind == ISA_OPD_REG) {
+                if (ms->sel || ms->flags)
+                    return ISA_NONE;
+                for (uint32_t t = j + 1; t < i; t++)
+                    if (may_write(fn, &fn->instrs[t], ms->u.reg))
+                        return ISA_NONE;
+            } else if (ms->kind != ISA_OPD_IMM && ms->kind != ISA_OPD_F32 && ms->kind != ISA_OPD_F64) {
+                return ISA_NONE;
+            }
+        }
+        return j;
+    }
+    return ISA_NONE;
+}
+
+/* The fused multiply-add with a negated operand: o[1] (bit 0 of vec) and/or o[3] (bit 1)
+ * are copied with their signs flipped into o[4] and o[5], then the fma handler in aux
+ * runs on them (width bytes per lane). */
+static int fused_neg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    const isa_xdesc_t *u = (const isa_xdesc_t *)(uintptr_t)x->aux;
+    isa_xinsn_t y = *x;
+    unsigned w = x->width;
+    for (unsigned k = 0; k < 2; k++) {
+        if (!(x->vec & (1u << k)))
+            continue;
+        uint32_t from = x->o[k ? 3 : 1], to = x->o[k ? 5 : 4];
+        for (unsigned l = 0; l < ISA_LANES; l++) {
+            if (w == 8) {
+                uint64_t v;
+                memcpy(&v, f + from + l * 8, 8);
+                v ^= 1ull << 63;
+                memcpy(f + to + l * 8, &v, 8);
+            } else if (w == 4) {
+                uint32_t v;
+                memcpy(&v, f + from + l * 4, 4);
+                v ^= x->flags ? 0x80008000u : 0x80000000u;   /* flags: an f16x2 pair */
+                memcpy(f + to + l * 4, &v, 4);
+            } else {
+                uint16_t v;
+                memcpy(&v, f + from + l * 2, 2);
+                v ^= 0x8000u;
+                memcpy(f + to + l * 2, &v, 2);
+            }
+        }
+        y.o[k ? 3 : 1] = to;
+    }
+    y.o[4] = y.o[5] = ISA_NONE;
+    y.flags = 0;
+    y.desc = u;
+    return u->fn(wv, f, &y, mask);
+}
+static const isa_xdesc_t fused_neg_d[1] = { { fused_neg_f, { 0 }, 0 } };
+
+/* The add or sub at instruction i as the fused multiply-add ptxas makes of it, if any. */
+static bool select_fused(pd_t *d, const uint8_t *lead, const uint32_t *nread, uint32_t i, const isa_instr_t *in,
+                         ex_insn_t *x)
+{
+    const isa_func_t *fn = d->f->ir;
+    if ((in->op != ISA_OP_ADD && in->op != ISA_OP_SUB) || in->ntypes != 1 || in->nopd != 3 ||
+        isa_instr_mod(in, ISA_G_ROUND) >= 0)
+        return false;
+    isa_type_t t = (isa_type_t)in->types[0];
+    if (t != ISA_T_F32 && t != ISA_T_F64 && t != ISA_T_F16 && t != ISA_T_F16X2)
+        return false;
+    const isa_operand_t *o1 = &fn->opds[in->opd + 1], *o2 = &fn->opds[in->opd + 2];
+    if (o1->kind == ISA_OPD_REG && o2->kind == ISA_OPD_REG && o1->u.reg == o2->u.reg)
+        return false;                     /* m + m: not fused (measured) */
+    unsigned k = 1;
+    uint32_t j = fusable_mul(fn, lead, nread, i, 1);
+    if (j == ISA_NONE) {
+        k = 2;
+        j = fusable_mul(fn, lead, nread, i, 2);
+    }
+    if (j == ISA_NONE || in->nsfx >= ISA_MAX_SFX)
+        return false;
+    /* fma.rn{.ftz}{.sat}.T d, a, b, c */
+    isa_instr_t f2 = *in;
+    f2.op = ISA_OP_FMA;
+    f2.nopd = 4;
+    f2.sfx[f2.nsfx++] = (isa_sfx_t){ .kind = ISA_SFX_MOD, .group = ISA_G_ROUND, .id = ISA_M_RN };
+    if (!isa_sem_select(&f2, x))
+        return false;
+    const isa_instr_t *m = &fn->instrs[j];
+    const isa_operand_t *a = &fn->opds[m->opd + 1], *b = &fn->opds[m->opd + 2];
+    const isa_operand_t *c = k == 1 ? o2 : o1, *dd = &fn->opds[in->opd];
+    unsigned w = type_width(t);
+    if (dd->kind != ISA_OPD_REG || dd->sel || c->flags || (c->kind == ISA_OPD_REG && c->sel))
+        return false;
+    unsigned have;
+    x->o[0] = ex_reg_operand(d->f, dd, &have);
+    if (x->o[0] == ISA_NONE || have != w)
+        return false;
+    const isa_operand_t *src[3] = { a, b, c };
+    for (unsigned s = 0; s < 3; s++) {
+        if (src[s]->kind == ISA_OPD_REG && ex_reg_width(d->f, src[s]) != w)
+            return false;
+        x->o[1 + s] = ex_pd_operand(d, src[s], w);
+        if (x->o[1 + s] == ISA_NONE)
+            return false;
+    }
+    /* sub: m - c is fma(a, b, -c); c - m is fma(-a, b, c) */
+    unsigned neg = in->op != ISA_OP_SUB ? 0 : k == 1 ? 2 : 1;
+    if (neg) {
+        x->aux = (uint64_t)(uintptr_t)x->desc;
+        x->width = (uint8_t)w;
+        x->vec = (uint8_t)neg;
+        x->flags = t == ISA_T_F16X2;
+        x->o[4] = slot_new(d, w * ISA_LANES);
+        x->o[5] = slot_new(d, w * ISA_LANES);
+        x->desc = fused_neg_d;
+    }
+    return true;
+}
+/*}=====================================================================*/
+
 static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
 {
     if (!isa_sem_select(in, x))
@@ -582,6 +852,15 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
     uint32_t npa = 0, cappa = 0;
     if (f->ir_own)
         f->preadd_at = PD_CALLOC(fn->ninstr + 2, sizeof *f->preadd_at);
+    /* instructions a label precedes (contraction stays within a basic block) */
+    uint8_t *lead = PD_CALLOC(fn->ninstr + 2, 1);
+    for (uint32_t k = 0; k < fn->nlabel; k++)
+        if (fn->labels[k].instr <= fn->ninstr)
+            lead[fn->labels[k].instr] = 1;
+    /* each register's reads, in the IR pre-decoding reads (with renamed registers) */
+    uint32_t *nread = PD_CALLOC(f->ir->nreg + 1, sizeof *nread);
+    for (uint32_t k = 0; k < f->ir->ninstr; k++)
+        reads(f->ir, &f->ir->instrs[k], ISA_NONE, nread);
     for (uint32_t i = 0; i < fn->ninstr; i++) {
         const isa_instr_t *in = &fn->instrs[i];
         ex_insn_t *x = &f->code[i];
@@ -597,7 +876,7 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
             f->preadd_at[i] = pa0;
             f->preadd_at[i + 1] = npa;
         }
-        bool ok = sums && (ex_select_ctrl(&d, f, in, x) || ex_select_mem(&d, f, in, x) ||
+        bool ok = sums && (select_fused(&d, lead, nread, i, in, x) || ex_select_ctrl(&d, f, in, x) || ex_select_mem(&d, f, in, x) ||
                            ex_select_atom(&d, f, in, x) ||
                            ex_select_mov(&d, f, in, x) || ex_select_warp(&d, f, in, x) ||
                            ex_select_tex(&d, f, in, x) || ex_select_async(&d, f, in, x) ||
@@ -626,6 +905,8 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
             x->fn = npa > pa0 ? preadd_f : x->desc->fn;
         }
     }
+    free(lead);
+    free(nread);
     if (f->ir_own)
         f->preadd_at[fn->ninstr + 1] = npa;
     f->preadd = pa;

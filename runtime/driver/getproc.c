@@ -154,10 +154,20 @@ static const drv_fn_t tools_table[7] = {
     (drv_fn_t)tools_slot4, (drv_fn_t)tools_slot5, (drv_fn_t)tools_buffer2,
 };
 
-/* {42d85a81-23f6-cb47-8298-f6e78a3aecdc}: asked for, never called.
+/* {42d85a81-23f6-cb47-8298-f6e78a3aecdc}: the calling thread's context.  Slot 2, seen
+ * from cuBLAS (tests/driver/logs/cublas_*.log): (out, a1, a2) -> 0, the current context
+ * written to *out (what cuCtxGetCurrent gives at that point), a1 and a2 left alone.
  * {f8cff951-2146-8b4e-b9e2-fb469e7c0dd9}: the error log. */
 UNKNOWN_SLOT(tls, 1)
-UNKNOWN_SLOT(tls, 2)
+static CUresult tls_slot2(CUcontext *out, uintptr_t a1, void *a2)
+{
+    (void)a1;
+    (void)a2;
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = drv_current();
+    return CUDA_SUCCESS;
+}
 static const drv_fn_t tls_table[3] = { DRV_SIZE(3), (drv_fn_t)tls_slot1, (drv_fn_t)tls_slot2 };
 /* f8c slot 1: the runtime's messages for the error log, (source, level, format, va_list),
  * as seen when cudaSetDevice is given a device that does not exist. */
@@ -312,6 +322,152 @@ static CUresult integrity(uint32_t version, uint64_t seconds, uint64_t out[2])
     return CUDA_SUCCESS;
 }
 
+/* {21318c60-9714-3248-8ca6-41ff7324c8f2}: the math libraries' interface (744 bytes: 92
+ * slots, slot 91 NULL), as cuBLAS calls it on the H100 (tests/driver/logs/cublas_*.log;
+ * the meanings are not known, the answers are the driver's): slot 4 (context, out) -> 0
+ * with 1 written as 8 bytes to *out, before its first cuLibraryLoadData and before a
+ * launch; before each reduction's launch (dot, nrm2, amax), slot 51 (context, 0, out) -> 0
+ * with the address of an object whose first word is 1 written to *out (the same address
+ * each time), then slot 39 (context, that object, out) -> 0 with 7 written as 8 bytes to
+ * *out.  No other slot was called. */
+static const uint64_t lib_object[2] = { 1, 0 };
+static CUresult lib_slot51(CUcontext ctx, uintptr_t a1, const void **out)
+{
+    (void)ctx;
+    (void)a1;
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = lib_object;
+    return CUDA_SUCCESS;
+}
+static CUresult lib_slot39(CUcontext ctx, const void *obj, uint64_t *out)
+{
+    (void)ctx;
+    (void)obj;
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = 7;
+    return CUDA_SUCCESS;
+}
+static CUresult lib_slot4(CUcontext ctx, uint64_t *out)
+{
+    (void)ctx;
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = 1;
+    return CUDA_SUCCESS;
+}
+UNKNOWN_SLOT(lib, 1)
+UNKNOWN_SLOT(lib, 2)
+UNKNOWN_SLOT(lib, 3)
+UNKNOWN_SLOT(lib, 5)
+UNKNOWN_SLOT(lib, 6)
+UNKNOWN_SLOT(lib, 7)
+UNKNOWN_SLOT(lib, 8)
+UNKNOWN_SLOT(lib, 9)
+UNKNOWN_SLOT(lib, 10)
+UNKNOWN_SLOT(lib, 11)
+UNKNOWN_SLOT(lib, 12)
+UNKNOWN_SLOT(lib, 13)
+UNKNOWN_SLOT(lib, 14)
+UNKNOWN_SLOT(lib, 15)
+UNKNOWN_SLOT(lib, 16)
+UNKNOWN_SLOT(lib, 17)
+UNKNOWN_SLOT(lib, 18)
+UNKNOWN_SLOT(lib, 19)
+UNKNOWN_SLOT(lib, 20)
+UNKNOWN_SLOT(lib, 21)
+UNKNOWN_SLOT(lib, 22)
+UNKNOWN_SLOT(lib, 23)
+UNKNOWN_SLOT(lib, 24)
+UNKNOWN_SLOT(lib, 25)
+UNKNOWN_SLOT(lib, 26)
+UNKNOWN_SLOT(lib, 27)
+UNKNOWN_SLOT(lib, 28)
+UNKNOWN_SLOT(lib, 29)
+UNKNOWN_SLOT(lib, 30)
+UNKNOWN_SLOT(lib, 31)
+UNKNOWN_SLOT(lib, 32)
+UNKNOWN_SLOT(lib, 33)
+UNKNOWN_SLOT(lib, 34)
+UNKNOWN_SLOT(lib, 35)
+UNKNOWN_SLOT(lib, 36)
+UNKNOWN_SLOT(lib, 37)
+UNKNOWN_SLOT(lib, 38)
+UNKNOWN_SLOT(lib, 40)
+UNKNOWN_SLOT(lib, 41)
+UNKNOWN_SLOT(lib, 42)
+UNKNOWN_SLOT(lib, 43)
+UNKNOWN_SLOT(lib, 44)
+UNKNOWN_SLOT(lib, 45)
+UNKNOWN_SLOT(lib, 46)
+UNKNOWN_SLOT(lib, 47)
+UNKNOWN_SLOT(lib, 48)
+UNKNOWN_SLOT(lib, 49)
+UNKNOWN_SLOT(lib, 50)
+UNKNOWN_SLOT(lib, 52)
+UNKNOWN_SLOT(lib, 53)
+UNKNOWN_SLOT(lib, 54)
+UNKNOWN_SLOT(lib, 55)
+UNKNOWN_SLOT(lib, 56)
+UNKNOWN_SLOT(lib, 57)
+UNKNOWN_SLOT(lib, 58)
+UNKNOWN_SLOT(lib, 59)
+UNKNOWN_SLOT(lib, 60)
+UNKNOWN_SLOT(lib, 61)
+UNKNOWN_SLOT(lib, 62)
+UNKNOWN_SLOT(lib, 63)
+UNKNOWN_SLOT(lib, 64)
+UNKNOWN_SLOT(lib, 65)
+UNKNOWN_SLOT(lib, 66)
+UNKNOWN_SLOT(lib, 67)
+UNKNOWN_SLOT(lib, 68)
+UNKNOWN_SLOT(lib, 69)
+UNKNOWN_SLOT(lib, 70)
+UNKNOWN_SLOT(lib, 71)
+UNKNOWN_SLOT(lib, 72)
+UNKNOWN_SLOT(lib, 73)
+UNKNOWN_SLOT(lib, 74)
+UNKNOWN_SLOT(lib, 75)
+UNKNOWN_SLOT(lib, 76)
+UNKNOWN_SLOT(lib, 77)
+UNKNOWN_SLOT(lib, 78)
+UNKNOWN_SLOT(lib, 79)
+UNKNOWN_SLOT(lib, 80)
+UNKNOWN_SLOT(lib, 81)
+UNKNOWN_SLOT(lib, 82)
+UNKNOWN_SLOT(lib, 83)
+UNKNOWN_SLOT(lib, 84)
+UNKNOWN_SLOT(lib, 85)
+UNKNOWN_SLOT(lib, 86)
+UNKNOWN_SLOT(lib, 87)
+UNKNOWN_SLOT(lib, 88)
+UNKNOWN_SLOT(lib, 89)
+UNKNOWN_SLOT(lib, 90)
+UNKNOWN_SLOT(lib, 92)
+static const drv_fn_t lib_table[93] = {
+    DRV_SIZE(93),
+    (drv_fn_t)lib_slot1, (drv_fn_t)lib_slot2, (drv_fn_t)lib_slot3, (drv_fn_t)lib_slot4, (drv_fn_t)lib_slot5,
+    (drv_fn_t)lib_slot6, (drv_fn_t)lib_slot7, (drv_fn_t)lib_slot8, (drv_fn_t)lib_slot9, (drv_fn_t)lib_slot10,
+    (drv_fn_t)lib_slot11, (drv_fn_t)lib_slot12, (drv_fn_t)lib_slot13, (drv_fn_t)lib_slot14, (drv_fn_t)lib_slot15,
+    (drv_fn_t)lib_slot16, (drv_fn_t)lib_slot17, (drv_fn_t)lib_slot18, (drv_fn_t)lib_slot19, (drv_fn_t)lib_slot20,
+    (drv_fn_t)lib_slot21, (drv_fn_t)lib_slot22, (drv_fn_t)lib_slot23, (drv_fn_t)lib_slot24, (drv_fn_t)lib_slot25,
+    (drv_fn_t)lib_slot26, (drv_fn_t)lib_slot27, (drv_fn_t)lib_slot28, (drv_fn_t)lib_slot29, (drv_fn_t)lib_slot30,
+    (drv_fn_t)lib_slot31, (drv_fn_t)lib_slot32, (drv_fn_t)lib_slot33, (drv_fn_t)lib_slot34, (drv_fn_t)lib_slot35,
+    (drv_fn_t)lib_slot36, (drv_fn_t)lib_slot37, (drv_fn_t)lib_slot38, (drv_fn_t)lib_slot39, (drv_fn_t)lib_slot40,
+    (drv_fn_t)lib_slot41, (drv_fn_t)lib_slot42, (drv_fn_t)lib_slot43, (drv_fn_t)lib_slot44, (drv_fn_t)lib_slot45,
+    (drv_fn_t)lib_slot46, (drv_fn_t)lib_slot47, (drv_fn_t)lib_slot48, (drv_fn_t)lib_slot49, (drv_fn_t)lib_slot50,
+    (drv_fn_t)lib_slot51, (drv_fn_t)lib_slot52, (drv_fn_t)lib_slot53, (drv_fn_t)lib_slot54, (drv_fn_t)lib_slot55,
+    (drv_fn_t)lib_slot56, (drv_fn_t)lib_slot57, (drv_fn_t)lib_slot58, (drv_fn_t)lib_slot59, (drv_fn_t)lib_slot60,
+    (drv_fn_t)lib_slot61, (drv_fn_t)lib_slot62, (drv_fn_t)lib_slot63, (drv_fn_t)lib_slot64, (drv_fn_t)lib_slot65,
+    (drv_fn_t)lib_slot66, (drv_fn_t)lib_slot67, (drv_fn_t)lib_slot68, (drv_fn_t)lib_slot69, (drv_fn_t)lib_slot70,
+    (drv_fn_t)lib_slot71, (drv_fn_t)lib_slot72, (drv_fn_t)lib_slot73, (drv_fn_t)lib_slot74, (drv_fn_t)lib_slot75,
+    (drv_fn_t)lib_slot76, (drv_fn_t)lib_slot77, (drv_fn_t)lib_slot78, (drv_fn_t)lib_slot79, (drv_fn_t)lib_slot80,
+    (drv_fn_t)lib_slot81, (drv_fn_t)lib_slot82, (drv_fn_t)lib_slot83, (drv_fn_t)lib_slot84, (drv_fn_t)lib_slot85,
+    (drv_fn_t)lib_slot86, (drv_fn_t)lib_slot87, (drv_fn_t)lib_slot88, (drv_fn_t)lib_slot89, (drv_fn_t)lib_slot90,
+    NULL, (drv_fn_t)lib_slot92,
+};
+
 static const struct { uint8_t uuid[16]; const void *table; } tables[] = {
     { { 0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9 }, cudart_table },
     { { 0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66 }, tools_table },
@@ -320,6 +476,7 @@ static const struct { uint8_t uuid[16]; const void *table; } tables[] = {
     { { 0xc6, 0x93, 0x33, 0x6e, 0x11, 0x21, 0xdf, 0x11, 0xa8, 0xc3, 0x68, 0xf3, 0x55, 0xd8, 0x95, 0x93 }, cls_table },
     { { 0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43, 0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d, 0xfa, 0x7e }, check_table },
     { { 0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2 }, integrity_table },
+    { { 0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48, 0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8, 0xf2 }, lib_table },
 };
 
 DRV_API CUresult cuGetExportTable(const void **table, const CUuuid *id)

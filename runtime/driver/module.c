@@ -41,6 +41,12 @@ static CUresult fatbin_ptx(rt_fatbin_t *fb, isa_status_t st, const char *fn, cha
     if (st != ISA_ST_OK)
         return drv_fail(CUDA_ERROR_INVALID_IMAGE, fn, "%s", fb->msg);
     int i = rt_fatbin_pick_ptx(fb, 90);
+    /* None for sm_90 or below: the oldest PTX for a newer architecture.  NVIDIA's math
+     * libraries ship SASS for sm_90 and PTX only for compute_120, made from the same
+     * sources (tests/apps/cublas_level1 runs on it as on the H100's SASS); an instruction
+     * the H100 lacks is refused when the kernel is prepared, naming it. */
+    for (uint32_t a = 91; i < 0 && a <= 255; a++)
+        i = rt_fatbin_pick_ptx(fb, a);
     if (i < 0) {
         char kernels[512];
         list_kernels(fb, kernels, sizeof kernels);
