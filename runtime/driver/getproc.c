@@ -468,6 +468,130 @@ static const drv_fn_t lib_table[93] = {
     NULL, (drv_fn_t)lib_slot92,
 };
 
+/* {6e163fbe-b958-444d-835c-e182aff1991e}: asked for by cuFFT (792 bytes: 98 slots, slot 93
+ * NULL; tests/driver/logs/cufft_1d.log): slot 7, once while a plan is made, returns
+ * CUDA_ERROR_INVALID_VALUE on the H100 (and cuFFT goes on); no other slot was called. */
+static CUresult fft_slot7(void) { return CUDA_ERROR_INVALID_VALUE; }
+UNKNOWN_SLOT(fft, 1)
+UNKNOWN_SLOT(fft, 2)
+UNKNOWN_SLOT(fft, 3)
+UNKNOWN_SLOT(fft, 4)
+UNKNOWN_SLOT(fft, 5)
+UNKNOWN_SLOT(fft, 6)
+UNKNOWN_SLOT(fft, 8)
+UNKNOWN_SLOT(fft, 9)
+UNKNOWN_SLOT(fft, 10)
+UNKNOWN_SLOT(fft, 11)
+UNKNOWN_SLOT(fft, 12)
+UNKNOWN_SLOT(fft, 13)
+UNKNOWN_SLOT(fft, 14)
+UNKNOWN_SLOT(fft, 15)
+UNKNOWN_SLOT(fft, 16)
+UNKNOWN_SLOT(fft, 17)
+UNKNOWN_SLOT(fft, 18)
+UNKNOWN_SLOT(fft, 19)
+UNKNOWN_SLOT(fft, 20)
+UNKNOWN_SLOT(fft, 21)
+UNKNOWN_SLOT(fft, 22)
+UNKNOWN_SLOT(fft, 23)
+UNKNOWN_SLOT(fft, 24)
+UNKNOWN_SLOT(fft, 25)
+UNKNOWN_SLOT(fft, 26)
+UNKNOWN_SLOT(fft, 27)
+UNKNOWN_SLOT(fft, 28)
+UNKNOWN_SLOT(fft, 29)
+UNKNOWN_SLOT(fft, 30)
+UNKNOWN_SLOT(fft, 31)
+UNKNOWN_SLOT(fft, 32)
+UNKNOWN_SLOT(fft, 33)
+UNKNOWN_SLOT(fft, 34)
+UNKNOWN_SLOT(fft, 35)
+UNKNOWN_SLOT(fft, 36)
+UNKNOWN_SLOT(fft, 37)
+UNKNOWN_SLOT(fft, 38)
+UNKNOWN_SLOT(fft, 39)
+UNKNOWN_SLOT(fft, 40)
+UNKNOWN_SLOT(fft, 41)
+UNKNOWN_SLOT(fft, 42)
+UNKNOWN_SLOT(fft, 43)
+UNKNOWN_SLOT(fft, 44)
+UNKNOWN_SLOT(fft, 45)
+UNKNOWN_SLOT(fft, 46)
+UNKNOWN_SLOT(fft, 47)
+UNKNOWN_SLOT(fft, 48)
+UNKNOWN_SLOT(fft, 49)
+UNKNOWN_SLOT(fft, 50)
+UNKNOWN_SLOT(fft, 51)
+UNKNOWN_SLOT(fft, 52)
+UNKNOWN_SLOT(fft, 53)
+UNKNOWN_SLOT(fft, 54)
+UNKNOWN_SLOT(fft, 55)
+UNKNOWN_SLOT(fft, 56)
+UNKNOWN_SLOT(fft, 57)
+UNKNOWN_SLOT(fft, 58)
+UNKNOWN_SLOT(fft, 59)
+UNKNOWN_SLOT(fft, 60)
+UNKNOWN_SLOT(fft, 61)
+UNKNOWN_SLOT(fft, 62)
+UNKNOWN_SLOT(fft, 63)
+UNKNOWN_SLOT(fft, 64)
+UNKNOWN_SLOT(fft, 65)
+UNKNOWN_SLOT(fft, 66)
+UNKNOWN_SLOT(fft, 67)
+UNKNOWN_SLOT(fft, 68)
+UNKNOWN_SLOT(fft, 69)
+UNKNOWN_SLOT(fft, 70)
+UNKNOWN_SLOT(fft, 71)
+UNKNOWN_SLOT(fft, 72)
+UNKNOWN_SLOT(fft, 73)
+UNKNOWN_SLOT(fft, 74)
+UNKNOWN_SLOT(fft, 75)
+UNKNOWN_SLOT(fft, 76)
+UNKNOWN_SLOT(fft, 77)
+UNKNOWN_SLOT(fft, 78)
+UNKNOWN_SLOT(fft, 79)
+UNKNOWN_SLOT(fft, 80)
+UNKNOWN_SLOT(fft, 81)
+UNKNOWN_SLOT(fft, 82)
+UNKNOWN_SLOT(fft, 83)
+UNKNOWN_SLOT(fft, 84)
+UNKNOWN_SLOT(fft, 85)
+UNKNOWN_SLOT(fft, 86)
+UNKNOWN_SLOT(fft, 87)
+UNKNOWN_SLOT(fft, 88)
+UNKNOWN_SLOT(fft, 89)
+UNKNOWN_SLOT(fft, 90)
+UNKNOWN_SLOT(fft, 91)
+UNKNOWN_SLOT(fft, 92)
+UNKNOWN_SLOT(fft, 94)
+UNKNOWN_SLOT(fft, 95)
+UNKNOWN_SLOT(fft, 96)
+UNKNOWN_SLOT(fft, 97)
+UNKNOWN_SLOT(fft, 98)
+static const drv_fn_t fft_table[99] = {
+    DRV_SIZE(99),
+    (drv_fn_t)fft_slot1, (drv_fn_t)fft_slot2, (drv_fn_t)fft_slot3, (drv_fn_t)fft_slot4, (drv_fn_t)fft_slot5,
+    (drv_fn_t)fft_slot6, (drv_fn_t)fft_slot7, (drv_fn_t)fft_slot8, (drv_fn_t)fft_slot9, (drv_fn_t)fft_slot10,
+    (drv_fn_t)fft_slot11, (drv_fn_t)fft_slot12, (drv_fn_t)fft_slot13, (drv_fn_t)fft_slot14, (drv_fn_t)fft_slot15,
+    (drv_fn_t)fft_slot16, (drv_fn_t)fft_slot17, (drv_fn_t)fft_slot18, (drv_fn_t)fft_slot19, (drv_fn_t)fft_slot20,
+    (drv_fn_t)fft_slot21, (drv_fn_t)fft_slot22, (drv_fn_t)fft_slot23, (drv_fn_t)fft_slot24, (drv_fn_t)fft_slot25,
+    (drv_fn_t)fft_slot26, (drv_fn_t)fft_slot27, (drv_fn_t)fft_slot28, (drv_fn_t)fft_slot29, (drv_fn_t)fft_slot30,
+    (drv_fn_t)fft_slot31, (drv_fn_t)fft_slot32, (drv_fn_t)fft_slot33, (drv_fn_t)fft_slot34, (drv_fn_t)fft_slot35,
+    (drv_fn_t)fft_slot36, (drv_fn_t)fft_slot37, (drv_fn_t)fft_slot38, (drv_fn_t)fft_slot39, (drv_fn_t)fft_slot40,
+    (drv_fn_t)fft_slot41, (drv_fn_t)fft_slot42, (drv_fn_t)fft_slot43, (drv_fn_t)fft_slot44, (drv_fn_t)fft_slot45,
+    (drv_fn_t)fft_slot46, (drv_fn_t)fft_slot47, (drv_fn_t)fft_slot48, (drv_fn_t)fft_slot49, (drv_fn_t)fft_slot50,
+    (drv_fn_t)fft_slot51, (drv_fn_t)fft_slot52, (drv_fn_t)fft_slot53, (drv_fn_t)fft_slot54, (drv_fn_t)fft_slot55,
+    (drv_fn_t)fft_slot56, (drv_fn_t)fft_slot57, (drv_fn_t)fft_slot58, (drv_fn_t)fft_slot59, (drv_fn_t)fft_slot60,
+    (drv_fn_t)fft_slot61, (drv_fn_t)fft_slot62, (drv_fn_t)fft_slot63, (drv_fn_t)fft_slot64, (drv_fn_t)fft_slot65,
+    (drv_fn_t)fft_slot66, (drv_fn_t)fft_slot67, (drv_fn_t)fft_slot68, (drv_fn_t)fft_slot69, (drv_fn_t)fft_slot70,
+    (drv_fn_t)fft_slot71, (drv_fn_t)fft_slot72, (drv_fn_t)fft_slot73, (drv_fn_t)fft_slot74, (drv_fn_t)fft_slot75,
+    (drv_fn_t)fft_slot76, (drv_fn_t)fft_slot77, (drv_fn_t)fft_slot78, (drv_fn_t)fft_slot79, (drv_fn_t)fft_slot80,
+    (drv_fn_t)fft_slot81, (drv_fn_t)fft_slot82, (drv_fn_t)fft_slot83, (drv_fn_t)fft_slot84, (drv_fn_t)fft_slot85,
+    (drv_fn_t)fft_slot86, (drv_fn_t)fft_slot87, (drv_fn_t)fft_slot88, (drv_fn_t)fft_slot89, (drv_fn_t)fft_slot90,
+    (drv_fn_t)fft_slot91, (drv_fn_t)fft_slot92, NULL, (drv_fn_t)fft_slot94, (drv_fn_t)fft_slot95,
+    (drv_fn_t)fft_slot96, (drv_fn_t)fft_slot97, (drv_fn_t)fft_slot98,
+};
+
 static const struct { uint8_t uuid[16]; const void *table; } tables[] = {
     { { 0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9 }, cudart_table },
     { { 0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66 }, tools_table },
@@ -477,6 +601,7 @@ static const struct { uint8_t uuid[16]; const void *table; } tables[] = {
     { { 0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43, 0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d, 0xfa, 0x7e }, check_table },
     { { 0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2 }, integrity_table },
     { { 0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48, 0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8, 0xf2 }, lib_table },
+    { { 0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d, 0x83, 0x5c, 0xe1, 0x82, 0xaf, 0xf1, 0x99, 0x1e }, fft_table },
 };
 
 DRV_API CUresult cuGetExportTable(const void **table, const CUuuid *id)
