@@ -46,7 +46,15 @@ static CUresult fatbin_ptx(rt_fatbin_t *fb, isa_status_t st, const char *fn, cha
      * sources (tests/apps/cublas_level1 runs on it as on the H100's SASS); an instruction
      * the H100 lacks is refused when the kernel is prepared, naming it. */
     for (uint32_t a = 91; i < 0 && a <= 255; a++)
-        i = rt_fatbin_pick_ptx(fb, a);
+        if ((i = rt_fatbin_pick_ptx(fb, a)) >= 0) {
+            /* once per process: the kernels were made for another GPU (their launch bounds
+             * stay: a launch beyond them is refused, as cuSPARSE's 512-thread SpMV) */
+            static bool told;
+            if (!__atomic_exchange_n(&told, true, __ATOMIC_RELAXED))
+                fprintf(stderr, "ptxemu: note: %s: no PTX for sm_90 or below; running PTX made for compute_%u "
+                        "(a library's kernels for a newer GPU, from the sources of its sm_90 SASS)\n", fn,
+                        fb->entries[i].arch);
+        }
     if (i < 0) {
         char kernels[512];
         list_kernels(fb, kernels, sizeof kernels);
