@@ -470,7 +470,6 @@ static bool select_fused(pd_t *d, const uint8_t *lead, const uint32_t *nread, ui
     }
     if (j == ISA_NONE || in->nsfx >= ISA_MAX_SFX)
         return false;
-    chosen[j] = 1;
     /* fma.rn{.ftz}{.sat}.T d, a, b, c */
     isa_instr_t f2 = *in;
     f2.op = ISA_OP_FMA;
@@ -507,6 +506,7 @@ static bool select_fused(pd_t *d, const uint8_t *lead, const uint32_t *nread, ui
         x->o[5] = slot_new(d, w * ISA_LANES);
         x->desc = fused_neg_d;
     }
+    chosen[j] = 1;                        /* fused: later adds prefer this mul */
     return true;
 }
 /*}=====================================================================*/
