@@ -2,79 +2,169 @@
  * lg2, ex2, tanh, rcp, rsqrt, sqrt and div .approx, and div.full; each as ptxas builds it. */
 #include "isa/sem/fp.h"
 #include "isa/sem/lanes.h"
+#include "isa/sem/mufu.h"
 
-/* The hardware interpolates from tables whose contents are not public: results differ from
- * the exact function by up to the bounds measured against recorded GPU outputs (listed in
- * docs/arithmetic.md and asserted by the fuzz replay).  What is modelled exactly is
- * everything around the table lookup, which decides special values and large errors: the
- * argument reduction of sin and cos, flushing, scaling of subnormal operands and results,
- * the NaNs, infinities and zeros, and the 20-bit precision of the f64 forms.  The values
- * themselves are the exact function rounded to nearest (computed in double). */
+/* The unit's results are the recorded tables of isa/sem/mufu.h, extended over the exponent
+ * as the unit does, with ptxas's scaling of subnormal operands and results around it for
+ * the forms without .ftz; every rule here was checked against 262,144 recorded results per
+ * form (tests/mufu/). */
 
 #define F32_QNAN 0x7fffffffu
 #define FZ(x) f32_ftz(x)
 
-/* A double rounded to f32, .ftz flushing a result below the smallest normal. */
-static inline float f32_out(double r, bool ftz)
+/*{=====================================================================
+ * The unit (MUFU.RCP, RSQ, SQRT, LG2, EX2) on f32 bit patterns: subnormal operands and
+ * results are zeros, a NaN gives 0x7fffffff.
+ *====================================================================*/
+#define EXP(u)  ((u) >> 23 & 0xffu)
+#define SIGN(u) ((u) & 0x80000000u)
+/* The table entry t scaled by 2^k; a result below the normal range is a zero of sign s,
+ * above it an infinity. */
+static inline uint32_t mufu_scale(uint32_t t, int k, uint32_t s)
 {
-    float f = (float)r;
-    return ftz ? FZ(f) : f;
+    int e = (int)EXP(t) + k;
+    if (e <= 0)
+        return s;
+    if (e >= 255)
+        return s | 0x7f800000u;
+    return s | (uint32_t)e << 23 | (t & 0x7fffffu);
 }
+static inline uint32_t mufu_rcp(uint32_t u)
+{
+    uint32_t s = SIGN(u), e = EXP(u), m = u & 0x7fffffu;
+    if (e == 255)
+        return m ? F32_QNAN : s;
+    if (e == 0)
+        return s | 0x7f800000u;
+    return mufu_scale(isa_mufu_get(ISA_MUFU_RCP, m), 127 - (int)e, s);
+}
+/* rsqrt and sqrt: the table covers [1,4), the exponent's parity choosing the half. */
+static inline uint32_t mufu_root(uint32_t u, bool sq)
+{
+    uint32_t s = SIGN(u), e = EXP(u), m = u & 0x7fffffu;
+    if (e == 255 && m)
+        return F32_QNAN;
+    if (e == 0)
+        return s | (sq ? 0 : 0x7f800000u);
+    if (s)
+        return F32_QNAN;
+    if (e == 255)
+        return sq ? 0x7f800000u : 0;
+    int n = (int)e - 127, odd = n & 1, h = (n - odd) / 2;
+    uint32_t t = isa_mufu_get(sq ? ISA_MUFU_SQRT : ISA_MUFU_RSQ, (uint32_t)odd << 23 | m);
+    return mufu_scale(t, sq ? h : -h, 0);
+}
+/* lg2 of m * 2^n: n + log2(m) rounded toward zero.  The table of [1,2) gives it for
+ * n >= 0; that of [0.5,1), n - 1 + log2(m) rounded toward zero, holds the unit's
+ * finer bits for n < 0, where the sum's magnitude is |n| - log2(m). */
+static inline uint32_t mufu_lg2(uint32_t u)
+{
+    uint32_t e = EXP(u), m = u & 0x7fffffu;
+    if (e == 255 && m)
+        return F32_QNAN;
+    if (e == 0)
+        return 0xff800000u;
+    if (SIGN(u))
+        return F32_QNAN;
+    if (e == 255)
+        return 0x7f800000u;
+    int n = (int)e - 127;
+    double v = n >= 0 ? n + (double)f32_of(isa_mufu_get(ISA_MUFU_LG2, m))
+                      : (n + 1) + (double)f32_of(isa_mufu_get(ISA_MUFU_LG2M, m));  /* exact */
+    return f32_bits((float)isa_fp_round(v, 0, -126, 127, 23, ISA_RND_Z));
+}
+/* ex2 of x: x in fixed point with 23 fraction bits, its magnitude truncated; a negative
+ * one is complemented (-a - 1), unless its fraction is zero (-a): the integer part scales
+ * the table's entry for the fraction. */
+static inline uint32_t mufu_ex2(uint32_t u)
+{
+    uint32_t e = EXP(u), m = u & 0x7fffffu;
+    if (e == 255)
+        return m ? F32_QNAN : SIGN(u) ? 0 : 0x7f800000u;
+    if (e == 0)
+        return 0x3f800000u;
+    double x = f32_of(u);
+    if (x >= 128)
+        return 0x7f800000u;
+    if (x <= -256)
+        return 0;
+    int64_t a = (int64_t)floor(fabs(x) * 0x1p23), k = x >= 0 ? a : (a & 0x7fffff) ? ~a : -a;
+    return mufu_scale(isa_mufu_get(ISA_MUFU_EX2, (uint32_t)(k & 0x7fffff)), (int)(k >> 23), 0);
+}
+/*}=====================================================================*/
 
 /*{=====================================================================
- * f32: rcp, rsqrt, sqrt, lg2, ex2, tanh
+ * f32 rcp, rsqrt, sqrt, lg2, ex2 as ptxas builds them: .ftz is the unit alone; without
+ * it a subnormal operand is scaled by 2^24 first (and the result back, rounding to
+ * nearest), a reciprocal that would be subnormal is taken of a quarter of the operand and
+ * quartered, and an ex2 below 2^-126 is the square of the ex2 of half the operand.
  *====================================================================*/
+static inline bool f32_sub(float a) { return a != 0 && fabsf(a) < 0x1p-126f; }
+
 static inline float rcp_approx(float a, bool ftz)
 {
-    double x = ftz ? FZ(a) : a;
-    return f32_canon(f32_out(1.0 / x, ftz));
+    uint32_t u = f32_bits(a);
+    if (!ftz && f32_sub(a))
+        return f32_of(mufu_rcp(f32_bits(a * 0x1p24f))) * 0x1p24f;
+    if (!ftz && EXP(u) >= 253 && EXP(u) != 255)
+        return f32_of(mufu_rcp(f32_bits(a * 0.25f))) * 0.25f;
+    return f32_of(mufu_rcp(u));
 }
 static inline float rsqrt_approx(float a, bool ftz)
 {
-    double x = ftz ? FZ(a) : a;
-    return f32_canon(f32_out(1.0 / sqrt(x), ftz));
+    if (!ftz && f32_sub(a))
+        return f32_of(mufu_root(f32_bits(a * 0x1p24f), false)) * 0x1p12f;
+    return f32_of(mufu_root(f32_bits(a), false));
 }
 static inline float sqrt_approx(float a, bool ftz)
 {
-    double x = ftz ? FZ(a) : a;
-    return f32_canon(f32_out(sqrt(x), ftz));
+    if (!ftz && f32_sub(a))
+        return f32_of(mufu_root(f32_bits(a * 0x1p24f), true)) * 0x1p-12f;
+    return f32_of(mufu_root(f32_bits(a), true));
 }
 static inline float lg2_approx(float a, bool ftz)
 {
-    double x = ftz ? FZ(a) : a;
-    return f32_canon((float)log2(x));
-}
-static inline double ex2_unit(double x)
-{
-    return exp2(x);
+    if (!ftz && f32_sub(a))
+        return f32_of(mufu_lg2(f32_bits(a * 0x1p24f))) - 24.0f;
+    return f32_of(mufu_lg2(f32_bits(a)));
 }
 static inline float ex2_approx(float a, bool ftz)
 {
-    double x = ftz ? FZ(a) : a;
-    return f32_canon(f32_out(ex2_unit(x), ftz));
+    if (!ftz && a < -126.0f) {
+        float h = f32_of(mufu_ex2(f32_bits(a * 0.5f)));
+        return h * h;
+    }
+    return f32_of(mufu_ex2(f32_bits(a)));
 }
-/* tanh: the unit gives x itself for |x| <= 2^-8 and +-1 from |x| >= 8 (hardware-recorded);
- * the f16 and bf16 forms truncate its f32 result to the narrow format (below). */
-static inline double tanh_unit(double x)
-{
-    double a = fabs(x);
-    return a <= 0x1p-8 ? x : a >= 8 ? copysign(1.0, x) : tanh(x);
-}
+/* tanh: x itself for |x| < 2^-8, +-1 from |x| >= 8, and odd; between, the unit reads
+ * fewer bits of the fraction the nearer the binade is to 0 or 8 (TANH_DROP: the low bits
+ * it ignores, per binade from 2^-8), each run of inputs it does not tell apart having one
+ * entry in the table. */
+static const uint8_t TANH_DROP[11] = { 6, 6, 6, 5, 5, 4, 4, 4, 3, 2, 3 };
 static inline float tanh_approx(float a)
 {
-    return f32_canon((float)tanh_unit(a));
+    uint32_t u = f32_bits(a), e = EXP(u), m = u & 0x7fffffu;
+    if (e == 255 && m)
+        return f32_of(F32_QNAN);
+    if (e < 127 - 8)
+        return a;
+    if (e >= 127 + 3)
+        return f32_of(SIGN(u) | 0x3f800000u);
+    uint32_t base = 0;
+    for (uint32_t k = 0; k < e - (127 - 8); k++)
+        base += 1u << (23 - TANH_DROP[k]);
+    return f32_of(SIGN(u) | isa_mufu_get(ISA_MUFU_TANH, base + (m >> TANH_DROP[e - (127 - 8)])));
 }
 
 /*}=====================================================================*/
 
 /*{=====================================================================
  * sin, cos: the argument is first multiplied by 1/(2 pi) in f32, rounding toward zero
- * (FMUL.RZ), and the unit reads the product t as a turn with 25 fraction bits, truncated
- * (a quadrant and 23 bits): so sin of |x| < 2^-22 is a zero, and for large arguments the
- * result follows the rounded product, not x.  The sign of a zero follows the quadrant
- * (sin of half a turn is -0) and, for sin, the sign of the turn.
+ * (FMUL.RZ), and the unit reads the product t as a turn with 25 fraction bits, truncated:
+ * a quadrant and 23 bits, r.  The tables hold sin and cos of r in the first quadrant;
+ * the others negate or swap them.  So sin of |x| < 2^-22 is a zero, and for large
+ * arguments the result follows the rounded product, not x.  sin takes t's sign.
  *====================================================================*/
-#define TURN_BITS 25
 /* The truncated fraction of the turn, in units of 2^-25: |m| < 2^25, with t's sign. */
 static inline int32_t turns(float a, bool ftz, bool *out_neg)
 {
@@ -85,25 +175,16 @@ static inline int32_t turns(float a, bool ftz, bool *out_neg)
     double f = fabs(t) - floor(fabs(t));                   /* exact */
     return (int32_t)(f * 0x1p25);                          /* truncated */
 }
-/* sin of m / 2^25 turns, m in [0, 2^25): by quadrant, exact zeros and ones.  Where the
- * unit evaluates the cosine of the quadrant's angle, its result is low by up to about
- * 0.78 * 2^-22 near the zero, and never below it (hardware-recorded: sin(pi) is +0). */
-static inline double sin_turn(int32_t m)
+/* sin of m / 2^25 turns, m in [0, 2^25), as the unit gives it. */
+static inline uint32_t sin_turn(int32_t m)
 {
-    int q = m >> 23, r = m & 0x7fffff;
-    double th = r * (M_PI / 0x1p24);
-    double c = cos(th) - 0.786 * 0x1p-22 * (r < (1 << 22) ? r * 0x1p-22 : 1.0);
-    c = c < 0 ? 0 : c;
-    switch (q) {
-    case 0:  return sin(th);
-    case 1:  return c;
-    case 2:  return -sin(th);
-    default: return -c;
+    uint32_t r = (uint32_t)m & 0x7fffffu;
+    switch (m >> 23) {
+    case 0:  return isa_mufu_get(ISA_MUFU_SIN, r);
+    case 1:  return isa_mufu_get(ISA_MUFU_COS, r);
+    case 2:  return isa_mufu_get(ISA_MUFU_SIN, r) ^ 0x80000000u;
+    default: return isa_mufu_get(ISA_MUFU_COS, r) ^ 0x80000000u;
     }
-}
-static inline float sincos_out(double v, bool neg, bool ftz)
-{
-    return f32_out(neg ? -v : v, ftz);
 }
 static inline float sin_approx(float a, bool ftz)
 {
@@ -111,7 +192,7 @@ static inline float sin_approx(float a, bool ftz)
         return f32_of(F32_QNAN);
     bool neg;
     int32_t m = turns(a, ftz, &neg);
-    return sincos_out(sin_turn(m), neg, ftz);
+    return f32_of(sin_turn(m) ^ (neg ? 0x80000000u : 0));
 }
 static inline float cos_approx(float a, bool ftz)
 {
@@ -119,129 +200,109 @@ static inline float cos_approx(float a, bool ftz)
         return f32_of(F32_QNAN);
     bool neg;
     int32_t m = turns(a, ftz, &neg);
-    return sincos_out(sin_turn((m + (1 << 23)) & 0x1ffffff), false, ftz);
+    return f32_of(sin_turn((m + (1 << 23)) & 0x1ffffff));
 }
 /*}=====================================================================*/
 
 /*{=====================================================================
- * div.approx: a times the approximate reciprocal of b; div.full scales the operands
- * to keep the reciprocal in range.
+ * div.approx and div.full: the dividend times the unit's reciprocal of the divisor.
+ * Around it ptxas scales both operands: by 2^24 when the divisor is below 2^-126 in
+ * magnitude (not with .ftz), and (div.full) by 1/4 when it is above 2^126.
  *====================================================================*/
-static inline float div_approx(float a, float b, bool ftz)
+static inline float div_mufu(float a, float b, bool ftz, bool full)
 {
     if (ftz) {
         a = FZ(a);
         b = FZ(b);
     }
-    if (!ftz && b != 0 && fabs(b) < 0x1p-126)     /* a subnormal divisor is scaled */
-        return f32_canon(a * FZ(rcp_approx(b * 0x1p24f, false)) * 0x1p24f);
-    float r = FZ(rcp_approx(b, false));
+    if (full && fabsf(b) > 0x1p126f) {
+        a = ftz ? FZ(a * 0.25f) : a * 0.25f;
+        b *= 0.25f;
+    } else if (!ftz && fabsf(b) < 0x1p-126f) {
+        a *= 0x1p24f;
+        b *= 0x1p24f;
+    }
+    float r = f32_of(mufu_rcp(f32_bits(b)));
     return f32_canon(ftz ? FZ(a * r) : a * r);
-}
-static inline float div_full_val(float a, float b, bool ftz)
-{
-    double x = ftz ? FZ(a) : a, y = ftz ? FZ(b) : b;
-    return f32_canon(f32_out(x / y, ftz));
 }
 /*}=====================================================================*/
 
 /*{=====================================================================
- * f64 rcp.approx.ftz and rsqrt.approx.ftz: the unit works on the high 32 bits of the
- * operand (sign, exponent, 20 fraction bits) and gives the high 32 bits of the result,
- * the low ones zero; subnormal operands and results are flushed; a NaN gives
- * 0x7fffffff00000000.  rsqrt.approx.f64 (no .ftz) is refined to a full double.
+ * f64 rcp.approx.ftz and rsqrt.approx.ftz: the unit (MUFU.RCP64H, RSQ64H) works on the
+ * high 32 bits of the operand (sign, exponent, 20 fraction bits) and gives the high 32
+ * bits of the result, the low ones zero; subnormal operands and results are zeros, a NaN
+ * gives 0x7fffffff00000000.
  *====================================================================*/
-#define F64_HI_NAN 0x7fffffff00000000ull
-/* The 20-bit result: the exact value r (a double, near enough) truncated to 20 fraction
- * bits after adding bias (in units of the last of them): the unit's approximation is a
- * little above the exact value, so that its truncation is the rounding up within about
- * 0.07 of the next 20-bit value (rcp) or 0.055 (rsqrt). */
-static inline double hi20(double r, double bias)
+#define HI_NAN 0x7fffffffu
+static inline double from_hi(uint32_t hi) { return f64_of((uint64_t)hi << 32); }
+/* The table entry t (a high word) scaled by 2^k, with sign s. */
+static inline uint32_t mufu64_scale(uint32_t t, int k, uint32_t s)
 {
-    if (r == 0 || !isfinite(r))
-        return r;
-    if (fabs(r) < 0x1p-1022)
-        return signbit(r) ? -0.0 : 0.0;
-    uint64_t u = f64_bits(r) & 0xffffffff00000000ull;
-    double lo = r - f64_of(u), ulp = f64_of(u + 0x100000000ull) - f64_of(u);
-    if (fabs(lo) + bias * fabs(ulp) >= fabs(ulp))
-        u += 0x100000000ull;
-    return f64_of(u);
-}
-static inline double ftz64(double x)
-{
-    return fabs(x) < 0x1p-1022 ? (signbit(x) ? -0.0 : 0.0) : x;
+    int e = (int)(t >> 20 & 0x7ffu) + k;
+    if (e <= 0)
+        return s;
+    if (e >= 0x7ff)
+        return s | 0x7ff00000u;
+    return s | (uint32_t)e << 20 | (t & 0xfffffu);
 }
 static inline double rcp_approx_f64(double a)
 {
-    double x = ftz64(f64_of(f64_bits(a) & 0xffffffff00000000ull));
-    if (x != x)
-        return f64_of(F64_HI_NAN);
-    return hi20(1.0 / x, 0.07);
+    uint32_t hi = (uint32_t)(f64_bits(a) >> 32), s = hi & 0x80000000u;
+    uint32_t e = hi >> 20 & 0x7ffu, m = hi & 0xfffffu;
+    if (e == 0x7ff)
+        return from_hi(m ? HI_NAN : s);
+    if (e == 0)
+        return from_hi(s | 0x7ff00000u);
+    return from_hi(mufu64_scale(isa_mufu_get(ISA_MUFU_RCP64H, m), 1023 - (int)e, s));
 }
 static inline double rsqrt_approx_ftz_f64(double a)
 {
-    double x = ftz64(f64_of(f64_bits(a) & 0xffffffff00000000ull));
-    if (x != x || x < 0)
-        return f64_of(F64_HI_NAN);
-    return hi20(1.0 / sqrt(x), 0.055);
+    uint32_t hi = (uint32_t)(f64_bits(a) >> 32), s = hi & 0x80000000u;
+    uint32_t e = hi >> 20 & 0x7ffu, m = hi & 0xfffffu;
+    if (e == 0x7ff && m)
+        return from_hi(HI_NAN);
+    if (e == 0)
+        return from_hi(s | 0x7ff00000u);
+    if (s)
+        return from_hi(HI_NAN);
+    if (e == 0x7ff)
+        return 0.0;
+    int n = (int)e - 1023, odd = n & 1, h = (n - odd) / 2;
+    return from_hi(mufu64_scale(isa_mufu_get(ISA_MUFU_RSQ64H, (uint32_t)odd << 20 | m), -h, 0));
+}
+/* rsqrt.approx.f64 without .ftz: ptxas refines the unit's value y0 for a positive
+ * normal operand once, y0 + (1/2 + 3/8 e) y0 e with e = 1 - x y0^2 (fused); a subnormal
+ * operand is scaled by 2^54 and the result by 2^27. */
+static inline double rsqrt_refine(double x)
+{
+    double y0 = rsqrt_approx_ftz_f64(x);
+    double e = fma(x, -(y0 * y0), 1.0);
+    return fma(fma(e, 0.375, 0.5), y0 * e, y0);
 }
 static inline double rsqrt_approx_f64(double a)
 {
+    uint32_t hi = (uint32_t)(f64_bits(a) >> 32);
+    if (hi - 0x00100000u < 0x7fe00000u)
+        return rsqrt_refine(a);
+    if (a == 0)
+        return from_hi((hi & 0x80000000u) | 0x7ff00000u);
     if (a != a)
         return f64_quiet(a);
-    if (a < 0)
-        return f64_of(F64_DEFAULT_NAN);
-    return 1.0 / sqrt(a);
+    if (hi & 0x80000000u)
+        return f64_of(0xfff8000000000000ull);
+    if (isinf(a))
+        return 0.0;
+    return rsqrt_refine(a * 0x1p54) * 0x1p27;
 }
 /*}=====================================================================*/
 
 /*{=====================================================================
- * f16 and bf16 ex2 and tanh: the unit's f32 result truncated to the narrow format
- * (subnormal results too); for ex2 a result of 2^16 (f16) or 2^128 (bf16) or more is
- * infinity.
+ * f16 and bf16 ex2 and tanh: recorded whole (isa/sem/mufu.h).
  *====================================================================*/
-static inline double h_in(uint32_t h, unsigned e, unsigned m)
-{
-    int bias = (1 << (e - 1)) - 1;
-    unsigned ex = h >> m & ((1u << e) - 1), fr = h & ((1u << m) - 1);
-    double v;
-    if (ex == (1u << e) - 1)
-        v = fr ? NAN : INFINITY;
-    else if (ex == 0)
-        v = ldexp(fr, 1 - bias - (int)m);
-    else
-        v = ldexp(fr | 1u << m, (int)ex - bias - (int)m);
-    return h >> (e + m) & 1 ? -v : v;
-}
-static inline uint32_t h_out(double v, unsigned e, unsigned m, bool ftz)
-{
-    int bias = (1 << (e - 1)) - 1;
-    if (v != v)
-        return (1u << (e + m)) - 1;                       /* canonical NaN: 0x7fff */
-    if (ftz && v != 0 && fabs(v) < ldexp(1.0, 1 - bias))
-        v = signbit(v) ? -0.0 : 0.0;
-    if (fabs(v) >= ldexp(1.0, bias + 1))
-        v = v < 0 ? -INFINITY : INFINITY;
-    else
-        v = isa_fp_round(v, 0, 1 - bias, bias, m, ISA_RND_Z);
-    return isa_fp_pack(v, e, m);
-}
-static inline uint32_t ex2_h(uint32_t h, unsigned e, unsigned m, bool ftz)
-{
-    double x = h_in(h, e, m);
-    if (ftz && x != 0 && fabs(x) < ldexp(1.0, 2 - (1 << (e - 1))))
-        x = 0;
-    return h_out((float)ex2_unit(x), e, m, ftz);   /* the unit's f32 result, truncated */
-}
-#define EX2_F16(h)  ex2_h(h, 5, 10, false)
-#define EX2_BF16(h) ex2_h(h, 8, 7, true)
-static inline uint32_t tanh_h(uint32_t h, unsigned e, unsigned m)
-{
-    return h_out((float)tanh_unit(h_in(h, e, m)), e, m, false);
-}
-#define TANH_F16(h)  tanh_h(h, 5, 10)
-#define TANH_BF16(h) tanh_h(h, 8, 7)
+#define EX2_F16(h)   ((uint16_t)isa_mufu_get(ISA_MUFU_H16, 4u * (h)))
+#define EX2_BF16(h)  ((uint16_t)isa_mufu_get(ISA_MUFU_H16, 4u * (h) + 1))
+#define TANH_F16(h)  ((uint16_t)isa_mufu_get(ISA_MUFU_H16, 4u * (h) + 2))
+#define TANH_BF16(h) ((uint16_t)isa_mufu_get(ISA_MUFU_H16, 4u * (h) + 3))
 /*}=====================================================================*/
 
 ISA_H1(rcp_a, float, float, rcp_approx(a, false))
@@ -259,21 +320,21 @@ ISA_H1(sin_a_ftz, float, float, sin_approx(a, true))
 ISA_H1(cos_a, float, float, cos_approx(a, false))
 ISA_H1(cos_a_ftz, float, float, cos_approx(a, true))
 ISA_H1(tanh_a, float, float, tanh_approx(a))
-ISA_H2(div_a, float, float, float, div_approx(a, b, false))
-ISA_H2(div_a_ftz, float, float, float, div_approx(a, b, true))
-ISA_H2(div_full, float, float, float, div_full_val(a, b, false))
-ISA_H2(div_full_ftz, float, float, float, div_full_val(a, b, true))
+ISA_H2(div_a, float, float, float, div_mufu(a, b, false, false))
+ISA_H2(div_a_ftz, float, float, float, div_mufu(a, b, true, false))
+ISA_H2(div_full, float, float, float, div_mufu(a, b, false, true))
+ISA_H2(div_full_ftz, float, float, float, div_mufu(a, b, true, true))
 ISA_H1(rcp_a_f64, double, double, rcp_approx_f64(a))
 ISA_H1(rsqrt_a_f64, double, double, rsqrt_approx_f64(a))
 ISA_H1(rsqrt_a_ftz_f64, double, double, rsqrt_approx_ftz_f64(a))
 ISA_H1(ex2_a_f16, uint16_t, uint16_t, EX2_F16(a))
-ISA_H1(ex2_a_f16x2, uint32_t, uint32_t, EX2_F16(a & 0xffffu) | EX2_F16(a >> 16) << 16)
+ISA_H1(ex2_a_f16x2, uint32_t, uint32_t, EX2_F16(a & 0xffffu) | (uint32_t)EX2_F16(a >> 16) << 16)
 ISA_H1(ex2_a_bf16, uint16_t, uint16_t, EX2_BF16(a))
-ISA_H1(ex2_a_bf16x2, uint32_t, uint32_t, EX2_BF16(a & 0xffffu) | EX2_BF16(a >> 16) << 16)
+ISA_H1(ex2_a_bf16x2, uint32_t, uint32_t, EX2_BF16(a & 0xffffu) | (uint32_t)EX2_BF16(a >> 16) << 16)
 ISA_H1(tanh_a_f16, uint16_t, uint16_t, TANH_F16(a))
-ISA_H1(tanh_a_f16x2, uint32_t, uint32_t, TANH_F16(a & 0xffffu) | TANH_F16(a >> 16) << 16)
+ISA_H1(tanh_a_f16x2, uint32_t, uint32_t, TANH_F16(a & 0xffffu) | (uint32_t)TANH_F16(a >> 16) << 16)
 ISA_H1(tanh_a_bf16, uint16_t, uint16_t, TANH_BF16(a))
-ISA_H1(tanh_a_bf16x2, uint32_t, uint32_t, TANH_BF16(a & 0xffffu) | TANH_BF16(a >> 16) << 16)
+ISA_H1(tanh_a_bf16x2, uint32_t, uint32_t, TANH_BF16(a & 0xffffu) | (uint32_t)TANH_BF16(a >> 16) << 16)
 
 /* Selection for an instruction with .approx or .full: NULL when it has no model. */
 static const isa_xdesc_t *approx_select(isa_op_t op, isa_type_t t, bool full, bool ftz)
