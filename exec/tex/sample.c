@@ -9,6 +9,7 @@
  * of filter().  docs/textures.md gives each rule with its measurement on the H100. */
 #include "exec/tex/tex.h"
 #include "isa/sem/fp.h"
+#include "isa/sem/mufu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -859,7 +860,7 @@ void ex_tex_gather(const ex_texobj_t *o, const float *c, int64_t layer, const in
  * exact quotient, or f32 division, move texels at the faces' edges. */
 static float face_coord(float v, float ma)
 {
-    float p = v * (1.0f / ma);
+    float p = v * f32_of(isa_mufu_rcp(f32_bits(ma)));
     double q = floor(((double)p + 1.0) * ldexp(1.0, TEX_NF - 1));
     return (float)ldexp(q, -TEX_NF);
 }

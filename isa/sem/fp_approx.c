@@ -13,87 +13,6 @@
 #define FZ(x) f32_ftz(x)
 
 /*{=====================================================================
- * The unit (MUFU.RCP, RSQ, SQRT, LG2, EX2) on f32 bit patterns: subnormal operands and
- * results are zeros, a NaN gives 0x7fffffff.
- *====================================================================*/
-#define EXP(u)  ((u) >> 23 & 0xffu)
-#define SIGN(u) ((u) & 0x80000000u)
-/* The table entry t scaled by 2^k; a result below the normal range is a zero of sign s,
- * above it an infinity. */
-static inline uint32_t mufu_scale(uint32_t t, int k, uint32_t s)
-{
-    int e = (int)EXP(t) + k;
-    if (e <= 0)
-        return s;
-    if (e >= 255)
-        return s | 0x7f800000u;
-    return s | (uint32_t)e << 23 | (t & 0x7fffffu);
-}
-static inline uint32_t mufu_rcp(uint32_t u)
-{
-    uint32_t s = SIGN(u), e = EXP(u), m = u & 0x7fffffu;
-    if (e == 255)
-        return m ? F32_QNAN : s;
-    if (e == 0)
-        return s | 0x7f800000u;
-    return mufu_scale(isa_mufu_get(ISA_MUFU_RCP, m), 127 - (int)e, s);
-}
-/* rsqrt and sqrt: the table covers [1,4), the exponent's parity choosing the half. */
-static inline uint32_t mufu_root(uint32_t u, bool sq)
-{
-    uint32_t s = SIGN(u), e = EXP(u), m = u & 0x7fffffu;
-    if (e == 255 && m)
-        return F32_QNAN;
-    if (e == 0)
-        return s | (sq ? 0 : 0x7f800000u);
-    if (s)
-        return F32_QNAN;
-    if (e == 255)
-        return sq ? 0x7f800000u : 0;
-    int n = (int)e - 127, odd = n & 1, h = (n - odd) / 2;
-    uint32_t t = isa_mufu_get(sq ? ISA_MUFU_SQRT : ISA_MUFU_RSQ, (uint32_t)odd << 23 | m);
-    return mufu_scale(t, sq ? h : -h, 0);
-}
-/* lg2 of m * 2^n: n + log2(m) rounded toward zero.  The table of [1,2) gives it for
- * n >= 0; that of [0.5,1), n - 1 + log2(m) rounded toward zero, holds the unit's
- * finer bits for n < 0, where the sum's magnitude is |n| - log2(m). */
-static inline uint32_t mufu_lg2(uint32_t u)
-{
-    uint32_t e = EXP(u), m = u & 0x7fffffu;
-    if (e == 255 && m)
-        return F32_QNAN;
-    if (e == 0)
-        return 0xff800000u;
-    if (SIGN(u))
-        return F32_QNAN;
-    if (e == 255)
-        return 0x7f800000u;
-    int n = (int)e - 127;
-    double v = n >= 0 ? n + (double)f32_of(isa_mufu_get(ISA_MUFU_LG2, m))
-                      : (n + 1) + (double)f32_of(isa_mufu_get(ISA_MUFU_LG2M, m));  /* exact */
-    return f32_bits((float)isa_fp_round(v, 0, -126, 127, 23, ISA_RND_Z));
-}
-/* ex2 of x: x in fixed point with 23 fraction bits, its magnitude truncated; a negative
- * one is complemented (-a - 1), unless its fraction is zero (-a): the integer part scales
- * the table's entry for the fraction. */
-static inline uint32_t mufu_ex2(uint32_t u)
-{
-    uint32_t e = EXP(u), m = u & 0x7fffffu;
-    if (e == 255)
-        return m ? F32_QNAN : SIGN(u) ? 0 : 0x7f800000u;
-    if (e == 0)
-        return 0x3f800000u;
-    double x = f32_of(u);
-    if (x >= 128)
-        return 0x7f800000u;
-    if (x <= -256)
-        return 0;
-    int64_t a = (int64_t)floor(fabs(x) * 0x1p23), k = x >= 0 ? a : (a & 0x7fffff) ? ~a : -a;
-    return mufu_scale(isa_mufu_get(ISA_MUFU_EX2, (uint32_t)(k & 0x7fffff)), (int)(k >> 23), 0);
-}
-/*}=====================================================================*/
-
-/*{=====================================================================
  * f32 rcp, rsqrt, sqrt, lg2, ex2 as ptxas builds them: .ftz is the unit alone; without
  * it a subnormal operand is scaled by 2^24 first (and the result back, rounding to
  * nearest), a reciprocal that would be subnormal is taken of a quarter of the operand and
@@ -105,36 +24,36 @@ static inline float rcp_approx(float a, bool ftz)
 {
     uint32_t u = f32_bits(a);
     if (!ftz && f32_sub(a))
-        return f32_of(mufu_rcp(f32_bits(a * 0x1p24f))) * 0x1p24f;
-    if (!ftz && EXP(u) >= 253 && EXP(u) != 255)
-        return f32_of(mufu_rcp(f32_bits(a * 0.25f))) * 0.25f;
-    return f32_of(mufu_rcp(u));
+        return f32_of(isa_mufu_rcp(f32_bits(a * 0x1p24f))) * 0x1p24f;
+    if (!ftz && ISA_MUFU_EXP(u) >= 253 && ISA_MUFU_EXP(u) != 255)
+        return f32_of(isa_mufu_rcp(f32_bits(a * 0.25f))) * 0.25f;
+    return f32_of(isa_mufu_rcp(u));
 }
 static inline float rsqrt_approx(float a, bool ftz)
 {
     if (!ftz && f32_sub(a))
-        return f32_of(mufu_root(f32_bits(a * 0x1p24f), false)) * 0x1p12f;
-    return f32_of(mufu_root(f32_bits(a), false));
+        return f32_of(isa_mufu_root(f32_bits(a * 0x1p24f), false)) * 0x1p12f;
+    return f32_of(isa_mufu_root(f32_bits(a), false));
 }
 static inline float sqrt_approx(float a, bool ftz)
 {
     if (!ftz && f32_sub(a))
-        return f32_of(mufu_root(f32_bits(a * 0x1p24f), true)) * 0x1p-12f;
-    return f32_of(mufu_root(f32_bits(a), true));
+        return f32_of(isa_mufu_root(f32_bits(a * 0x1p24f), true)) * 0x1p-12f;
+    return f32_of(isa_mufu_root(f32_bits(a), true));
 }
 static inline float lg2_approx(float a, bool ftz)
 {
     if (!ftz && f32_sub(a))
-        return f32_of(mufu_lg2(f32_bits(a * 0x1p24f))) - 24.0f;
-    return f32_of(mufu_lg2(f32_bits(a)));
+        return f32_of(isa_mufu_lg2(f32_bits(a * 0x1p24f))) - 24.0f;
+    return f32_of(isa_mufu_lg2(f32_bits(a)));
 }
 static inline float ex2_approx(float a, bool ftz)
 {
     if (!ftz && a < -126.0f) {
-        float h = f32_of(mufu_ex2(f32_bits(a * 0.5f)));
+        float h = f32_of(isa_mufu_ex2(f32_bits(a * 0.5f)));
         return h * h;
     }
-    return f32_of(mufu_ex2(f32_bits(a)));
+    return f32_of(isa_mufu_ex2(f32_bits(a)));
 }
 /* tanh: x itself for |x| < 2^-8, +-1 from |x| >= 8, and odd; between, the unit reads
  * fewer bits of the fraction the nearer the binade is to 0 or 8 (TANH_DROP: the low bits
@@ -143,17 +62,17 @@ static inline float ex2_approx(float a, bool ftz)
 static const uint8_t TANH_DROP[11] = { 6, 6, 6, 5, 5, 4, 4, 4, 3, 2, 3 };
 static inline float tanh_approx(float a)
 {
-    uint32_t u = f32_bits(a), e = EXP(u), m = u & 0x7fffffu;
+    uint32_t u = f32_bits(a), e = ISA_MUFU_EXP(u), m = u & 0x7fffffu;
     if (e == 255 && m)
         return f32_of(F32_QNAN);
     if (e < 127 - 8)
         return a;
     if (e >= 127 + 3)
-        return f32_of(SIGN(u) | 0x3f800000u);
+        return f32_of(ISA_MUFU_SIGN(u) | 0x3f800000u);
     uint32_t base = 0;
     for (uint32_t k = 0; k < e - (127 - 8); k++)
         base += 1u << (23 - TANH_DROP[k]);
-    return f32_of(SIGN(u) | isa_mufu_get(ISA_MUFU_TANH, base + (m >> TANH_DROP[e - (127 - 8)])));
+    return f32_of(ISA_MUFU_SIGN(u) | isa_mufu_get(ISA_MUFU_TANH, base + (m >> TANH_DROP[e - (127 - 8)])));
 }
 
 /*}=====================================================================*/
@@ -222,7 +141,7 @@ static inline float div_mufu(float a, float b, bool ftz, bool full)
         a *= 0x1p24f;
         b *= 0x1p24f;
     }
-    float r = f32_of(mufu_rcp(f32_bits(b)));
+    float r = f32_of(isa_mufu_rcp(f32_bits(b)));
     return f32_canon(ftz ? FZ(a * r) : a * r);
 }
 /*}=====================================================================*/

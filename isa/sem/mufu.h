@@ -7,8 +7,12 @@
 #ifndef PTXEMU_ISA_SEM_MUFU_H
 #define PTXEMU_ISA_SEM_MUFU_H
 
+#include <math.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "isa/sem/fp.h"
 
 typedef enum {
     ISA_MUFU_RCP,    /* MUFU.RCP   of 0x3f800000 + i, i < 2^23 ([1,2)) */
@@ -54,6 +58,85 @@ static inline uint32_t isa_mufu_get(isa_mufu_table_t t, uint32_t i)
     if (b->wide != ISA_MUFU_NARROW)
         return tab->wide[b->wide + (i & 15)];
     return b->base + (uint32_t)(int32_t)tab->off[i];
+}
+
+/* The unit (MUFU.RCP, RSQ, SQRT, LG2, EX2) on f32 bit patterns: subnormal operands and
+ * results are zeros, a NaN gives 0x7fffffff. */
+#define ISA_MUFU_EXP(u)  ((u) >> 23 & 0xffu)
+#define ISA_MUFU_SIGN(u) ((u) & 0x80000000u)
+#define ISA_MUFU_QNAN    0x7fffffffu
+/* The table entry t scaled by 2^k; a result below the normal range is a zero of sign s,
+ * above it an infinity. */
+static inline uint32_t isa_mufu_scale(uint32_t t, int k, uint32_t s)
+{
+    int e = (int)ISA_MUFU_EXP(t) + k;
+    if (e <= 0)
+        return s;
+    if (e >= 255)
+        return s | 0x7f800000u;
+    return s | (uint32_t)e << 23 | (t & 0x7fffffu);
+}
+static inline uint32_t isa_mufu_rcp(uint32_t u)
+{
+    uint32_t s = ISA_MUFU_SIGN(u), e = ISA_MUFU_EXP(u), m = u & 0x7fffffu;
+    if (e == 255)
+        return m ? ISA_MUFU_QNAN : s;
+    if (e == 0)
+        return s | 0x7f800000u;
+    return isa_mufu_scale(isa_mufu_get(ISA_MUFU_RCP, m), 127 - (int)e, s);
+}
+/* rsqrt and sqrt: the table covers [1,4), the exponent's parity choosing the half. */
+static inline uint32_t isa_mufu_root(uint32_t u, bool sq)
+{
+    uint32_t s = ISA_MUFU_SIGN(u), e = ISA_MUFU_EXP(u), m = u & 0x7fffffu;
+    if (e == 255 && m)
+        return ISA_MUFU_QNAN;
+    if (e == 0)
+        return s | (sq ? 0 : 0x7f800000u);
+    if (s)
+        return ISA_MUFU_QNAN;
+    if (e == 255)
+        return sq ? 0x7f800000u : 0;
+    int n = (int)e - 127, odd = n & 1, h = (n - odd) / 2;
+    uint32_t t = isa_mufu_get(sq ? ISA_MUFU_SQRT : ISA_MUFU_RSQ, (uint32_t)odd << 23 | m);
+    return isa_mufu_scale(t, sq ? h : -h, 0);
+}
+/* lg2 of m * 2^n: n + log2(m) rounded toward zero.  The table of [1,2) gives it for
+ * n >= 0; that of [0.5,1), n - 1 + log2(m) rounded toward zero, holds the unit's
+ * finer bits for n < 0, where the sum's magnitude is |n| - log2(m). */
+static inline uint32_t isa_mufu_lg2(uint32_t u)
+{
+    uint32_t e = ISA_MUFU_EXP(u), m = u & 0x7fffffu;
+    if (e == 255 && m)
+        return ISA_MUFU_QNAN;
+    if (e == 0)
+        return 0xff800000u;
+    if (ISA_MUFU_SIGN(u))
+        return ISA_MUFU_QNAN;
+    if (e == 255)
+        return 0x7f800000u;
+    int n = (int)e - 127;
+    double v = n >= 0 ? n + (double)f32_of(isa_mufu_get(ISA_MUFU_LG2, m))
+                      : (n + 1) + (double)f32_of(isa_mufu_get(ISA_MUFU_LG2M, m));  /* exact */
+    return f32_bits((float)isa_fp_round(v, 0, -126, 127, 23, ISA_RND_Z));
+}
+/* ex2 of x: x in fixed point with 23 fraction bits, its magnitude truncated; a negative
+ * one is complemented (-a - 1), unless its fraction is zero (-a): the integer part scales
+ * the table's entry for the fraction. */
+static inline uint32_t isa_mufu_ex2(uint32_t u)
+{
+    uint32_t e = ISA_MUFU_EXP(u), m = u & 0x7fffffu;
+    if (e == 255)
+        return m ? ISA_MUFU_QNAN : ISA_MUFU_SIGN(u) ? 0 : 0x7f800000u;
+    if (e == 0)
+        return 0x3f800000u;
+    double x = f32_of(u);
+    if (x >= 128)
+        return 0x7f800000u;
+    if (x <= -256)
+        return 0;
+    int64_t a = (int64_t)floor(fabs(x) * 0x1p23), k = x >= 0 ? a : (a & 0x7fffff) ? ~a : -a;
+    return isa_mufu_scale(isa_mufu_get(ISA_MUFU_EX2, (uint32_t)(k & 0x7fffff)), (int)(k >> 23), 0);
 }
 
 #endif
