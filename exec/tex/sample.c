@@ -164,9 +164,19 @@ static inline void texel(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, 
     texel_slow(o, lv, x, y, z, out);
 }
 
+/* A signed normalized texel read as it is: -128 (-32768) reads -1, as -127 (-32767) does;
+ * the filters take it unclamped (measured: tex_norm_s8, tests/texfuzz). */
+static inline void snorm_clamp(const ex_texobj_t *o, ex_texel_t *t)
+{
+    if (o->as_float && (o->fmt == EX_FMT_S8 || o->fmt == EX_FMT_S16))
+        for (unsigned k = 0; k < 4; k++)
+            t->f[k] = t->f[k] < -1.0f ? -1.0f : t->f[k];
+}
+
 void ex_tex_texel(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, int64_t y, int64_t z, ex_texel_t *out)
 {
     texel(o, lv, x, y, z, out);
+    snorm_clamp(o, out);
 }
 
 static void texel_slow(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, int64_t y, int64_t z, ex_texel_t *out)
@@ -240,7 +250,7 @@ static void texel_slow(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, in
             if (!o->as_float)
                 out->i[k] = v;
             else
-                out->f[k] = v <= -127 ? -1.0f : (float)v / 127.0f;
+                out->f[k] = (float)v / 127.0f;   /* -128 unclamped: see snorm_clamp */
             break;
         }
         case EX_FMT_U16: {
@@ -258,7 +268,7 @@ static void texel_slow(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, in
             if (!o->as_float)
                 out->i[k] = v;
             else
-                out->f[k] = v <= -32767 ? -1.0f : (float)v / 32767.0f;
+                out->f[k] = (float)v / 32767.0f;   /* -32768 unclamped: see snorm_clamp */
             break;
         }
         case EX_FMT_F16: {
@@ -492,6 +502,7 @@ point(const ex_texobj_t *o, unsigned level, unsigned dims, const float *c, int64
         i[k] = wrap_idx((fixed_down(texel_coord(o, lv, k, c)) + o8) >> 8, n[k], mode_of(o, k));
     }
     texel(o, lv, i[0], i[1], i[2], out);
+    snorm_clamp(o, out);
 }
 
 /* The 2^dims texels a linear fetch reads from level `level` (zeros for those it does not
@@ -558,21 +569,28 @@ static inline __attribute__((always_inline)) void filter(const ex_texobj_t *o, c
         }
         return;
     }
-    if (o->as_float && (o->fmt == EX_FMT_S8 || o->fmt == EX_FMT_S16)) {
-        /* Signed normalized formats filter in 16-bit signed fixed point (measured for
-         * 16-bit texels; an 8-bit texel v is taken as v * 32767 / 127 rounded, not
-         * measured): the weighted sum rounded to 16 bits with halves up (towards +inf),
-         * the result that / 32767. */
+    if (o->as_float && o->fmt == EX_FMT_S8) {
+        /* 8-bit signed normalized (recorded whole, tests/golden/pending/probe5.cu): the
+         * sum S of the 8-bit texels (-128 too) times their weights gives a 16-bit q, the
+         * result q / 32767, by the unit's table (isa/sem/mufu.h). */
+        for (unsigned k = 0; k < 4; k++) {
+            int32_t sum = 0;
+            for (unsigned q = 0; q < n; q++)
+                if (wt[q])
+                    sum += (int32_t)wt[q] * (int32_t)lrintf(t[q].f[k] * 127.0f);
+            out->f[k] = (float)(int32_t)isa_mufu_get(ISA_MUFU_TEX_S8, (uint32_t)(sum + 32768)) / 32767.0f;
+        }
+        return;
+    }
+    if (o->as_float && o->fmt == EX_FMT_S16) {
+        /* 16-bit signed normalized: the weighted sum of the texels (-32768 too) rounded
+         * to 16 bits with halves up (towards +inf), the result that / 32767 (measured). */
         for (unsigned k = 0; k < 4; k++) {
             int64_t sum = 0;
-            for (unsigned q = 0; q < n; q++) {
-                if (!wt[q])
-                    continue;
-                float f = t[q].f[k];
-                int32_t v16 = (int32_t)lrintf((f < -1 ? -1 : f > 1 ? 1 : f) * 32767.0f);
-                sum += (int64_t)wt[q] * v16;
-            }
-            out->f[k] = (float)((sum + 128) >> 8) / 32767.0f;   /* halves up (towards +inf) */
+            for (unsigned q = 0; q < n; q++)
+                if (wt[q])
+                    sum += (int64_t)wt[q] * lrintf(t[q].f[k] * 32767.0f);
+            out->f[k] = (float)((sum + 128) >> 8) / 32767.0f;
         }
         return;
     }

@@ -1,4 +1,5 @@
-/* mufu.h: the GPU's multi-function unit (MUFU) as recorded from an H100.
+/* mufu.h: the GPU's multi-function unit (MUFU) as recorded from an H100 (and one table of
+ * the texture unit).
  *
  * Each function is a table of the unit's results over one binade (or two) of inputs,
  * recorded whole (tests/mufu/); the unit's other results follow from these by the
@@ -29,6 +30,9 @@ typedef enum {
     ISA_MUFU_RSQ64H, /* MUFU.RSQ64H of the high word 0x3ff00000 + i, i < 2^21 */
     ISA_MUFU_TANH,   /* MUFU.TANH of the binades [2^-8,2^-7) .. [4,8) one after the other,
                       * one entry per run of inputs with one result (fp_approx.c) */
+    ISA_MUFU_TEX_S8, /* not the MUFU: the texture unit's linear filter of s8 normalized
+                      * texels, q (the result is q / 32767) of the sum S of the texels
+                      * times their weights in 1/256 (-32768 <= S <= 32512), at S + 32768 */
     ISA_MUFU_NTABLES
 } isa_mufu_table_t;
 
