@@ -1,8 +1,8 @@
 // curand_host: cuRAND's host API (link: -lcurand) on the emulator: its kernels come from
 // the library's PTX for a newer architecture (compute_121), as cuBLAS's do.  Several
-// generators, uniform floats and doubles and raw bits; checksums and a few values of each.
-// (Normal and log-normal values are left out: cuRAND's Box-Muller uses sin.approx and
-// cos.approx, whose hardware tables the emulator does not reproduce in every bit.)
+// generators, uniform floats and doubles, raw bits, normal and log-normal floats (Box-Muller
+// on the multi-function unit: sin.approx, cos.approx, lg2.approx) and normal doubles;
+// checksums and a few values of each.
 #include <cstdio>
 #include <curand.h>
 #include <cuda_runtime.h>
@@ -46,6 +46,20 @@ int main()
         cudaDeviceSynchronize();
         snprintf(what, sizeof what, "%s uniform", gens[k].name);
         show(what, f, n);
+        CK(curandGenerateNormal(g, f, n, 0.5f, 2.0f));
+        cudaDeviceSynchronize();
+        snprintf(what, sizeof what, "%s normal", gens[k].name);
+        show(what, f, n);
+        CK(curandGenerateLogNormal(g, f, n, 0.1f, 0.5f));
+        cudaDeviceSynchronize();
+        snprintf(what, sizeof what, "%s log-normal", gens[k].name);
+        show(what, f, n);
+        CK(curandGenerateNormalDouble(g, d, n, -1.0, 0.25));
+        cudaDeviceSynchronize();
+        double ns = 0;
+        for (int i = 0; i < n; i++)
+            ns += d[i] * (i % 5 + 1);
+        printf("%-22s %.17g %.17g weighted %.17g\n", gens[k].name, d[0], d[n - 1], ns);
         CK(curandGenerateUniformDouble(g, d, n));
         CK(curandGenerate(g, u, n));
         cudaDeviceSynchronize();
