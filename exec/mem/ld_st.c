@@ -846,6 +846,7 @@ bool ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
 {
     switch ((isa_op_t)in->op) {
     case ISA_OP_LD:
+    case ISA_OP_LDU:   /* a load of read-only data (a cache hint): every lane its own address */
         return select_ldst(pd, f, in, x, true);
     case ISA_OP_ST:
         return select_ldst(pd, f, in, x, false);
