@@ -1058,8 +1058,8 @@ static bool select_tensor(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn
     bool red = in->op == ISA_OP_CP_REDUCE_ASYNC_BULK_TENSOR;
     int rop = isa_instr_mod(in, ISA_G_ATOMOP);
     unsigned known = (geom >= 0) + (lm >= 0) + (comp >= 0) + (mc >= 0) + (s0 >= 0) + (s1 >= 0) + hint + (rop >= 0);
-    if (red && lm < 0)
-        lm = ISA_M_TILE;   /* the reduction's load mode defaults to tile */
+    if (lm < 0)
+        lm = ISA_M_TILE;   /* the load mode defaults to tile */
     if (in->nsfx != known || (lm != ISA_M_TILE && lm != ISA_M_IM2COL) || s0 < 0 || s1 < 0 ||
         isa_instr_space(in, 2) >= 0 || (red != (rop >= 0)) || (red && (lm != ISA_M_TILE || rop == ISA_M_CAS ||
         rop == ISA_M_EXCH)))

@@ -2,7 +2,7 @@
 // maps made with cuTensorMapEncodeTiled (and the errors of bad ones), 2D boxes loaded into
 // shared memory with cp.async.bulk.tensor at the tensor's edges (elements outside read
 // zero, or NaN with the NaN fill) and with the 32- and 128-byte swizzles, and a box stored
-// back to global memory.  One map per launch, as the kernel's first parameter.  A box whose
+// back to global memory (written without .tile).  One map per launch, as the kernel's first parameter.  A box whose
 // innermost coordinate is not at a 16-byte boundary is an illegal instruction (last).
 // link: -lcuda
 // target: -arch=sm_90
@@ -49,7 +49,10 @@ __global__ void load(const __grid_constant__ CUtensorMap map, int x, int y, unsi
         cde::fence_proxy_async_shared_cta();
         __syncthreads();
         if (threadIdx.x == 0) {
-            cde::cp_async_bulk_tensor_2d_shared_to_global(&map, x + store, y + 1, smem);
+            // the store without .tile (the load mode's default), as hand-written PTX has it
+            asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
+                         :: "l"(&map), "r"(x + store), "r"(y + 1),
+                            "r"((unsigned)__cvta_generic_to_shared(smem)) : "memory");
             cde::cp_async_bulk_commit_group();
             cde::cp_async_bulk_wait_group_read<0>();
         }
