@@ -547,6 +547,8 @@ taps_level(const ex_texobj_t *o, unsigned level, unsigned dims, const float *c, 
     }
 }
 
+static float combine_cut(const float *v, const uint32_t *wt, unsigned n, unsigned levels, int prec, int cut);
+
 /* The filtered value of n texels t with weights wt (`levels` groups: mipmap levels), by
  * the texture's format, as the H100 combines them (docs/textures.md). */
 static inline __attribute__((always_inline)) void filter(const ex_texobj_t *o, const ex_texel_t *t, const uint32_t *wt,
@@ -595,9 +597,10 @@ static inline __attribute__((always_inline)) void filter(const ex_texobj_t *o, c
         return;
     }
     if (o->as_float && (o->tex.flags & EX_TEXF_SRGB) && o->fmt == EX_FMT_U8) {
-        /* sRGB (measured, probe2.cu): the colour channels' table values are filtered as
-         * f16 texels are (cut to 2^(E - 15), 11 bits, halves away), alpha as a normalized
-         * 8-bit channel; a fetch of one texel alone returns its table value. */
+        /* sRGB (measured, probe2.cu, probe5.cu): the colour channels' table values are
+         * cut to 8 bits of the largest (2^(E - 8)), summed exactly and rounded to f16 (11
+         * bits, halves away), alpha filtered as a normalized 8-bit channel; a fetch of one
+         * texel alone returns its table value. */
         unsigned one = 0;
         for (unsigned q = 0; q < n; q++)
             one += wt[q] == 256;
@@ -613,7 +616,7 @@ static inline __attribute__((always_inline)) void filter(const ex_texobj_t *o, c
                 if (wt[q])
                     sum += (uint64_t)wt[q] * (uint32_t)lrintf(t[q].f[k] * 65535.0f);
             }
-            out->f[k] = k == 3 ? (float)((sum + 128) >> 8) / 65535.0f : ex_tex_combine_levels(v, wt, n, levels, 11);
+            out->f[k] = k == 3 ? (float)((sum + 128) >> 8) / 65535.0f : combine_cut(v, wt, n, levels, 11, 8);
         }
         return;
     }
@@ -757,6 +760,12 @@ void ex_tex_sample_mip(const ex_texobj_t *o, unsigned l0, uint32_t f, unsigned d
  *  - A zero sum is -0 when every texel of non-zero weight has its sign bit set, else +0. */
 float ex_tex_combine_levels(const float *v, const uint32_t *wt, unsigned n, unsigned levels, int prec)
 {
+    return combine_cut(v, wt, n, levels, prec, prec + 4);
+}
+
+/* ex_tex_combine_levels with the texels cut to 2^(E - cut). */
+static float combine_cut(const float *v, const uint32_t *wt, unsigned n, unsigned levels, int prec, int cut)
+{
     bool nan = false, pinf = false, ninf = false, allneg = true;
     for (unsigned k = 0; k < n; k++) {
         uint32_t b;
@@ -778,7 +787,6 @@ float ex_tex_combine_levels(const float *v, const uint32_t *wt, unsigned n, unsi
     if (pinf || ninf)
         return ninf ? -INFINITY : INFINITY;
     float zero = allneg ? -0.0f : 0.0f;
-    int cut = prec + 4;
     unsigned per = n / (levels ? levels : 1);
     double g[2] = { 0, 0 };
     for (unsigned L = 0; L < levels && L < 2; L++) {
