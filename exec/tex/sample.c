@@ -139,17 +139,40 @@ static float srgb_lin(unsigned v)
     return f;
 }
 
-/* Linear filtering reads one entry differently (measured: between texels 47 and 48 every
- * filtered value is that of 0x3ce8 for 47, while sampling 47 alone gives 0x3ce9). */
-static float srgb_lin_filtered(float f)
+/* The 8-bit value whose linear value (table entry) is f. */
+static unsigned srgb_index(float f)
 {
     uint32_t b;
     memcpy(&b, &f, 4);
-    if (b == (uint32_t)srgb_hi[47] << 16) {
-        b = 0x3ce80000u;
-        memcpy(&f, &b, 4);
+    unsigned lo = 0, hi = 255;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        if ((uint32_t)srgb_hi[mid] << 16 < b)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return f;
+    return lo;
+}
+
+/* The colour channel values of n sRGB texels as linear filtering counts them (measured
+ * whole, tests/golden/pending/probe5.cu: every pair of texels and weight): each texel of
+ * weight below the largest value is cut to 8 bits of the largest (2^(E - 8), done by
+ * combine_cut), and for some pairs (the unit's table, isa/sem/mufu.h) one step lower. */
+static void srgb_filtered(float *v, const uint32_t *wt, unsigned n)
+{
+    float mx = 0;
+    for (unsigned q = 0; q < n; q++)
+        if (wt[q] && v[q] > mx)
+            mx = v[q];
+    if (mx == 0)
+        return;
+    int e;
+    frexpf(mx, &e);
+    unsigned hi = srgb_index(mx);
+    for (unsigned q = 0; q < n; q++)
+        if (wt[q] && v[q] < mx && isa_mufu_get(ISA_MUFU_TEX_SRGB, srgb_index(v[q]) * 256 + hi))
+            v[q] -= ldexpf(1.0f, e - 8);
 }
 
 static void texel_slow(const ex_texobj_t *o, const ex_level_t *lv, int64_t x, int64_t y, int64_t z, ex_texel_t *out);
@@ -601,9 +624,6 @@ static inline __attribute__((always_inline)) void filter(const ex_texobj_t *o, c
          * cut to 8 bits of the largest (2^(E - 8)), summed exactly and rounded to f16 (11
          * bits, halves away), alpha filtered as a normalized 8-bit channel; a fetch of one
          * texel alone returns its table value. */
-        unsigned one = 0;
-        for (unsigned q = 0; q < n; q++)
-            one += wt[q] == 256;
         for (unsigned k = 0; k < 4; k++) {
             if (k >= o->ch) {
                 out->f[k] = 0.0f;
@@ -612,11 +632,18 @@ static inline __attribute__((always_inline)) void filter(const ex_texobj_t *o, c
             float v[16];
             uint64_t sum = 0;
             for (unsigned q = 0; q < n; q++) {
-                v[q] = one ? t[q].f[k] : srgb_lin_filtered(t[q].f[k]);
+                v[q] = t[q].f[k];
                 if (wt[q])
                     sum += (uint64_t)wt[q] * (uint32_t)lrintf(t[q].f[k] * 65535.0f);
             }
-            out->f[k] = k == 3 ? (float)((sum + 128) >> 8) / 65535.0f : combine_cut(v, wt, n, levels, 11, 8);
+            if (k == 3) {
+                out->f[k] = (float)((sum + 128) >> 8) / 65535.0f;
+                continue;
+            }
+            unsigned per = n / (levels ? levels : 1);
+            for (unsigned L = 0; L < levels && L < 2; L++)
+                srgb_filtered(v + L * per, wt + L * per, per);
+            out->f[k] = combine_cut(v, wt, n, levels, 11, 8);
         }
         return;
     }

@@ -15,12 +15,13 @@
     "mufu_" name ":\n.incbin \"isa/sem/mufu/" name ".zst\"\nmufu_" name "_end:\n.previous\n"
 __asm__(MUFU_BLOB("rcp") MUFU_BLOB("rsq") MUFU_BLOB("sqrt") MUFU_BLOB("lg2") MUFU_BLOB("lg2m")
         MUFU_BLOB("ex2") MUFU_BLOB("sin") MUFU_BLOB("cos") MUFU_BLOB("h16") MUFU_BLOB("rcp64")
-        MUFU_BLOB("rsq64") MUFU_BLOB("tanh") MUFU_BLOB("texs8"));
+        MUFU_BLOB("rsq64") MUFU_BLOB("tanh") MUFU_BLOB("texs8")
+        MUFU_BLOB("srgbcut"));
 #define MUFU_EXTERN(name) \
     extern const unsigned char mufu_##name[], mufu_##name##_end[] __attribute__((visibility("hidden")));
 MUFU_EXTERN(rcp) MUFU_EXTERN(rsq) MUFU_EXTERN(sqrt) MUFU_EXTERN(lg2) MUFU_EXTERN(lg2m)
 MUFU_EXTERN(ex2) MUFU_EXTERN(sin) MUFU_EXTERN(cos) MUFU_EXTERN(h16) MUFU_EXTERN(rcp64)
-MUFU_EXTERN(rsq64) MUFU_EXTERN(tanh) MUFU_EXTERN(texs8)
+MUFU_EXTERN(rsq64) MUFU_EXTERN(tanh) MUFU_EXTERN(texs8) MUFU_EXTERN(srgbcut)
 
 static const struct {
     const char *name;
@@ -40,6 +41,7 @@ static const struct {
     [ISA_MUFU_RSQ64H] = { "rsq64", mufu_rsq64, mufu_rsq64_end, 1u << 21 },
     [ISA_MUFU_TANH]   = { "tanh", mufu_tanh, mufu_tanh_end, 6684672 },
     [ISA_MUFU_TEX_S8] = { "texs8", mufu_texs8, mufu_texs8_end, 65281 },
+    [ISA_MUFU_TEX_SRGB] = { "srgbcut", mufu_srgbcut, mufu_srgbcut_end, 65536 },
 };
 
 const isa_mufu_tab_t *_Atomic isa_mufu_tabs[ISA_MUFU_NTABLES];

@@ -33,6 +33,9 @@ typedef enum {
     ISA_MUFU_TEX_S8, /* not the MUFU: the texture unit's linear filter of s8 normalized
                       * texels, q (the result is q / 32767) of the sum S of the texels
                       * times their weights in 1/256 (-32768 <= S <= 32512), at S + 32768 */
+    ISA_MUFU_TEX_SRGB, /* the texture unit's sRGB linear filter: at lo * 256 + hi (8-bit
+                      * values, lo's linear value below hi's), 1 where lo counts one step
+                      * lower than its value cut to 8 bits of hi's (exec/tex/sample.c) */
     ISA_MUFU_NTABLES
 } isa_mufu_table_t;
 
