@@ -289,8 +289,10 @@ static bool tex_option(const argctx_t *c, rt_buffer_t *b, char *o)
     if (!strcmp(o, "out")) {
         if (!*v)
             return fail(c, ":out= needs a path");
+        if (b->out_path)
+            return fail(c, ":out= given twice");
         b->out_path = strdup(v);
-        return true;
+        return b->out_path || fail(c, "out of memory");
     }
     if (t->kind == RT_RES_SURF)
         return fail(c, "a surface takes no option '%s' (only :out)", o);

@@ -246,6 +246,8 @@ START_TEST(errors)
         { ".param .u64 a", "u32[2]=iota(1)", "expected iota(START,STEP)" },
         { ".param .align 4 .b8 s[2]", "1,2,3", "3 byte values for a 2-byte parameter" },
         { ".param .align 4 .b8 s[2]", "1,300", "byte 1 '300'" },
+        { ".param .u64 a", "surf.1d.f32[4]:out=x:out=y", ":out= given twice" },
+        { ".param .u64 a", "tex.2d.f32[2,2]:out=x:linear:out=x", ":out= given twice" },
     };
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         isa_module_t *m = rt_test_module(cases[i].params);
