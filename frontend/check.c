@@ -406,7 +406,8 @@ static void check_data_regs(check_t *K, const isa_instr_t *in)
     int slot = -1;
     bool relaxed = false;
     switch (in->op) {
-    case ISA_OP_LD: slot = 0; relaxed = true; break;
+    case ISA_OP_LD:
+    case ISA_OP_LDU: slot = 0; relaxed = true; break;
     case ISA_OP_ST: slot = 1; relaxed = true; break;
     default:
         if (!(oi->flags & ISA_OF_DTYPE))
