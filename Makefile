@@ -74,6 +74,7 @@ install: all
 	  $(DESTDIR)$(PREFIX)/share/doc/ptxemu
 	install -m 755 $(BUILD)/bin/ptxrun $(DESTDIR)$(PREFIX)/bin/ptxrun
 	install -m 755 $(BUILD)/lib/libcuda.so.1 $(DESTDIR)$(PREFIX)/lib/ptxemu/libcuda.so.1
+	install -m 755 $(BUILD)/lib/libptxemu_nvrtc.so $(DESTDIR)$(PREFIX)/lib/ptxemu/libptxemu_nvrtc.so
 	install -m 644 docs/ptxrun.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptxrun.1
 	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/ptxemu/
 

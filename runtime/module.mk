@@ -14,10 +14,14 @@ $(BUILD)/lib/libcuda.so.1: $(driver_OBJS) $(DRIVER_LIBS) runtime/driver/libcuda.
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=runtime/driver/libcuda.map \
 	  -Wl,-z,defs -o $@ $(driver_OBJS) $(DRIVER_LIBS) $(LDLIBS) -lnettle
+# NVRTC's cubins on the emulator (runtime/nvrtc/shim.c): preloaded by `ptxrun ./app`.
+$(BUILD)/lib/libptxemu_nvrtc.so: runtime/nvrtc/shim.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $< -ldl -lpthread
 ifneq ($(SANITIZE),1)
-all: $(BUILD)/lib/libcuda.so.1
-check-tools: $(BUILD)/lib/libcuda.so.1
-check-apps: $(BUILD)/lib/libcuda.so.1
+all: $(BUILD)/lib/libcuda.so.1 $(BUILD)/lib/libptxemu_nvrtc.so
+check-tools: $(BUILD)/lib/libcuda.so.1 $(BUILD)/lib/libptxemu_nvrtc.so
+check-apps: $(BUILD)/lib/libcuda.so.1 $(BUILD)/lib/libptxemu_nvrtc.so
 endif
 # The driver's unit tests (tests/unit/driver) link its objects in, so that they also run in
 # the sanitizer build.

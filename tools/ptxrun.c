@@ -343,6 +343,19 @@ static int spawn(char **argv, bool emu, bool capture, char **out, size_t *len)
             snprintf(lp, n, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
             setenv("LD_LIBRARY_PATH", lp, 1);
             free(lp);
+            /* NVRTC's cubins: runtime/nvrtc/shim.c, preloaded when it is installed there. */
+            char shim[PATH_MAX + 32];
+            snprintf(shim, sizeof shim, "%s/libptxemu_nvrtc.so", dir);
+            if (access(shim, R_OK) == 0) {
+                const char *pre = getenv("LD_PRELOAD");
+                size_t m = strlen(shim) + (pre ? strlen(pre) : 0) + 2;
+                char *pl = malloc(m);
+                if (!pl)
+                    _exit(127);
+                snprintf(pl, m, "%s%s%s", shim, pre && *pre ? ":" : "", pre && *pre ? pre : "");
+                setenv("LD_PRELOAD", pl, 1);
+                free(pl);
+            }
         }
         execvp(argv[0], argv);
         fprintf(stderr, "ptxrun: error: cannot run '%s': %s\n", argv[0], strerror(errno));

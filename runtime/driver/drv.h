@@ -146,6 +146,9 @@ drv_ctx_t *drv_current(void);
 void       drv_ctx_limits_default(drv_ctx_t *c);
 void       drv_at_exit(void);
 CUresult   drv_read_file(const char *path, char **out, size_t *len);
+/* The PTX NVRTC made with the cubin image (size bytes, 0: as its ELF headers say), when
+ * runtime/nvrtc's library is preloaded and handed that cubin out; else NULL. */
+const char *drv_nvrtc_ptx(const void *image, size_t size);
 int        drv_thread_capture_mode(void);
 CUresult   drv_capture_unsafe(const char *fn);
 CUresult   drv_capture_sync(CUstream s, const char *fn);

@@ -287,11 +287,15 @@ static CUresult add_data(const char *fn, drv_link_t *l, int type, const void *da
             return add_fatbin(l, fn, type, name, data, size, false);
         return link_fail(l, CUDA_ERROR_INVALID_IMAGE, fn, "%s input '%s' is not an ELF object",
                          input_type_name(type), name);
-    case CU_JIT_INPUT_CUBIN:
+    case CU_JIT_INPUT_CUBIN: {
+        const char *ptx = elf ? drv_nvrtc_ptx(data, size) : NULL;
+        if (ptx)
+            return add_text(l, name, ptx, strlen(ptx), false);
         return link_fail(l, CUDA_ERROR_NO_BINARY_FOR_GPU, fn,
                          "%s input '%s' is SASS, which the emulator cannot run or link; link its PTX "
                          "(CU_JIT_INPUT_PTX, or a fatbin built with -gencode arch=compute_90,code=compute_90)",
                          input_type_name(type), name);
+    }
     case CU_JIT_INPUT_LIBRARY:
         return add_archive(l, fn, name, data, size);
     case CU_JIT_INPUT_NVVM:

@@ -2,6 +2,7 @@
  * registers: its newest PTX for sm_90 or below, or for an -rdc program the PTX of each of its
  * translation units, linked, is loaded on the device), their functions, kernels and
  * globals, function attributes. */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,7 +154,55 @@ static void module_free(drv_module_t *mod)
     free(mod);
 }
 
-/* Load image: a fatbin wrapper, a fatbin, PTX text, or (refused) a cubin.  A module
+static uint64_t rd64(const void *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static uint16_t rd16(const void *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+
+/* How many bytes the 64-bit ELF image spans, from its headers: the furthest end of its
+ * header tables, its sections' contents and its segments' (0 when it is no 64-bit ELF). */
+static size_t elf_extent(const uint8_t *b)
+{
+    if (b[4] != 2)
+        return 0;
+    uint64_t phoff = rd64(b + 0x20), shoff = rd64(b + 0x28);
+    uint64_t phsz = rd16(b + 0x36), phn = rd16(b + 0x38), shsz = rd16(b + 0x3a), shn = rd16(b + 0x3c);
+    const uint64_t cap = (uint64_t)1 << 40;
+    if (phoff > cap || shoff > cap || (phn && phsz < 0x38) || (shn && shsz < 0x40))
+        return 0;
+    uint64_t end = 0x40;
+    if (phn && phoff + phn * phsz > end)
+        end = phoff + phn * phsz;
+    if (shn && shoff + shn * shsz > end)
+        end = shoff + shn * shsz;
+    for (uint64_t i = 0; i < shn; i++) {
+        const uint8_t *sh = b + shoff + i * shsz;
+        uint64_t off = rd64(sh + 0x18), size = rd64(sh + 0x20);
+        if (rd32(sh + 4) != 8 /* SHT_NOBITS */ && off <= cap && size <= cap && off + size > end)
+            end = off + size;
+    }
+    for (uint64_t i = 0; i < phn; i++) {
+        const uint8_t *ph = b + phoff + i * phsz;
+        uint64_t off = rd64(ph + 8), size = rd64(ph + 0x20);
+        if (off <= cap && size <= cap && off + size > end)
+            end = off + size;
+    }
+    return (size_t)end;
+}
+
+const char *drv_nvrtc_ptx(const void *image, size_t size)
+{
+    typedef const char *(*lookup_fn)(const void *, size_t);
+    lookup_fn f;
+    *(void **)&f = dlsym(RTLD_DEFAULT, "ptxemu_nvrtc_ptx");
+    if (!f)
+        return NULL;
+    size_t n = elf_extent(image);
+    if (n == 0 || (size && n > size))
+        return NULL;
+    return f(image, n);
+}
+
+/* Load image: a fatbin wrapper, a fatbin, PTX text, a cubin NVRTC made (its PTX), or
+ * (refused) another cubin.  A module
  * belongs to the current context; a library (library true) to none: it is usable in every
  * context and needs no current one (the runtime loads its library before it makes a context
  * when the host first touches a __managed__ variable). */
@@ -189,9 +238,18 @@ static CUresult load(const char *fn, const void *image, bool library, drv_module
         r = fatbin_ptx(&fb, st, fn, &text, &len);
         rt_fatbin_free(&fb);
     } else if (b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F') {
-        r = drv_fail(CUDA_ERROR_NO_BINARY_FOR_GPU, fn,
-                     "a cubin (SASS) cannot run on the emulator, which runs PTX: load the PTX, or build with "
-                     "-gencode arch=compute_90,code=compute_90");
+        const char *ptx = drv_nvrtc_ptx(image, 0);
+        if (ptx) {
+            len = strlen(ptx);
+            text = strdup(ptx);
+            if (!text)
+                return CUDA_ERROR_OUT_OF_MEMORY;
+        } else {
+            r = drv_fail(CUDA_ERROR_NO_BINARY_FOR_GPU, fn,
+                         "a cubin (SASS) cannot run on the emulator, which runs PTX: load the PTX, or build with "
+                         "-gencode arch=compute_90,code=compute_90 (NVRTC's cubins run when the program runs "
+                         "under ptxrun)");
+        }
     } else {
         len = strlen(image);
         text = malloc(len + 1);

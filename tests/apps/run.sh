@@ -6,7 +6,7 @@
 # NAME.rc, recorded by record.sh).  A program whose source says "compare: stderr" also has
 # its standard error compared (expected/NAME.err), less the emulator's own diagnostics
 # (lines that begin "ptxemu: " or "ptxrun: ", and the indented lines after them).  A source
-# that says "link: -lcuda" is linked with the driver, one that says "target: FLAGS" (such as
+# that says "link: -lcuda" is linked with the driver (several: "link: -lnvrtc -lcuda"), one that says "target: FLAGS" (such as
 # -arch=sm_90, or -gencode arch=compute_90a,code=compute_90a for sm_90a's wgmma) is
 # built for sm_90 in both ways (it uses Hopper's instructions).  Where nvcc is absent, or in the
 # sanitizer build (no driver library there), it says so and passes.
@@ -40,7 +40,7 @@ build_one() {   # NAME VARIANT
     if [ "$2" = shared ]; then bin=$out/$1.shared; flags="-cudart shared ${target:--arch=sm_90}"
     else bin=$out/$1; flags="$target"
     fi
-    libs=$(sed -n 's|.*link: \(-l[a-z]*\).*|\1|p' "$src" | head -n 1)
+    libs=$(sed -n 's|.*link: \(-l[a-z]*\( -l[a-z]*\)*\).*|\1|p' "$src" | head -n 1)
     if [ -x "$bin" ] && [ "$bin" -nt "$src" ] && [ "$bin" -nt tests/apps/apps.h ]; then return 0; fi
     # shellcheck disable=SC2086
     "$NVCC" -O2 $flags -o "$bin" "$src" $libs > "$bin.log" 2>&1 || { echo "BUILD FAILED $1 ($2):"; cat "$bin.log"; return 1; }
