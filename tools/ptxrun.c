@@ -40,6 +40,8 @@ static void usage(FILE *out)
           "  -o, --output text|hex|json   how printed buffers look (default text)\n"
           "  --stats[=text|json]    print each launch's statistics and memory metrics (Nsight Compute's\n"
           "                         names) on stderr (emulator only)\n"
+          "  --exact-bounds         a program's kernels fault on any access outside its allocations (by\n"
+          "                         default, as on the H100, only outside the memory mapped around them)\n"
           "  --backend emu|cuda     run on the emulator (default) or on a real GPU\n"
           "  --compare              run on both, compare every :out buffer bit for bit\n"
           "  --list                 list entries and parameters\n"
@@ -474,7 +476,7 @@ static bool load_units(const char *path, const char *const *links, unsigned nlin
 int main(int argc, char **argv)
 {
     enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE, O_TIMEOUT, O_COOP, O_REPEAT, O_FIFO, O_HEAP,
-           O_LINK, O_STATS, O_CLUSTER };
+           O_LINK, O_STATS, O_CLUSTER, O_EXACT };
     static const struct option longopts[] = {
         { "kernel", required_argument, 0, 'k' }, { "grid", required_argument, 0, 'g' },
         { "block", required_argument, 0, 'b' },  { "shared", required_argument, 0, 's' },
@@ -488,6 +490,7 @@ int main(int argc, char **argv)
         { "printf-fifo", required_argument, 0, O_FIFO }, { "heap", required_argument, 0, O_HEAP },
         { "link", required_argument, 0, O_LINK },
         { "stats", optional_argument, 0, O_STATS },
+        { "exact-bounds", no_argument, 0, O_EXACT },
 #ifdef PTXEMU_TESTING
         { "compare", optional_argument, 0, O_COMPARE },   /* =flip:SPEC: the test backend */
 #else
@@ -512,6 +515,7 @@ int main(int argc, char **argv)
     uint64_t fifo = 0, heap = 0;
     const char *flip_spec = NULL;
     const char *stats = NULL;   /* --stats: "text" or "json" */
+    bool exact = false;         /* --exact-bounds (programs) */
     const char *links[MAX_LINK];
     unsigned nlink = 0;
     /* Options may come before and after FILE; the first word after FILE that is not an
@@ -591,6 +595,7 @@ int main(int argc, char **argv)
             launch.timeout = t;
             break;
         }
+        case O_EXACT: exact = true; break;
         case O_COOP:
             launch.cooperative = true;
             break;
@@ -673,11 +678,18 @@ int main(int argc, char **argv)
             setenv_num("PTXEMU_HEAP", (double)heap, true);
         if (stats)
             setenv("PTXEMU_STATS", stats, 1);
+        if (exact)
+            setenv("PTXEMU_EXACT_BOUNDS", "1", 1);
         char **pargv = argv + optind - 1;   /* the program's name, then its arguments */
         if (compare)
             return compare_program(pargv);
         int rc = spawn(pargv, !cuda, false, NULL, NULL);
         return rc < 0 ? EXIT_USAGE : rc;
+    }
+    if (exact) {
+        fprintf(stderr, "ptxrun: error: --exact-bounds applies to a program: a PTX file's buffers are always "
+                        "exact\n");
+        return EXIT_USAGE;
     }
     if (fifo)   /* for the CUDA backend (runtime/cuda.c), as for programs */
         setenv_num("PTXEMU_PRINTF_FIFO", (double)fifo, true);

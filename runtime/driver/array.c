@@ -626,6 +626,9 @@ static CUresult resource(const char *fn, const CUDA_RESOURCE_DESC *d, bool surfa
             return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "a linear resource holds 1 to %d elements "
                             "(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH), not %zu bytes of %zu-byte elements",
                             attr(A_TEX1D_LIN_W), d->res.linear.sizeInBytes, elem);
+        if (!drv_alloc_find(d->res.linear.devPtr, d->res.linear.sizeInBytes))
+            return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "a linear resource's %zu bytes at 0x%llx are not all in "
+                            "one allocation", d->res.linear.sizeInBytes, (unsigned long long)d->res.linear.devPtr);
         out->kind = EX_RES_LINEAR;
         out->addr = d->res.linear.devPtr;
         out->channels = d->res.linear.numChannels;
@@ -646,6 +649,9 @@ static CUresult resource(const char *fn, const CUDA_RESOURCE_DESC *d, bool surfa
         if (w == 0 || h == 0 || !within(w, h, 0, A_TEX2D_LIN_W, A_TEX2D_LIN_H, 0))
             return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "a pitched resource is 1 to %d x 1 to %d elements, "
                             "not %zu x %zu", attr(A_TEX2D_LIN_W), attr(A_TEX2D_LIN_H), w, h);
+        if (!drv_alloc_find(d->res.pitch2D.devPtr, pitch * h))
+            return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "a pitched resource's %zu rows of %zu bytes at 0x%llx are "
+                            "not all in one allocation", h, pitch, (unsigned long long)d->res.pitch2D.devPtr);
         out->kind = EX_RES_PITCH2D;
         out->addr = d->res.pitch2D.devPtr;
         out->channels = d->res.pitch2D.numChannels;

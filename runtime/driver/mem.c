@@ -9,9 +9,175 @@
 #include "runtime/driver/drv.h"
 
 #define DEV_MEM 85017493504ull   /* the H100's memory (runtime/h100_attrs.def) */
-#define BIG     (1u << 20)       /* allocations this large come from mmap (zero, lazily) */
+#define BIG     (1u << 20)       /* pinned host allocations this large come from mmap (zero, lazily) */
+#define ARENA_FLAG 0x40000000u   /* drv_alloc_t.flags: an allocation of the device arena */
+#define MMAP_FLAG  0x80000000u   /* drv_alloc_t.flags: a pinned host allocation of its own mmap */
 
 static uint64_t in_use;
+
+/*{=====================================================================
+ * Device memory laid out as the H100's driver lays it out
+ *
+ * Measured on the H100 (tests/apps/oob_layout.cu): cudaMalloc rounds each allocation up to
+ * 512 bytes.  One of at most 2 MiB goes to the smallest free block of the 2 MiB chunks
+ * mapped so far that holds it (the lowest such block among equals); when none does, to a
+ * new chunk, whose rest becomes a free block.  A larger one gets new chunks of its own,
+ * the rest of the last one unused.  A freed allocation's block (or chunks) is free again:
+ * the same size allocated next comes back at the same address.  A kernel's access anywhere in mapped
+ * memory succeeds, reading a neighbour's data or zeros, and only an access outside it faults.
+ * Programs rely on that without knowing (a stencil that reads the row before its first
+ * array), so device and managed allocations here come from one reserved address range laid
+ * out the same way, each run of new chunks mapped for kernels whole, with two mapped chunks
+ * that are never allocated in front.  Freed memory stays mapped; its pages are returned to
+ * the system and it reads as zero (so every allocation starts zero).  With
+ * PTXEMU_EXACT_BOUNDS=1 (ptxrun --exact-bounds) each allocation is mapped for kernels
+ * exactly instead, so that any access outside one faults.
+ *====================================================================*/
+#define CHUNK      ((size_t)2 << 20)
+#define ARENA_SIZE ((size_t)256 << 30)
+#define FRONT      2   /* chunks mapped in front of the first allocation */
+
+typedef struct { uintptr_t addr; size_t len; } blk_t;
+typedef struct { blk_t *b; size_t n, cap; } blk_list_t;   /* sorted by address, merged */
+
+static struct {
+    pthread_mutex_t lock;
+    bool            ready, failed, exact;
+    uint8_t        *base;
+    size_t          top;        /* chunks mapped so far, the front included */
+    blk_list_t      free;       /* free blocks of shared chunks */
+    blk_list_t      regions;    /* freed runs of chunks of large allocations */
+} arena = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Reserve the range (once); false when it cannot be (allocations then fail). */
+static bool arena_ready(void)
+{
+    if (arena.ready || arena.failed)
+        return arena.ready;
+    void *m = mmap(NULL, ARENA_SIZE + CHUNK, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+        arena.failed = true;
+        return false;
+    }
+    arena.base = (uint8_t *)(((uintptr_t)m + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1));
+    const char *e = getenv("PTXEMU_EXACT_BOUNDS");
+    arena.exact = e && *e && strcmp(e, "0") != 0;
+    if (mprotect(arena.base, FRONT * CHUNK, PROT_READ | PROT_WRITE) != 0 ||
+        (!arena.exact && ex_device_map(drv.dev, arena.base, FRONT * CHUNK) != ISA_ST_OK)) {
+        arena.failed = true;
+        return false;
+    }
+    arena.top = FRONT;
+    arena.ready = true;
+    return true;
+}
+
+/* Insert the block [addr, addr + len) into l, merged with its neighbours; false when there
+ * is no memory for the list (the block is then lost to later allocations). */
+static bool blk_insert(blk_list_t *l, uintptr_t addr, size_t len)
+{
+    size_t i = 0;
+    while (i < l->n && l->b[i].addr < addr)
+        i++;
+    bool left = i > 0 && l->b[i - 1].addr + l->b[i - 1].len == addr;
+    bool right = i < l->n && addr + len == l->b[i].addr;
+    if (left && right) {
+        l->b[i - 1].len += len + l->b[i].len;
+        memmove(&l->b[i], &l->b[i + 1], (l->n - i - 1) * sizeof *l->b);
+        l->n--;
+    } else if (left) {
+        l->b[i - 1].len += len;
+    } else if (right) {
+        l->b[i].addr = addr;
+        l->b[i].len += len;
+    } else {
+        if (l->n == l->cap) {
+            size_t c = l->cap ? 2 * l->cap : 64;
+            blk_t *f = realloc(l->b, c * sizeof *f);
+            if (!f)
+                return false;
+            l->b = f;
+            l->cap = c;
+        }
+        memmove(&l->b[i + 1], &l->b[i], (l->n - i) * sizeof *l->b);
+        l->b[i] = (blk_t){ addr, len };
+        l->n++;
+    }
+    return true;
+}
+
+/* Take sz bytes from the smallest block of l that holds them (the lowest among equals);
+ * NULL when none does. */
+static void *blk_take(blk_list_t *l, size_t sz)
+{
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->b[i].len >= sz && (best == SIZE_MAX || l->b[i].len < l->b[best].len))
+            best = i;
+    if (best == SIZE_MAX)
+        return NULL;
+    blk_t *b = &l->b[best];
+    void *p = (void *)b->addr;
+    b->addr += sz;
+    if (!(b->len -= sz)) {
+        memmove(b, b + 1, (l->n - best - 1) * sizeof *b);
+        l->n--;
+    }
+    return p;
+}
+
+/* sz bytes (a multiple of 512) of device memory, zero; NULL when there is no room. */
+static void *arena_alloc(size_t sz)
+{
+    pthread_mutex_lock(&arena.lock);
+    void *p = NULL;
+    if (!arena_ready())
+        goto out;
+    size_t n = (sz + CHUNK - 1) / CHUNK;
+    if ((p = blk_take(sz <= CHUNK ? &arena.free : &arena.regions, sz <= CHUNK ? sz : n * CHUNK)))
+        goto out;
+    if (n > ARENA_SIZE / CHUNK - arena.top)
+        goto out;
+    uint8_t *c = arena.base + arena.top * CHUNK;
+    if (mprotect(c, n * CHUNK, PROT_READ | PROT_WRITE) != 0)
+        goto out;
+    if (!arena.exact && ex_device_map(drv.dev, c, n * CHUNK) != ISA_ST_OK) {
+        mprotect(c, n * CHUNK, PROT_NONE);
+        goto out;
+    }
+    arena.top += n;
+    if (sz < CHUNK)
+        blk_insert(&arena.free, (uintptr_t)c + sz, CHUNK - sz);
+    p = c;
+out:
+    pthread_mutex_unlock(&arena.lock);
+    return p;
+}
+
+/* Free the arena allocation at p of sz bytes (as registered: its 512-byte room follows):
+ * zero again, its whole pages returned to the system. */
+static void arena_free(void *p, size_t sz)
+{
+    sz = (sz + 511) & ~(size_t)511;
+    uintptr_t a = (uintptr_t)p, lo = (a + 4095) & ~(uintptr_t)4095, hi = (a + sz) & ~(uintptr_t)4095;
+    if (hi > lo) {
+        memset(p, 0, lo - a);
+        madvise((void *)lo, hi - lo, MADV_DONTNEED);
+        memset((void *)hi, 0, a + sz - hi);
+    } else {
+        memset(p, 0, sz);
+    }
+    pthread_mutex_lock(&arena.lock);
+    if (sz <= CHUNK)
+        blk_insert(&arena.free, a, sz);
+    else
+        blk_insert(&arena.regions, a, (sz + CHUNK - 1) & ~(CHUNK - 1));
+    pthread_mutex_unlock(&arena.lock);
+}
+
+/* Whether allocations are mapped for kernels one by one (exact bounds). */
+static bool arena_exact(void) { return arena.exact; }
+/*}=====================================================================*/
 
 /*{=====================================================================
  * The registry: allocations sorted by base
@@ -80,8 +246,14 @@ static void release(const drv_alloc_t *a)
     case DRV_MEM_DEVICE:
     case DRV_MEM_MANAGED:
     case DRV_MEM_HOST:
+        if (a->flags & ARENA_FLAG) {
+            if (arena_exact())
+                ex_device_unmap(drv.dev, (void *)a->base);
+            arena_free((void *)a->base, a->size);
+            break;
+        }
         ex_device_unmap(drv.dev, (void *)a->base);
-        if (a->flags & 0x80000000u)
+        if (a->flags & MMAP_FLAG)
             munmap((void *)a->base, a->size);
         else
             free((void *)a->base);
@@ -162,11 +334,23 @@ static CUresult alloc(void **out, size_t n, drv_memkind_t kind, unsigned flags)
         return CUDA_ERROR_OUT_OF_MEMORY;
     size_t sz = (n + 255) & ~(size_t)255;
     void *p;
+    if (kind == DRV_MEM_DEVICE || kind == DRV_MEM_MANAGED) {
+        /* 512-byte steps (CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT), as the H100 packs them */
+        size_t room = (sz + 511) & ~(size_t)511;
+        if (!(p = arena_alloc(room)))
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        r = drv_alloc_add(p, sz, kind, flags | ARENA_FLAG, arena_exact());
+        if (r)
+            arena_free(p, sz);
+        else
+            *out = p;
+        return r;
+    }
     if (sz >= BIG) {
         p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (p == MAP_FAILED)
             return CUDA_ERROR_OUT_OF_MEMORY;
-        flags |= 0x80000000u;
+        flags |= MMAP_FLAG;
     } else {
         /* aligned to CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT, so that any allocation can be a
          * linear or pitched texture resource (as the GPU's allocations can) */
@@ -178,7 +362,7 @@ static CUresult alloc(void **out, size_t n, drv_memkind_t kind, unsigned flags)
     }
     r = drv_alloc_add(p, sz, kind, flags, true);
     if (r) {
-        if (sz >= BIG)
+        if (flags & MMAP_FLAG)
             munmap(p, sz);
         else
             free(p);

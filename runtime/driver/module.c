@@ -587,6 +587,19 @@ static const isa_perf_t *func_perf(const drv_func_t *f, isa_dir_t id)
     return NULL;
 }
 
+/* CU_FUNC_ATTRIBUTE_PTX_VERSION: the virtual architecture the PTX was written for, from
+ * its .target (sm_75 -> 75, sm_90a -> 90), as the H100 answers for PTX it compiled (CUB
+ * picks its tuning policies, and the kernels it launches, by it); 90 without one. */
+static int ptx_target(const isa_module_t *m)
+{
+    for (uint32_t i = 0; i < m->ntarget; i++) {
+        const char *t = m->targets[i];
+        if (strncmp(t, "sm_", 3) == 0 && t[3] >= '0' && t[3] <= '9')
+            return atoi(t + 3);
+    }
+    return 90;
+}
+
 DRV_API CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f)
 {
     if (!drv.inited)
@@ -620,7 +633,7 @@ DRV_API CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f)
     }
     case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *v = 0; break;
     case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = 32; break;
-    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *v = (int)(f->mod->m->ver_major * 10 + f->mod->m->ver_minor); break;
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *v = ptx_target(f->mod->m); break;
     case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *v = 90; break;
     case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *v = 0; break;
     case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *v = (int)f->max_dyn_shared; break;

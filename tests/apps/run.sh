@@ -6,7 +6,8 @@
 # NAME.rc, recorded by record.sh).  A program whose source says "compare: stderr" also has
 # its standard error compared (expected/NAME.err), less the emulator's own diagnostics
 # (lines that begin "ptxemu: " or "ptxrun: ", and the indented lines after them).  A source
-# that says "link: -lcuda" is linked with the driver (several: "link: -lnvrtc -lcuda"), one that says "target: FLAGS" (such as
+# that says "link: -lcuda" is linked with the driver (several: "link: -lnvrtc -lcuda"), one
+# that says "target: FLAGS" (such as
 # -arch=sm_90, or -gencode arch=compute_90a,code=compute_90a for sm_90a's wgmma) is
 # built for sm_90 in both ways (it uses Hopper's instructions).  Where nvcc is absent, or in the
 # sanitizer build (no driver library there), it says so and passes.

@@ -384,6 +384,74 @@ START_TEST(library_needs_no_context)
 }
 END_TEST
 
+/* The layout of device memory, as the H100's driver gave it (tests/apps/oob_layout.cu and
+ * the measurement in docs/driver.md): 512-byte steps, the smallest free block that holds
+ * an allocation of at most 2 MiB, chunks of their own for larger ones, freed blocks reused. */
+START_TEST(device_memory_layout)
+{
+    setup();
+    static const size_t sizes[] = { 512, 65536, 262144, 524288, 786432, 1048064, 1048576, 1049088, 1572864,
+                                    2096640, 2097152, 4096, 100, 6u << 20, 512 };
+    /* recorded on the H100: the offset in its 2 MiB chunk, and which earlier allocation's
+     * chunk it shares (-1: a chunk of its own at the time) */
+    static const unsigned long offs[] = { 0, 0x200, 0x10200, 0x50200, 0xd0200, 0, 0xffe00, 0, 0, 0, 0, 0x190200,
+                                          0x1ffe00, 0, 0x1ffe00 };
+    static const int shares[] = { -1, 0, 0, 0, 0, -1, 5, -1, -1, -1, -1, 0, 5, -1, 9 };
+    CUdeviceptr d[15];
+    for (int i = 0; i < 15; i++) {
+        ck_assert_int_eq(cuMemAlloc_v2(&d[i], sizes[i]), CUDA_SUCCESS);
+        ck_assert_uint_eq(d[i] & 0x1fffff, offs[i]);
+        if (shares[i] >= 0)
+            ck_assert_uint_eq(d[i] >> 21, d[shares[i]] >> 21);
+        for (int j = 0; j < i; j++)
+            if (shares[i] < 0 && j != i)
+                ck_assert_uint_ne(d[i] >> 21, d[j] >> 21);
+    }
+    /* freed blocks come back for the same size, and read as zero */
+    uint32_t v = 0x12345678, z = 1;
+    ck_assert_int_eq(cuMemcpyHtoD_v2(d[12], &v, 4), CUDA_SUCCESS);
+    CUdeviceptr old = d[12];
+    ck_assert_int_eq(cuMemFree_v2(d[12]), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&d[12], 100), CUDA_SUCCESS);
+    ck_assert_uint_eq(d[12], old);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(&z, d[12], 4), CUDA_SUCCESS);
+    ck_assert_uint_eq(z, 0);
+    old = d[13];
+    ck_assert_int_eq(cuMemFree_v2(d[13]), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&d[13], 6u << 20), CUDA_SUCCESS);
+    ck_assert_uint_eq(d[13], old);
+    for (int i = 0; i < 15; i++)
+        ck_assert_int_eq(cuMemFree_v2(d[i]), CUDA_SUCCESS);
+}
+END_TEST
+
+/* A kernel reading 4 bytes before an allocation: mapped memory on the H100 (zeros), a
+ * fault with PTXEMU_EXACT_BOUNDS=1.  The environment is read at the first allocation of
+ * the process (each test runs in a process of its own). */
+static CUresult read_before(bool exact)
+{
+    if (exact)
+        setenv("PTXEMU_EXACT_BOUNDS", "1", 1);
+    else
+        unsetenv("PTXEMU_EXACT_BOUNDS");
+    setup();
+    CUmodule m;
+    CUfunction f;
+    CUdeviceptr d;
+    ck_assert_int_eq(cuModuleLoadData(&m, kernels), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleGetFunction(&f, m, "add"), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&d, 64), CUDA_SUCCESS);
+    CUdeviceptr before = d - 4;
+    uint32_t v = 7, n = 1;
+    void *params[] = { &before, &v, &n };
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_SUCCESS);
+    return cuCtxSynchronize();
+}
+START_TEST(outside_allocations_as_on_the_h100) { ck_assert_int_eq(read_before(false), CUDA_SUCCESS); }
+END_TEST
+START_TEST(outside_allocations_exact) { ck_assert_int_eq(read_before(true), CUDA_ERROR_ILLEGAL_ADDRESS); }
+END_TEST
+
 START_TEST(fault_is_sticky)
 {
     setup();
@@ -1014,6 +1082,9 @@ static Suite *suite(void)
     tcase_add_test(t, library_needs_no_context);
     tcase_add_test(t, statistics_per_launch);
     tcase_add_test(t, fault_is_sticky);
+    tcase_add_test(t, device_memory_layout);
+    tcase_add_test(t, outside_allocations_as_on_the_h100);
+    tcase_add_test(t, outside_allocations_exact);
     tcase_add_test(t, capture_and_graph);
     tcase_add_test(t, link_ptx_units);
     tcase_add_test(t, link_archive_members);
