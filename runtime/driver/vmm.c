@@ -22,6 +22,8 @@ typedef struct {
     size_t   size;
     unsigned refs;        /* the handle's references, plus one per mapping */
     unsigned hrefs;       /* the handle's references (cuMemCreate, cuMemRetainAllocationHandle) */
+    unsigned char  compression, rdma;   /* CUmemAllocationProp.allocFlags, as given */
+    unsigned short usage;
 } vmm_phys_t;
 
 typedef struct vmm_map {
@@ -68,6 +70,8 @@ static CUresult prop_check(const char *fn, const alloc_prop_t *p)
     if (p->handle_types)
         return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "shareable handle types (%#x) are not emulated",
                         (unsigned)p->handle_types);
+    if (p->compression > 1)   /* CU_MEM_ALLOCATION_COMP_NONE or _GENERIC */
+        return CUDA_ERROR_INVALID_VALUE;
     return CUDA_SUCCESS;
 }
 
@@ -175,6 +179,9 @@ DRV_API CUresult cuMemCreate(unsigned long long *h, size_t size, const alloc_pro
     p->tag = DRV_PHYS;
     p->fd = fd;
     p->size = size;
+    p->compression = prop->compression;   /* granted, as the H100 grants generic compression */
+    p->rdma = prop->rdma;
+    p->usage = prop->usage;
     p->refs = p->hrefs = 1;
     *h = (unsigned long long)(uintptr_t)p;
     return CUDA_SUCCESS;
@@ -385,5 +392,8 @@ DRV_API CUresult cuMemGetAllocationPropertiesFromHandle(alloc_prop_t *prop, unsi
     prop->type = 1;
     prop->loc.type = 1;
     prop->loc.id = 0;
+    prop->compression = p->compression;
+    prop->rdma = p->rdma;
+    prop->usage = p->usage;
     return CUDA_SUCCESS;
 }

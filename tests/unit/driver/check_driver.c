@@ -452,6 +452,36 @@ END_TEST
 START_TEST(outside_allocations_exact) { ck_assert_int_eq(read_before(true), CUDA_ERROR_ILLEGAL_ADDRESS); }
 END_TEST
 
+/* cuMemCreate with generic compression: granted, as on the H100 (NVIDIA's sample
+ * cudaCompressibleMemory, run there, used compressible memory), and read back from the
+ * handle with the other allocation flags as given. */
+typedef struct {
+    int type, handle_types, loc_type, loc_id;
+    void *win32;
+    unsigned char compression, rdma;
+    unsigned short usage;
+    unsigned char reserved[4];
+} test_alloc_prop_t;
+CUresult cuMemCreate(unsigned long long *, size_t, const test_alloc_prop_t *, unsigned long long);
+CUresult cuMemRelease(unsigned long long);
+CUresult cuMemGetAllocationPropertiesFromHandle(test_alloc_prop_t *, unsigned long long);
+START_TEST(compressible_memory)
+{
+    setup();
+    test_alloc_prop_t p = { .type = 1, .loc_type = 1, .compression = 1, .rdma = 1 }, q;
+    unsigned long long h;
+    ck_assert_int_eq(cuMemCreate(&h, 2u << 20, &p, 0), CUDA_SUCCESS);
+    memset(&q, 0xff, sizeof q);
+    ck_assert_int_eq(cuMemGetAllocationPropertiesFromHandle(&q, h), CUDA_SUCCESS);
+    ck_assert_int_eq(q.compression, 1);
+    ck_assert_int_eq(q.rdma, 1);
+    ck_assert_int_eq(q.type, 1);
+    ck_assert_int_eq(cuMemRelease(h), CUDA_SUCCESS);
+    p.compression = 2;   /* no such CUmemAllocationCompType */
+    ck_assert_int_eq(cuMemCreate(&h, 2u << 20, &p, 0), CUDA_ERROR_INVALID_VALUE);
+}
+END_TEST
+
 START_TEST(fault_is_sticky)
 {
     setup();
@@ -1083,6 +1113,7 @@ static Suite *suite(void)
     tcase_add_test(t, statistics_per_launch);
     tcase_add_test(t, fault_is_sticky);
     tcase_add_test(t, device_memory_layout);
+    tcase_add_test(t, compressible_memory);
     tcase_add_test(t, outside_allocations_as_on_the_h100);
     tcase_add_test(t, outside_allocations_exact);
     tcase_add_test(t, capture_and_graph);
