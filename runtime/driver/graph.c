@@ -861,6 +861,51 @@ DRV_API CUresult cuGraphClone(drv_graph_t **out, drv_graph_t *g)
 
 /* An alloc node's allocation, from its parameters: memory of device 0 (the only one), no
  * IPC handle types; its address goes to p->dptr. */
+/* An allocation of n's graph whose free node precedes alloc node n and whose addresses n
+ * may reuse (bytes of them), as the H100's driver reuses them; NULL: none. */
+static drv_gmem_t *reusable_before(drv_node_t *n, size_t bytes)
+{
+    size_t cap = 16, top = 0, nseen = 0;
+    drv_node_t **stack = malloc(cap * sizeof *stack), **seen = malloc(cap * sizeof *seen);
+    drv_gmem_t *found = NULL;
+    if (!stack || !seen)
+        goto out;
+    for (size_t i = 0; i < n->ndeps; i++) {
+        if (top == cap)
+            goto out;
+        stack[top++] = n->deps[i];
+    }
+    while (top && !found) {
+        drv_node_t *a = stack[--top];
+        bool dup = false;
+        for (size_t i = 0; i < nseen && !dup; i++)
+            dup = seen[i] == a;
+        if (dup)
+            continue;
+        if (nseen == cap || top + a->ndeps > cap) {
+            size_t nc = 2 * cap + a->ndeps;
+            drv_node_t **ns = realloc(stack, nc * sizeof *ns);
+            if (ns)
+                stack = ns;
+            drv_node_t **nv = realloc(seen, nc * sizeof *nv);
+            if (nv)
+                seen = nv;
+            if (!ns || !nv)
+                goto out;
+            cap = nc;
+        }
+        seen[nseen++] = a;
+        if (a->type == NODE_MEM_FREE && a->mem && a->g == n->g && drv_gmem_reusable(a->mem, bytes, n->g))
+            found = a->mem;
+        for (size_t i = 0; i < a->ndeps; i++)
+            stack[top++] = a->deps[i];
+    }
+out:
+    free(stack);
+    free(seen);
+    return found;
+}
+
 CUresult drv_node_mem_alloc(const char *fn, drv_node_t *n, mem_alloc_params_t *p)
 {
     const pool_props_t *pp = &p->poolProps;
@@ -883,7 +928,8 @@ CUresult drv_node_mem_alloc(const char *fn, drv_node_t *n, mem_alloc_params_t *p
             (unsigned)p->accessDescs[i].flags > 3)
             return CUDA_ERROR_INVALID_VALUE;
     drv_gmem_t *m;
-    CUresult r = drv_gmem_new(fn, p->bytesize, &m);
+    drv_gmem_t *reuse = reusable_before(n, p->bytesize);
+    CUresult r = reuse ? drv_gmem_alias(reuse, p->bytesize, &m) : drv_gmem_new(fn, p->bytesize, &m);
     if (r)
         return r;
     drv_gmem_set_graph(m, n->g);
@@ -914,7 +960,7 @@ static CUresult add_mem_alloc(const char *fn, drv_node_t **out, drv_graph_t *g, 
 /* A free node's allocation: an address an alloc node returned, by the rules of drv_gmem_add_free. */
 CUresult drv_node_mem_free(const char *fn, drv_node_t *n, CUdeviceptr d)
 {
-    drv_gmem_t *m = drv_gmem_at((uintptr_t)d);
+    drv_gmem_t *m = drv_gmem_to_free((uintptr_t)d, n->g);
     if (!m)
         return drv_fail(CUDA_ERROR_INVALID_VALUE, fn, "%#llx is no address an allocation node returned", d);
     CUresult r = drv_gmem_add_free(fn, m, n->g);

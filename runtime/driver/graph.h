@@ -188,8 +188,14 @@ uintptr_t    drv_gmem_base(const drv_gmem_t *m);
 size_t       drv_gmem_size(const drv_gmem_t *m);
 void         drv_gmem_ref(drv_gmem_t *m);
 void         drv_gmem_unref(drv_gmem_t *m);
-/* The graph allocation at base (NULL: none). */
+/* The graph allocation at base (the allocated one where several reuse it; NULL: none). */
 drv_gmem_t  *drv_gmem_at(uintptr_t base);
+/* Reusing addresses: an alias of owner's range for bytes; whether m's range may be reused
+ * by an alloc node of g (m allocated in g, big enough, no later alias yet); the allocation
+ * at base a free node of g frees. */
+CUresult     drv_gmem_alias(drv_gmem_t *owner, size_t bytes, drv_gmem_t **out);
+bool         drv_gmem_reusable(const drv_gmem_t *m, size_t bytes, const drv_graph_t *g);
+drv_gmem_t  *drv_gmem_to_free(uintptr_t base, const drv_graph_t *g);
 bool         drv_gmem_live(const drv_gmem_t *m);
 CUresult     drv_gmem_alloc(const char *fn, drv_gmem_t *m);
 CUresult     drv_gmem_release(const char *fn, drv_gmem_t *m);

@@ -20,6 +20,11 @@
  * takes it out again.  The range counts as reserved memory from its first run until
  * cuDeviceGraphMemTrim finds it free (then its pages are given back to the host); the
  * addresses go when no node refers to them and the memory is not allocated.
+ *
+ * As on the H100 (NVIDIA's samples graphMemoryNodes and graphMemoryFootprint), an alloc
+ * node that follows the free node of an allocation of the same graph reuses its addresses
+ * when they are large enough: the new allocation is an alias of the old one's range (its
+ * own liveness and free, the range's pages and reserved memory shared with it).
  *====================================================================*/
 
 struct drv_gmem {
@@ -31,6 +36,7 @@ struct drv_gmem {
     bool               reserved;   /* counts as reserved memory */
     const drv_graph_t *graph;      /* the graph of its alloc node (NULL once destroyed) */
     const drv_graph_t *free_graph; /* a graph with a free node for it */
+    struct drv_gmem   *owner;      /* an alias: the allocation whose range it reuses (NULL: its own) */
     struct drv_gmem   *next;
 };
 
@@ -76,7 +82,42 @@ void drv_gmem_ref(drv_gmem_t *m)
     pthread_mutex_unlock(&gmem_lock);
 }
 
-/* The last reference gone: the addresses go back. */
+/* An allocation of bytes in the range of owner (an alias that reuses its addresses). */
+CUresult drv_gmem_alias(drv_gmem_t *owner, size_t bytes, drv_gmem_t **out)
+{
+    while (owner->owner)
+        owner = owner->owner;
+    drv_gmem_t *m = calloc(1, sizeof *m);
+    if (!m)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    m->base = owner->base;
+    m->size = bytes;
+    m->span = owner->span;
+    m->refs = 1;
+    m->owner = owner;
+    pthread_mutex_lock(&gmem_lock);
+    owner->refs++;
+    m->next = gmems;   /* first: the newest at its address */
+    gmems = m;
+    pthread_mutex_unlock(&gmem_lock);
+    *out = m;
+    return CUDA_SUCCESS;
+}
+
+/* Whether m may be reused by an alloc node of g that its free node precedes: m was
+ * allocated in g, its range is big enough and no later allocation reuses it already. */
+bool drv_gmem_reusable(const drv_gmem_t *m, size_t bytes, const drv_graph_t *g)
+{
+    pthread_mutex_lock(&gmem_lock);
+    const drv_gmem_t *first = gmems;
+    while (first && first->base != m->base)
+        first = first->next;
+    bool ok = first == m && m->graph == g && bytes <= m->span;
+    pthread_mutex_unlock(&gmem_lock);
+    return ok;
+}
+
+/* The last reference gone: the addresses go back (an alias: its reference to the range). */
 void drv_gmem_unref(drv_gmem_t *m)
 {
     pthread_mutex_lock(&gmem_lock);
@@ -92,7 +133,10 @@ void drv_gmem_unref(drv_gmem_t *m)
     }
     pthread_mutex_unlock(&gmem_lock);
     if (last) {
-        munmap((void *)m->base, m->span);
+        if (m->owner)
+            drv_gmem_unref(m->owner);
+        else
+            munmap((void *)m->base, m->span);
         free(m);
     }
 }
@@ -100,11 +144,33 @@ void drv_gmem_unref(drv_gmem_t *m)
 drv_gmem_t *drv_gmem_at(uintptr_t base)
 {
     pthread_mutex_lock(&gmem_lock);
-    drv_gmem_t *m = gmems;
+    drv_gmem_t *m = gmems, *live = NULL;
+    for (drv_gmem_t *a = gmems; a; a = a->next)   /* the allocated one of several at base */
+        if (a->base == base && a->live) {
+            live = a;
+            break;
+        }
     while (m && m->base != base)
         m = m->next;
     pthread_mutex_unlock(&gmem_lock);
-    return m;
+    return live ? live : m;
+}
+
+/* The allocation at base that a free node in graph g frees: the newest there not freed in
+ * g already (NULL: none at base). */
+drv_gmem_t *drv_gmem_to_free(uintptr_t base, const drv_graph_t *g)
+{
+    pthread_mutex_lock(&gmem_lock);
+    drv_gmem_t *m = gmems, *any = NULL;
+    for (; m; m = m->next)
+        if (m->base == base) {
+            if (!any)
+                any = m;
+            if (m->free_graph != g)
+                break;
+        }
+    pthread_mutex_unlock(&gmem_lock);
+    return m ? m : any;
 }
 
 /* Whether [p, p + n) lies in the addresses of one graph allocation (allocated or not). */
@@ -167,9 +233,10 @@ CUresult drv_gmem_alloc(const char *fn, drv_gmem_t *m)
     used += m->span;
     if (used > used_high)
         used_high = used;
-    if (!m->reserved) {
-        m->reserved = true;
-        reserved += m->span;
+    drv_gmem_t *o = m->owner ? m->owner : m;   /* the range's pages count once */
+    if (!o->reserved) {
+        o->reserved = true;
+        reserved += o->span;
         if (reserved > reserved_high)
             reserved_high = reserved;
     }
@@ -223,12 +290,18 @@ DRV_API CUresult cuDeviceGraphMemTrim(CUdevice d)
     if (r)
         return r;
     pthread_mutex_lock(&gmem_lock);
-    for (drv_gmem_t *m = gmems; m; m = m->next)
-        if (m->reserved && !m->live) {
-            madvise((void *)m->base, m->span, MADV_DONTNEED);
-            m->reserved = false;
-            reserved -= m->span;
-        }
+    for (drv_gmem_t *m = gmems; m; m = m->next) {
+        if (!m->reserved || m->live)
+            continue;
+        bool alias_live = false;
+        for (drv_gmem_t *a = gmems; a; a = a->next)
+            alias_live |= a->owner == m && a->live;
+        if (alias_live)
+            continue;
+        madvise((void *)m->base, m->span, MADV_DONTNEED);
+        m->reserved = false;
+        reserved -= m->span;
+    }
     pthread_mutex_unlock(&gmem_lock);
     return CUDA_SUCCESS;
 }
