@@ -17,9 +17,12 @@
  * device and in the driver's registry, where the driver does not release it itself, as
  * with module variables); its free (a free node, cuMemFreeAsync, cuMemFree, or the next
  * launch of a graph instantiated with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)
- * takes it out again.  The range counts as reserved memory from its first run until
- * cuDeviceGraphMemTrim finds it free (then its pages are given back to the host); the
- * addresses go when no node refers to them and the memory is not allocated.
+ * takes it out again.  Reserved memory is a pool, as on the H100 (NVIDIA's sample
+ * graphMemoryFootprint: graphs launched one after another in a stream reuse the same
+ * physical memory): it grows to the most graph memory allocated at once, and
+ * cuDeviceGraphMemTrim shrinks it to what is allocated (the pages of free ranges are given
+ * back to the host).  The addresses go when no node refers to them and the memory is not
+ * allocated.
  *
  * As on the H100 (NVIDIA's samples graphMemoryNodes and graphMemoryFootprint), an alloc
  * node that follows the free node of an allocation of the same graph reuses its addresses
@@ -33,7 +36,7 @@ struct drv_gmem {
     size_t             span;       /* as reserved: whole pages */
     unsigned           refs;       /* nodes that refer to it, plus one while allocated */
     bool               live;       /* allocated: its alloc node ran and it was not freed since */
-    bool               reserved;   /* counts as reserved memory */
+    bool               reserved;   /* its pages are present (until trimmed) */
     const drv_graph_t *graph;      /* the graph of its alloc node (NULL once destroyed) */
     const drv_graph_t *free_graph; /* a graph with a free node for it */
     struct drv_gmem   *owner;      /* an alias: the allocation whose range it reuses (NULL: its own) */
@@ -128,8 +131,6 @@ void drv_gmem_unref(drv_gmem_t *m)
                 *p = m->next;
                 break;
             }
-        if (m->reserved)
-            reserved -= m->span;
     }
     pthread_mutex_unlock(&gmem_lock);
     if (last) {
@@ -233,13 +234,15 @@ CUresult drv_gmem_alloc(const char *fn, drv_gmem_t *m)
     used += m->span;
     if (used > used_high)
         used_high = used;
-    drv_gmem_t *o = m->owner ? m->owner : m;   /* the range's pages count once */
-    if (!o->reserved) {
-        o->reserved = true;
-        reserved += o->span;
-        if (reserved > reserved_high)
-            reserved_high = reserved;
-    }
+    /* The physical memory is a pool: an allocation takes what earlier ones freed, and the
+     * pool grows only when more is allocated at once than it holds. */
+    m->reserved = true;   /* (pages present: trimming drops them) */
+    if (m->owner)
+        m->owner->reserved = true;
+    if (used > reserved)
+        reserved = used;
+    if (reserved > reserved_high)
+        reserved_high = reserved;
     pthread_mutex_unlock(&gmem_lock);
     return CUDA_SUCCESS;
 }
@@ -298,10 +301,11 @@ DRV_API CUresult cuDeviceGraphMemTrim(CUdevice d)
             alias_live |= a->owner == m && a->live;
         if (alias_live)
             continue;
-        madvise((void *)m->base, m->span, MADV_DONTNEED);
+        if (!m->owner)
+            madvise((void *)m->base, m->span, MADV_DONTNEED);
         m->reserved = false;
-        reserved -= m->span;
     }
+    reserved = used;   /* the pool keeps what is allocated */
     pthread_mutex_unlock(&gmem_lock);
     return CUDA_SUCCESS;
 }
