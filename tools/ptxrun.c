@@ -308,6 +308,20 @@ static bool driver_dir(char *out, size_t size)
     return false;
 }
 
+/* Put value first in the colon-separated list of environment variable name (in a child
+ * about to exec: exits on no memory). */
+static void prepend_env(const char *name, const char *value)
+{
+    const char *old = getenv(name);
+    size_t n = strlen(value) + (old ? strlen(old) : 0) + 2;
+    char *v = malloc(n);
+    if (!v)
+        _exit(127);
+    snprintf(v, n, "%s%s%s", value, old && *old ? ":" : "", old && *old ? old : "");
+    setenv(name, v, 1);
+    free(v);
+}
+
 /* Run argv[0] with its arguments: on the emulator's driver (emu) or natively.  Returns the
  * program's exit status (128 + N for a signal), or -1 after a message when it cannot start.
  * With capture, its stdout goes to *out (malloc'd, *len bytes). */
@@ -337,27 +351,12 @@ static int spawn(char **argv, bool emu, bool capture, char **out, size_t *len)
                                 "(set PTXEMU_DRIVER_DIR to its folder)\n");
                 _exit(127);
             }
-            const char *old = getenv("LD_LIBRARY_PATH");
-            size_t n = strlen(dir) + (old ? strlen(old) : 0) + 2;
-            char *lp = malloc(n);
-            if (!lp)
-                _exit(127);
-            snprintf(lp, n, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
-            setenv("LD_LIBRARY_PATH", lp, 1);
-            free(lp);
+            prepend_env("LD_LIBRARY_PATH", dir);
             /* NVRTC's cubins: runtime/nvrtc/shim.c, preloaded when it is installed there. */
             char shim[PATH_MAX + 32];
             snprintf(shim, sizeof shim, "%s/libptxemu_nvrtc.so", dir);
-            if (access(shim, R_OK) == 0) {
-                const char *pre = getenv("LD_PRELOAD");
-                size_t m = strlen(shim) + (pre ? strlen(pre) : 0) + 2;
-                char *pl = malloc(m);
-                if (!pl)
-                    _exit(127);
-                snprintf(pl, m, "%s%s%s", shim, pre && *pre ? ":" : "", pre && *pre ? pre : "");
-                setenv("LD_PRELOAD", pl, 1);
-                free(pl);
-            }
+            if (access(shim, R_OK) == 0)
+                prepend_env("LD_PRELOAD", shim);
         }
         execvp(argv[0], argv);
         fprintf(stderr, "ptxrun: error: cannot run '%s': %s\n", argv[0], strerror(errno));

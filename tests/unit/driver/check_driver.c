@@ -119,6 +119,15 @@ static CUcontext setup(void)
     return c;
 }
 
+/* The module of kernels, loaded, in *m, and its entry "add". */
+static CUfunction add_kernel(CUmodule *m)
+{
+    CUfunction f;
+    ck_assert_int_eq(cuModuleLoadData(m, kernels), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleGetFunction(&f, *m, "add"), CUDA_SUCCESS);
+    return f;
+}
+
 static void *fn_addr(void (*f)(void))
 {
     void *p;
@@ -276,8 +285,7 @@ START_TEST(launch_both_parameter_forms)
     CUdeviceptr d, g;
     size_t gsize;
     uint32_t h[40];
-    ck_assert_int_eq(cuModuleLoadData(&m, kernels), CUDA_SUCCESS);
-    ck_assert_int_eq(cuModuleGetFunction(&f, m, "add"), CUDA_SUCCESS);
+    f = add_kernel(&m);
     ck_assert_int_eq(cuModuleGetFunction(&f, m, "nothing"), CUDA_ERROR_NOT_FOUND);
     ck_assert_int_eq(cuModuleGetFunction(&f, m, "add"), CUDA_SUCCESS);
     ck_assert_int_eq(cuMemAlloc_v2(&d, sizeof h), CUDA_SUCCESS);
@@ -323,8 +331,7 @@ START_TEST(statistics_per_launch)
     CUmodule m;
     CUfunction f;
     CUdeviceptr d;
-    ck_assert_int_eq(cuModuleLoadData(&m, kernels), CUDA_SUCCESS);
-    ck_assert_int_eq(cuModuleGetFunction(&f, m, "add"), CUDA_SUCCESS);
+    f = add_kernel(&m);
     ck_assert_int_eq(cuMemAlloc_v2(&d, 256), CUDA_SUCCESS);
     uint32_t v = 7, n = 33;
     void *params[] = { &d, &v, &n };
@@ -438,8 +445,7 @@ static CUresult read_before(bool exact)
     CUmodule m;
     CUfunction f;
     CUdeviceptr d;
-    ck_assert_int_eq(cuModuleLoadData(&m, kernels), CUDA_SUCCESS);
-    ck_assert_int_eq(cuModuleGetFunction(&f, m, "add"), CUDA_SUCCESS);
+    f = add_kernel(&m);
     ck_assert_int_eq(cuMemAlloc_v2(&d, 64), CUDA_SUCCESS);
     CUdeviceptr before = d - 4;
     uint32_t v = 7, n = 1;
@@ -512,8 +518,7 @@ START_TEST(capture_and_graph)
     CUstream s;
     void *graph, *exec;
     uint32_t h[8];
-    ck_assert_int_eq(cuModuleLoadData(&m, kernels), CUDA_SUCCESS);
-    ck_assert_int_eq(cuModuleGetFunction(&f, m, "add"), CUDA_SUCCESS);
+    f = add_kernel(&m);
     ck_assert_int_eq(cuMemAlloc_v2(&d, sizeof h), CUDA_SUCCESS);
     ck_assert_int_eq(cuMemsetD32_v2(d, 1, 8), CUDA_SUCCESS);
     ck_assert_int_eq(cuStreamCreate(&s, 0), CUDA_SUCCESS);
@@ -747,8 +752,7 @@ START_TEST(graph_memory_nodes)
     CUfunction f;
     CUstream s;
     void *g, *x, *na, *nk, *nf;
-    ck_assert_int_eq(cuModuleLoadData(&m, kernels), CUDA_SUCCESS);
-    ck_assert_int_eq(cuModuleGetFunction(&f, m, "add"), CUDA_SUCCESS);
+    f = add_kernel(&m);
     ck_assert_int_eq(cuStreamCreate(&s, 0), CUDA_SUCCESS);
     /* alloc -> kernel -> free, built by hand; the address is fixed at node creation */
     ck_assert_int_eq(cuGraphCreate(&g, 0), CUDA_SUCCESS);
