@@ -451,7 +451,10 @@ static CUresult read_before(bool exact)
     uint32_t v = 7, n = 1;
     void *params[] = { &before, &v, &n };
     ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_SUCCESS);
-    return cuCtxSynchronize();
+    CUresult r = cuCtxSynchronize();
+    ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+    return r;
 }
 START_TEST(outside_allocations_as_on_the_h100) { ck_assert_int_eq(read_before(false), CUDA_SUCCESS); }
 END_TEST
