@@ -44,6 +44,7 @@ static struct {
     pthread_mutex_t lock;
     bool            ready, failed, exact;
     uint8_t        *base;
+    size_t          size;       /* bytes reserved */
     size_t          top;        /* chunks mapped so far, the front included */
     blk_list_t      free;       /* free blocks of shared chunks */
     blk_list_t      regions;    /* freed runs of chunks of large allocations */
@@ -54,11 +55,16 @@ static bool arena_ready(void)
 {
     if (arena.ready || arena.failed)
         return arena.ready;
-    void *m = mmap(NULL, ARENA_SIZE + CHUNK, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    /* the largest of 256, 64, 16, 4 and 1 GiB the process may reserve (an address-space
+     * limit, as under valgrind or ulimit -v, allows less) */
+    void *m = MAP_FAILED;
+    for (arena.size = ARENA_SIZE; m == MAP_FAILED && arena.size >= ((size_t)1 << 30); arena.size /= 4)
+        m = mmap(NULL, arena.size + CHUNK, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) {
         arena.failed = true;
         return false;
     }
+    arena.size *= 4;   /* (the loop divided once more) */
     arena.base = (uint8_t *)(((uintptr_t)m + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1));
     const char *e = getenv("PTXEMU_EXACT_BOUNDS");
     arena.exact = e && *e && strcmp(e, "0") != 0;
@@ -136,7 +142,7 @@ static void *arena_alloc(size_t sz)
     size_t n = (sz + CHUNK - 1) / CHUNK;
     if ((p = blk_take(sz <= CHUNK ? &arena.free : &arena.regions, sz <= CHUNK ? sz : n * CHUNK)))
         goto out;
-    if (n > ARENA_SIZE / CHUNK - arena.top)
+    if (n > arena.size / CHUNK - arena.top)
         goto out;
     uint8_t *c = arena.base + arena.top * CHUNK;
     if (mprotect(c, n * CHUNK, PROT_READ | PROT_WRITE) != 0)

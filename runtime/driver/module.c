@@ -3,6 +3,7 @@
  * translation units, linked, is loaded on the device), their functions, kernels and
  * globals, function attributes. */
 #include <dlfcn.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,38 +155,36 @@ static void module_free(drv_module_t *mod)
     free(mod);
 }
 
-static uint64_t rd64(const void *p) { uint64_t v; memcpy(&v, p, 8); return v; }
-static uint16_t rd16(const void *p) { uint16_t v; memcpy(&v, p, 2); return v; }
-
-/* How many bytes the 64-bit ELF image spans, from its headers: the furthest end of its
- * header tables, its sections' contents and its segments' (0 when it is no 64-bit ELF). */
-static size_t elf_extent(const uint8_t *b)
+/* How many bytes the ELF image spans (size bytes at most; 0: as far as its headers say):
+ * the furthest end of its header, header tables, sections' contents and segments', read
+ * with libelf; 0 when it is no ELF. */
+static size_t elf_extent(const void *image, size_t size)
 {
-    if (b[4] != 2)
-        return 0;
-    uint64_t phoff = rd64(b + 0x20), shoff = rd64(b + 0x28);
-    uint64_t phsz = rd16(b + 0x36), phn = rd16(b + 0x38), shsz = rd16(b + 0x3a), shn = rd16(b + 0x3c);
-    const uint64_t cap = (uint64_t)1 << 40;
-    if (phoff > cap || shoff > cap || (phn && phsz < 0x38) || (shn && shsz < 0x40))
-        return 0;
-    uint64_t end = 0x40;
-    if (phn && phoff + phn * phsz > end)
-        end = phoff + phn * phsz;
-    if (shn && shoff + shn * shsz > end)
-        end = shoff + shn * shsz;
-    for (uint64_t i = 0; i < shn; i++) {
-        const uint8_t *sh = b + shoff + i * shsz;
-        uint64_t off = rd64(sh + 0x18), size = rd64(sh + 0x20);
-        if (rd32(sh + 4) != 8 /* SHT_NOBITS */ && off <= cap && size <= cap && off + size > end)
-            end = off + size;
+    elf_version(EV_CURRENT);
+    Elf *e = elf_memory((char *)image, size ? size : (size_t)1 << 40);
+    GElf_Ehdr eh;
+    size_t end = 0, n = 0;
+    if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh))
+        goto out;
+    end = eh.e_ehsize;
+    if (elf_getphdrnum(e, &n) == 0 && n) {
+        end = eh.e_phoff + n * eh.e_phentsize > end ? eh.e_phoff + n * eh.e_phentsize : end;
+        for (size_t i = 0; i < n; i++) {
+            GElf_Phdr ph;
+            if (gelf_getphdr(e, (int)i, &ph) && ph.p_offset + ph.p_filesz > end)
+                end = ph.p_offset + ph.p_filesz;
+        }
     }
-    for (uint64_t i = 0; i < phn; i++) {
-        const uint8_t *ph = b + phoff + i * phsz;
-        uint64_t off = rd64(ph + 8), size = rd64(ph + 0x20);
-        if (off <= cap && size <= cap && off + size > end)
-            end = off + size;
+    if (elf_getshdrnum(e, &n) == 0 && n && eh.e_shoff + n * eh.e_shentsize > end)
+        end = eh.e_shoff + n * eh.e_shentsize;
+    for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS && sh.sh_offset + sh.sh_size > end)
+            end = sh.sh_offset + sh.sh_size;
     }
-    return (size_t)end;
+out:
+    elf_end(e);
+    return end;
 }
 
 const char *drv_nvrtc_ptx(const void *image, size_t size)
@@ -195,7 +194,7 @@ const char *drv_nvrtc_ptx(const void *image, size_t size)
     *(void **)&f = dlsym(RTLD_DEFAULT, "ptxemu_nvrtc_ptx");
     if (!f)
         return NULL;
-    size_t n = elf_extent(image);
+    size_t n = elf_extent(image, size);
     if (n == 0 || (size && n > size))
         return NULL;
     return f(image, n);

@@ -491,6 +491,32 @@ START_TEST(compressible_memory)
 }
 END_TEST
 
+/* CU_FUNC_ATTRIBUTE_PTX_VERSION is the PTX's target, not its ISA version: CUB chooses its
+ * kernels by it, and on the H100 a default-arch (compute_75) build of CUB's device-wide
+ * algorithms works (tests/apps/cg_cub.cu, recorded there); with the ISA version (90 for
+ * nvcc 13's PTX) they launched nothing. */
+CUresult cuFuncGetAttribute(int *, int, CUfunction);
+START_TEST(ptx_version_is_the_target)
+{
+    setup();
+    static const char sm75[] = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry e()\n{\n  ret;\n}\n";
+    CUmodule m, m75;
+    CUfunction f = add_kernel(&m), g;
+    ck_assert_int_eq(cuModuleLoadData(&m75, sm75), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleGetFunction(&g, m75, "e"), CUDA_SUCCESS);
+    int v = 0;
+    ck_assert_int_eq(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_PTX_VERSION, g), CUDA_SUCCESS);
+    ck_assert_int_eq(v, 75);
+    ck_assert_int_eq(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_BINARY_VERSION, g), CUDA_SUCCESS);
+    ck_assert_int_eq(v, 90);
+    ck_assert_int_eq(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_PTX_VERSION, f), CUDA_SUCCESS);
+    ck_assert_int_eq(v, 90);   /* kernels: .version 8.0, .target sm_90 (the old answer was 80) */
+    ck_assert_int_eq(cuModuleUnload(m75), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+END_TEST
+
 START_TEST(fault_is_sticky)
 {
     setup();
@@ -1121,6 +1147,7 @@ static Suite *suite(void)
     tcase_add_test(t, fault_is_sticky);
     tcase_add_test(t, device_memory_layout);
     tcase_add_test(t, compressible_memory);
+    tcase_add_test(t, ptx_version_is_the_target);
     tcase_add_test(t, outside_allocations_as_on_the_h100);
     tcase_add_test(t, outside_allocations_exact);
     tcase_add_test(t, capture_and_graph);
