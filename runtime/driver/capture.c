@@ -256,37 +256,14 @@ CUresult drv_capture_wait(CUstream s, drv_event_t *e)
     return CUDA_SUCCESS;
 }
 
-/* Whether target is one of from[0..n) or an ancestor of one (a graph of at most max nodes). */
-static bool reaches(drv_node_t *const *from, size_t n, const void *target, size_t max)
+static bool is_node(drv_node_t *x, void *target) { return (void *)x == target; }
+
+/* Whether target is one of from[0..n) or an ancestor of one. */
+static bool reaches(drv_node_t *const *from, size_t n, const void *target)
 {
-    drv_node_t **stack = malloc((max + 1) * sizeof *stack), **seen = malloc((max + 1) * sizeof *seen);
-    size_t sp = 0, ns = 0;
-    bool found = false;
-    if (!stack || !seen) {
-        free(stack);
-        free(seen);
-        return true;   /* cannot tell: do not refuse the capture */
-    }
-    for (size_t i = 0; i < n && sp <= max; i++)
-        stack[sp++] = from[i];
-    while (sp && !found) {
-        drv_node_t *x = stack[--sp];
-        if ((const void *)x == target) {
-            found = true;
-            break;
-        }
-        bool was = false;
-        for (size_t i = 0; i < ns && !was; i++)
-            was = seen[i] == x;
-        if (was || ns > max)
-            continue;
-        seen[ns++] = x;
-        for (size_t i = 0; i < x->ndeps && sp <= max; i++)
-            stack[sp++] = x->deps[i];
-    }
-    free(stack);
-    free(seen);
-    return found;
+    bool nomem;
+    bool found = drv_node_ancestor(from, n, is_node, (void *)target, &nomem) != NULL;
+    return found || nomem;   /* cannot tell: do not refuse the capture */
 }
 
 /* A capture begins in s: into a new graph, or into g after deps[0..ndeps) (to_graph). */
@@ -375,7 +352,7 @@ DRV_API CUresult cuStreamEndCapture(CUstream s, drv_graph_t **out)
         if (o == s || o->tag != DRV_STREAM || o->cap != cap)
             continue;
         for (size_t j = 0; j < o->ncdeps && r == CUDA_SUCCESS; j++)
-            if (!reaches((drv_node_t *const *)s->cdeps, s->ncdeps, o->cdeps[j], cap->g->n))
+            if (!reaches((drv_node_t *const *)s->cdeps, s->ncdeps, o->cdeps[j]))
                 r = CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
         o->cap = NULL;
         free(o->cdeps);
@@ -412,7 +389,7 @@ CUresult drv_capture_leave(drv_stream_t *s)
     if (o == s)
         return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
     for (size_t j = 0; j < s->ncdeps; j++)
-        if (!reaches((drv_node_t *const *)o->cdeps, o->ncdeps, s->cdeps[j], cap->g->n))
+        if (!reaches((drv_node_t *const *)o->cdeps, o->ncdeps, s->cdeps[j]))
             return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
     for (unsigned i = 0; i < cap->nstreams; i++)
         if (cap->streams[i] == s) {

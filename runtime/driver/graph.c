@@ -859,29 +859,25 @@ DRV_API CUresult cuGraphClone(drv_graph_t **out, drv_graph_t *g)
  * Memory alloc and free nodes (their allocations: graph_mem.c)
  *====================================================================*/
 
-/* An alloc node's allocation, from its parameters: memory of device 0 (the only one), no
- * IPC handle types; its address goes to p->dptr. */
-/* An allocation of n's graph whose free node precedes alloc node n and whose addresses n
- * may reuse (bytes of them), as the H100's driver reuses them; NULL: none. */
-static drv_gmem_t *reusable_before(drv_node_t *n, size_t bytes)
+drv_node_t *drv_node_ancestor(drv_node_t *const *from, size_t n, bool (*pred)(drv_node_t *, void *), void *arg,
+                              bool *nomem)
 {
-    size_t cap = 16, top = 0, nseen = 0;
-    drv_node_t **stack = malloc(cap * sizeof *stack), **seen = malloc(cap * sizeof *seen);
-    drv_gmem_t *found = NULL;
-    if (!stack || !seen)
-        goto out;
-    for (size_t i = 0; i < n->ndeps; i++) {
-        if (top == cap)
-            goto out;
-        stack[top++] = n->deps[i];
-    }
-    while (top && !found) {
+    size_t cap = n + 16, top = 0, nseen = 0;
+    drv_node_t **stack = malloc(cap * sizeof *stack), **seen = malloc(cap * sizeof *seen), *found = NULL;
+    *nomem = !stack || !seen;
+    for (size_t i = 0; i < n && !*nomem; i++)
+        stack[top++] = from[i];
+    while (top && !found && !*nomem) {
         drv_node_t *a = stack[--top];
         bool dup = false;
         for (size_t i = 0; i < nseen && !dup; i++)
             dup = seen[i] == a;
         if (dup)
             continue;
+        if (pred(a, arg)) {
+            found = a;
+            break;
+        }
         if (nseen == cap || top + a->ndeps > cap) {
             size_t nc = 2 * cap + a->ndeps;
             drv_node_t **ns = realloc(stack, nc * sizeof *ns);
@@ -890,22 +886,30 @@ static drv_gmem_t *reusable_before(drv_node_t *n, size_t bytes)
             drv_node_t **nv = realloc(seen, nc * sizeof *nv);
             if (nv)
                 seen = nv;
-            if (!ns || !nv)
-                goto out;
+            *nomem = !ns || !nv;
             cap = nc;
+            if (*nomem)
+                break;
         }
         seen[nseen++] = a;
-        if (a->type == NODE_MEM_FREE && a->mem && a->g == n->g && drv_gmem_reusable(a->mem, bytes, n->g))
-            found = a->mem;
         for (size_t i = 0; i < a->ndeps; i++)
             stack[top++] = a->deps[i];
     }
-out:
     free(stack);
     free(seen);
     return found;
 }
 
+/* A free node of alloc node n's graph whose allocation n may reuse (bytes of it). */
+typedef struct { drv_graph_t *g; size_t bytes; } reuse_arg_t;
+static bool frees_reusable(drv_node_t *a, void *arg)
+{
+    const reuse_arg_t *r = arg;
+    return a->type == NODE_MEM_FREE && a->mem && a->g == r->g && drv_gmem_reusable(a->mem, r->bytes, r->g);
+}
+
+/* An alloc node's allocation, from its parameters: memory of device 0 (the only one), no
+ * IPC handle types; its address goes to p->dptr. */
 CUresult drv_node_mem_alloc(const char *fn, drv_node_t *n, mem_alloc_params_t *p)
 {
     const pool_props_t *pp = &p->poolProps;
@@ -928,8 +932,11 @@ CUresult drv_node_mem_alloc(const char *fn, drv_node_t *n, mem_alloc_params_t *p
             (unsigned)p->accessDescs[i].flags > 3)
             return CUDA_ERROR_INVALID_VALUE;
     drv_gmem_t *m;
-    drv_gmem_t *reuse = reusable_before(n, p->bytesize);
-    CUresult r = reuse ? drv_gmem_alias(reuse, p->bytesize, &m) : drv_gmem_new(fn, p->bytesize, &m);
+    /* as the H100's driver does: the addresses of an allocation whose free node precedes n */
+    reuse_arg_t ra = { n->g, p->bytesize };
+    bool nomem;
+    drv_node_t *fr = drv_node_ancestor(n->deps, n->ndeps, frees_reusable, &ra, &nomem);
+    CUresult r = fr ? drv_gmem_alias(fr->mem, p->bytesize, &m) : drv_gmem_new(fn, p->bytesize, &m);
     if (r)
         return r;
     drv_gmem_set_graph(m, n->g);

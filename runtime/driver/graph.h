@@ -181,6 +181,11 @@ CUresult     drv_graph_run(drv_graph_t *g, CUstream s, const char *fn);
  * a child graph node of a copy of its graph. */
 CUresult     drv_capture_child(CUstream s, const drv_graph_t *g);
 
+/* The first of from[0..n) and their ancestors (depth first) for which pred(node, arg)
+ * holds, or NULL; *nomem when the walk ran out of memory before it could tell. */
+drv_node_t  *drv_node_ancestor(drv_node_t *const *from, size_t n, bool (*pred)(drv_node_t *, void *), void *arg,
+                               bool *nomem);
+
 /* Graph memory (graph_mem.c).  A graph allocation's address is reserved when its alloc
  * node is made; it is device memory from the run of the alloc node to its free. */
 CUresult     drv_gmem_new(const char *fn, size_t bytes, drv_gmem_t **out);
