@@ -444,6 +444,16 @@ bool ex_predecode(ex_program_t *p, uint32_t fi);
  * frame slot (register, constant or address constant), ISA_NONE for other forms. */
 bool     ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
+/* Contraction (contract.c): per add or sub instruction, the mul ptxas fuses into it
+ * (mul[i], ISA_NONE if none) and which of its operands that mul's value is (opd[i], 1 or
+ * 2); per mul, the sources it must keep a copy of for the adds (keep[j]: bit 0 a, bit 1
+ * b), their registers being written before an add it fuses into runs. */
+typedef struct {
+    uint32_t *mul;
+    uint8_t  *opd, *keep;
+} ex_contract_t;
+bool     ex_contract_plan(const isa_func_t *fn, ex_contract_t *c);
+void     ex_contract_free(ex_contract_t *c);
 bool     ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 /* Where a call value lives in a frame, per lane: element k of lane l at
  * slot + k * eb * 32 + l * eb.  A .param area is one element of its size, a register

@@ -34,6 +34,8 @@ typedef struct {
     uint32_t      nconst, capconst;
     ex_fixup_t   *fix;
     uint32_t      nfix, capfix;
+    ex_contract_t plan;          /* contraction (contract.c) */
+    uint32_t     *kept;          /* per mul, the slots of the sources it keeps: [2 * j + s] */
 } pd_t;
 
 static uint32_t slot_new(pd_t *d, uint32_t bytes)
@@ -232,180 +234,15 @@ static bool widths_ok(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
 
 /* Pure register instructions: slots for every operand, then width checks. */
 /*{=====================================================================
- * Contraction.  ptxas fuses a mul and an add or sub of .f32, .f64, .f16 or .f16x2 that
- * carry no rounding modifier into one fused multiply-add, and the H100 runs what ptxas
- * made (measured: SASS of tests/golden/fma_contract.ptx, and its results): the add's
- * operand a mul defines in the same basic block (no label or branch between) is fused,
- * the first operand where both are muls; d = m - x is fma(a, b, -x), d = x - m is
- * fma(-a, b, x); the mul and the add must agree on .ftz, the add's .sat carries over
- * (FFMA.SAT); a mul with .sat or a rounding modifier, a guarded mul, m + m, or a mul
- * whose result has a use other than such adds (a store, say) is not fused.  The mul still runs (its result may have other uses: each fuses on its own).
- * A source of the mul written between the two is not fused here (ptxas, reading SSA
- * values, would fuse it).
+ * Contraction: the fused multiply-adds ptxas makes of a mul and an add or sub, as
+ * contract.c plans them
  *====================================================================*/
-
-/* Whether instruction in may write register r (a destination operand, or any register
- * operand of an instruction whose operands have no fixed roles). */
-static bool may_write(const isa_func_t *fn, const isa_instr_t *in, uint32_t r)
-{
-    isa_shape_t sh = isa_ops[in->op].shape;
-    for (unsigned k = 0; k < in->nopd; k++) {
-        char kind = isa_shape_kind(sh, k);
-        if (kind == 's' || kind == 'q' || kind == 'a' || kind == 't')
-            continue;
-        const isa_operand_t *o = &fn->opds[in->opd + k];
-        if (o->kind == ISA_OPD_REG && o->u.reg == r)
-            return true;
-        if (o->kind == ISA_OPD_VEC || o->kind == OPD_DUAL || o->kind == OPD_LIST) {
-            for (uint32_t e = 0; e < o->count; e++)
-                if (fn->opds[o->u.first + e].kind == ISA_OPD_REG && fn->opds[o->u.first + e].u.reg == r)
-                    return true;
-        }
-    }
-    return false;
-}
-
-/* How often operand o mentions register r (as a register, an address's base, or an
- * element of a list); r ISA_NONE: add one to counts[] for every register it mentions. */
-static uint32_t mentions(const isa_func_t *fn, const isa_operand_t *o, uint32_t r, uint32_t *counts)
-{
-    uint32_t n = 0;
-    switch (o->kind) {
-    case ISA_OPD_REG:
-        if (counts)
-            counts[o->u.reg]++;
-        return o->u.reg == r;
-    case ISA_OPD_ADDR:
-        if (o->flags & ISA_OPDF_ADDRLIST) {   /* [a, b, {c}] */
-            for (uint32_t e = 0; e < o->count; e++)
-                n += mentions(fn, &fn->opds[o->u.first + e], r, counts);
-            return n;
-        }
-        if (o->base != ISA_OPD_REG)
-            return 0;
-        if (counts)
-            counts[o->u.reg]++;
-        return o->u.reg == r;
-    case ISA_OPD_VEC: case OPD_LIST: case OPD_DUAL:
-        for (uint32_t e = 0; e < o->count; e++)
-            n += mentions(fn, &fn->opds[o->u.first + e], r, counts);
-        return n;
-    default:
-        return 0;
-    }
-}
-
-/* How often instruction in may read register r (every mention but a plain destination;
- * the guard too); r ISA_NONE with counts: count every register's reads. */
-static uint32_t reads(const isa_func_t *fn, const isa_instr_t *in, uint32_t r, uint32_t *counts)
-{
-    uint32_t n = 0;
-    if (in->guard != ISA_NONE) {
-        if (counts)
-            counts[in->guard]++;
-        n += in->guard == r;
-    }
-    isa_shape_t sh = isa_ops[in->op].shape;
-    for (unsigned k = 0; k < in->nopd; k++) {
-        char kind = isa_shape_kind(sh, k);
-        const isa_operand_t *o = &fn->opds[in->opd + k];
-        if ((kind == 'd' || kind == 'p') && (o->kind == ISA_OPD_REG || o->kind == ISA_OPD_VEC || o->kind == OPD_DUAL ||
-                                           o->kind == ISA_OPD_SINK))
-            continue;
-        n += mentions(fn, o, r, counts);
-    }
-    return n;
-}
-
-static bool ctl_transfer(const isa_instr_t *in)
-{
-    return in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX || in->op == ISA_OP_CALL || in->op == ISA_OP_RET ||
-           in->op == ISA_OP_EXIT;
-}
-
-/* An add or sub that may fuse with a mul of type t and ftz-ness ftz (one of its
- * operands being the mul's result). */
-static bool add_like(const isa_func_t *fn, const isa_instr_t *in, isa_type_t t, bool ftz)
-{
-    if ((in->op != ISA_OP_ADD && in->op != ISA_OP_SUB) || in->ntypes != 1 || in->types[0] != t || in->nopd != 3 ||
-        isa_instr_mod(in, ISA_G_ROUND) >= 0 || (isa_instr_mod(in, ISA_G_FTZ) == ISA_M_FTZ) != ftz)
-        return false;
-    const isa_operand_t *o1 = &fn->opds[in->opd + 1], *o2 = &fn->opds[in->opd + 2];
-    return !(o1->kind == ISA_OPD_REG && o2->kind == ISA_OPD_REG && o1->u.reg == o2->u.reg);
-}
-
-/* Whether every read of the result r of the mul at instruction j is by such an add in
- * its basic block (measured: a mul whose result is also stored is not fused; one whose
- * only uses are two adds fuses into both).  nread: each register's reads in the whole
- * function. */
-static bool only_adds_use(const isa_func_t *fn, const uint8_t *lead, const uint32_t *nread, uint32_t j, uint32_t r,
-                          isa_type_t t, bool ftz)
-{
-    uint32_t local = 0;
-    for (uint32_t e = j + 1; e < fn->ninstr && !lead[e]; e++) {
-        const isa_instr_t *u = &fn->instrs[e];
-        uint32_t n = reads(fn, u, r, NULL);
-        if (n && !add_like(fn, u, t, ftz))
-            return false;
-        local += n;
-        if (may_write(fn, u, r) && u->guard == ISA_NONE)
-            return true;              /* redefined in the block: no other read sees this value */
-        if (ctl_transfer(u))
-            break;
-    }
-    return local == nread[r];       /* live past the block: read nowhere else */
-}
-
-/* The index of the mul that operand k of the add at instruction i can fuse with, or
- * ISA_NONE. */
-static uint32_t fusable_mul(const isa_func_t *fn, const uint8_t *lead, const uint32_t *nread, uint32_t i, unsigned k)
-{
-    const isa_instr_t *add = &fn->instrs[i];
-    const isa_operand_t *o = &fn->opds[add->opd + k];
-    if (o->kind != ISA_OPD_REG || o->sel || o->flags)
-        return ISA_NONE;
-    uint32_t r = o->u.reg;
-    for (uint32_t j = i; j-- > 0;) {
-        if (lead[j + 1])
-            return ISA_NONE;              /* a label between: another path enters */
-        const isa_instr_t *m = &fn->instrs[j];
-        if (ctl_transfer(m))
-            return ISA_NONE;
-        if (!may_write(fn, m, r))
-            continue;
-        /* j defines r: an eligible mul whose sources keep their values up to the add */
-        if (m->op != ISA_OP_MUL || m->guard != ISA_NONE || m->nopd != 3 || m->ntypes != 1 ||
-            m->types[0] != add->types[0] || isa_instr_mod(m, ISA_G_ROUND) >= 0 || isa_instr_mod(m, ISA_G_SAT) >= 0 ||
-            (isa_instr_mod(m, ISA_G_FTZ) == ISA_M_FTZ) != (isa_instr_mod(add, ISA_G_FTZ) == ISA_M_FTZ) ||
-            isa_instr_mod(m, ISA_G_MULMODE) >= 0)
-            return ISA_NONE;
-        const isa_operand_t *md = &fn->opds[m->opd];
-        if (md->kind != ISA_OPD_REG || md->u.reg != r || md->sel ||
-            !only_adds_use(fn, lead, nread, j, r, (isa_type_t)add->types[0], isa_instr_mod(add, ISA_G_FTZ) == ISA_M_FTZ))
-            return ISA_NONE;
-        for (unsigned s = 1; s < 3; s++) {
-            const isa_operand_t *ms = &fn->opds[m->opd + s];
-            if (ms->kind == ISA_OPD_REG) {
-                if (ms->sel || ms->flags)
-                    return ISA_NONE;
-                for (uint32_t t = j + 1; t < i; t++)
-                    if (may_write(fn, &fn->instrs[t], ms->u.reg))
-                        return ISA_NONE;
-            } else if (ms->kind != ISA_OPD_IMM && ms->kind != ISA_OPD_F32 && ms->kind != ISA_OPD_F64) {
-                return ISA_NONE;
-            }
-        }
-        return j;
-    }
-    return ISA_NONE;
-}
-
 /* The fused multiply-add with a negated operand: o[1] (bit 0 of vec) and/or o[3] (bit 1)
- * are copied with their signs flipped into o[4] and o[5], then the fma handler in aux
- * runs on them (width bytes per lane). */
+ * are copied with their signs flipped into o[4] and o[5], then the fma handler in imm
+ * runs on them (width bytes per lane; aux stays the handler's). */
 static int fused_neg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
-    const isa_xdesc_t *u = (const isa_xdesc_t *)(uintptr_t)x->aux;
+    const isa_xdesc_t *u = (const isa_xdesc_t *)(uintptr_t)x->imm;
     isa_xinsn_t y = *x;
     unsigned w = x->width;
     for (unsigned k = 0; k < 2; k++) {
@@ -434,42 +271,54 @@ static int fused_neg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask
     }
     y.o[4] = y.o[5] = ISA_NONE;
     y.flags = 0;
+    y.imm = 0;
     y.desc = u;
     return u->fn(wv, f, &y, mask);
 }
 static const isa_xdesc_t fused_neg_d[1] = { { fused_neg_f, { 0 }, 0 } };
 
-/* The add or sub at instruction i as the fused multiply-add ptxas makes of it, if any. */
-static bool select_fused(pd_t *d, const uint8_t *lead, const uint32_t *nread, uint8_t *chosen, uint32_t i,
-                         const isa_instr_t *in, ex_insn_t *x)
+/* A mul whose sources an add it is fused into reads after their registers may have
+ * changed: it copies them (o[1] into o[3], o[2] into o[4], each unless ISA_NONE; target
+ * bytes per lane) for its lanes, then runs its handler (in imm). */
+static int keep_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    const isa_xdesc_t *u = (const isa_xdesc_t *)(uintptr_t)x->imm;
+    unsigned w = x->target;
+    for (unsigned s = 0; s < 2; s++) {
+        if (x->o[3 + s] == ISA_NONE)
+            continue;
+        uint8_t *to = f + x->o[3 + s];
+        const uint8_t *from = f + x->o[1 + s];
+        if (mask == ISA_FULL)
+            memcpy(to, from, (size_t)w * ISA_LANES);
+        else
+            for (uint32_t m = mask; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                memcpy(to + l * w, from + l * w, w);
+            }
+    }
+    isa_xinsn_t y = *x;
+    y.o[3] = y.o[4] = ISA_NONE;
+    y.imm = 0;
+    y.target = 0;
+    y.desc = u;
+    return u->fn(wv, f, &y, mask);
+}
+static const isa_xdesc_t keep_d[1] = { { keep_f, { 0 }, 0 } };
+
+/* The add or sub at instruction i as the fused multiply-add ptxas makes of it, if the
+ * plan has one; a source the mul keeps is read from its copy. */
+static bool select_fused(pd_t *d, uint32_t i, const isa_instr_t *in, ex_insn_t *x)
 {
     const isa_func_t *fn = d->f->ir;
-    if ((in->op != ISA_OP_ADD && in->op != ISA_OP_SUB) || in->ntypes != 1 || in->nopd != 3 ||
-        isa_instr_mod(in, ISA_G_ROUND) >= 0)
-        return false;
-    isa_type_t t = (isa_type_t)in->types[0];
-    if (t != ISA_T_F32 && t != ISA_T_F64 && t != ISA_T_F16 && t != ISA_T_F16X2)
-        return false;
-    const isa_operand_t *o1 = &fn->opds[in->opd + 1], *o2 = &fn->opds[in->opd + 2];
-    if (o1->kind == ISA_OPD_REG && o2->kind == ISA_OPD_REG && o1->u.reg == o2->u.reg)
-        return false;                     /* m + m: not fused (measured) */
-    /* Which operand: one whose mul an earlier add already fused (ptxas then fuses that mul
-     * into every add using it and keeps no multiply of it: for t = a*b, s = a*a, x = s + t,
-     * y = t - s its SASS has DFMA(a, a, t) and DFMA(-a, a, t), and ptxrun --compare of
-     * such an nvcc kernel on 2,048 random doubles matched the H100 only so), else the
-     * first that can be (and that mul is so chosen). */
-    uint32_t j1 = fusable_mul(fn, lead, nread, i, 1), j2 = fusable_mul(fn, lead, nread, i, 2);
-    unsigned k = 1;
-    uint32_t j = j1;
-    if (j2 != ISA_NONE && chosen[j2] && (j1 == ISA_NONE || !chosen[j1])) {
-        k = 2;
-        j = j2;
-    } else if (j1 == ISA_NONE) {
-        k = 2;
-        j = j2;
-    }
+    const ex_contract_t *plan = &d->plan;
+    const uint32_t *kept = d->kept;
+    uint32_t j = plan->mul[i];
     if (j == ISA_NONE || in->nsfx >= ISA_MAX_SFX)
         return false;
+    unsigned k = plan->opd[i];
+    isa_type_t t = (isa_type_t)in->types[0];
+    const isa_operand_t *o1 = &fn->opds[in->opd + 1], *o2 = &fn->opds[in->opd + 2];
     /* fma.rn{.ftz}{.sat}.T d, a, b, c */
     isa_instr_t f2 = *in;
     f2.op = ISA_OP_FMA;
@@ -491,14 +340,14 @@ static bool select_fused(pd_t *d, const uint8_t *lead, const uint32_t *nread, ui
     for (unsigned s = 0; s < 3; s++) {
         if (src[s]->kind == ISA_OPD_REG && ex_reg_width(d->f, src[s]) != w)
             return false;
-        x->o[1 + s] = ex_pd_operand(d, src[s], w);
+        x->o[1 + s] = s < 2 && (plan->keep[j] >> s & 1) ? kept[2 * j + s] : ex_pd_operand(d, src[s], w);
         if (x->o[1 + s] == ISA_NONE)
             return false;
     }
     /* sub: m - c is fma(a, b, -c); c - m is fma(-a, b, c) */
     unsigned neg = in->op != ISA_OP_SUB ? 0 : k == 1 ? 2 : 1;
     if (neg) {
-        x->aux = (uint64_t)(uintptr_t)x->desc;
+        x->imm = (int64_t)(uintptr_t)x->desc;
         x->width = (uint8_t)w;
         x->vec = (uint8_t)neg;
         x->flags = t == ISA_T_F16X2;
@@ -506,7 +355,6 @@ static bool select_fused(pd_t *d, const uint8_t *lead, const uint32_t *nread, ui
         x->o[5] = slot_new(d, w * ISA_LANES);
         x->desc = fused_neg_d;
     }
-    chosen[j] = 1;                        /* fused: later adds prefer this mul */
     return true;
 }
 /*}=====================================================================*/
@@ -845,6 +693,8 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
         pd_oom = prev;
         free(dp->consts);
         free(dp->fix);
+        ex_contract_free(&dp->plan);
+        free(dp->kept);
         return false;
     }
     d.p = p;
@@ -862,16 +712,17 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
     uint32_t npa = 0, cappa = 0;
     if (f->ir_own)
         f->preadd_at = PD_CALLOC(fn->ninstr + 2, sizeof *f->preadd_at);
-    /* instructions a label precedes (contraction stays within a basic block) */
-    uint8_t *lead = PD_CALLOC(fn->ninstr + 2, 1);
-    uint8_t *chosen = PD_CALLOC(fn->ninstr + 2, 1);   /* muls already fused into an add */
-    for (uint32_t k = 0; k < fn->nlabel; k++)
-        if (fn->labels[k].instr <= fn->ninstr)
-            lead[fn->labels[k].instr] = 1;
-    /* each register's reads, in the IR pre-decoding reads (with renamed registers) */
-    uint32_t *nread = PD_CALLOC(f->ir->nreg + 1, sizeof *nread);
-    for (uint32_t k = 0; k < f->ir->ninstr; k++)
-        reads(f->ir, &f->ir->instrs[k], ISA_NONE, nread);
+    /* contraction, planned on the IR pre-decoding reads (with renamed registers); the
+     * copies of sources some muls keep get their slots first (adds may come before their
+     * mul in the body) */
+    if (!ex_contract_plan(f->ir, &d.plan))
+        pd_mem(NULL);
+    d.kept = PD_MALLOC((2 * (size_t)fn->ninstr + 2) * sizeof *d.kept);
+    for (uint32_t j = 0; j < fn->ninstr; j++)
+        for (unsigned s = 0; s < 2; s++)
+            d.kept[2 * j + s] = d.plan.keep[j] >> s & 1
+                                  ? slot_new(&d, type_width((isa_type_t)f->ir->instrs[j].types[0]) * ISA_LANES)
+                                  : ISA_NONE;
     for (uint32_t i = 0; i < fn->ninstr; i++) {
         const isa_instr_t *in = &fn->instrs[i];
         ex_insn_t *x = &f->code[i];
@@ -887,7 +738,7 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
             f->preadd_at[i] = pa0;
             f->preadd_at[i + 1] = npa;
         }
-        bool ok = sums && (select_fused(&d, lead, nread, chosen, i, in, x) || ex_select_ctrl(&d, f, in, x) || ex_select_mem(&d, f, in, x) ||
+        bool ok = sums && (select_fused(&d, i, in, x) || ex_select_ctrl(&d, f, in, x) || ex_select_mem(&d, f, in, x) ||
                            ex_select_atom(&d, f, in, x) ||
                            ex_select_mov(&d, f, in, x) || ex_select_warp(&d, f, in, x) ||
                            ex_select_tex(&d, f, in, x) || ex_select_async(&d, f, in, x) ||
@@ -913,12 +764,20 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
             x->fn = NULL;
             f->unsupported++;
         } else {
+            if (d.plan.keep[i]) {
+                /* a mul keeping copies of its sources (keep_f) */
+                x->imm = (int64_t)(uintptr_t)x->desc;
+                x->target = type_width((isa_type_t)in->types[0]);
+                x->o[3] = d.kept[2 * i];
+                x->o[4] = d.kept[2 * i + 1];
+                x->desc = keep_d;
+            }
             x->fn = npa > pa0 ? preadd_f : x->desc->fn;
         }
     }
-    free(lead);
-    free(chosen);
-    free(nread);
+    ex_contract_free(&d.plan);
+    free(d.kept);
+    d.kept = NULL;
     if (f->ir_own)
         f->preadd_at[fn->ninstr + 1] = npa;
     f->preadd = pa;

@@ -1,0 +1,960 @@
+/* contract.c: which mul ptxas fuses into which add or sub (docs/execution.md,
+ * "Contraction").  ptxas fuses a mul and an add or sub of .f32, .f64, .f16 or .f16x2
+ * without rounding modifiers into one fused multiply-add, working on values, not
+ * registers (measured: the SASS ptxas 13 makes for sm_90, and the H100's results in
+ * goldens fma_contract and fma_contract_flow):
+ *   - the add's operand must be the mul's value on every path (a mul whose value meets
+ *     another definition of the register, a guarded one included, is not fused);
+ *   - every read of the mul's value must be such an add (one that stores it, or uses it
+ *     twice as in m + m, keeps the mul unfused everywhere);
+ *   - in the add's basic block (no label, branch or call between) any mul fuses; across
+ *     blocks only a mul one of whose operands is an immediate or a kernel parameter
+ *     (ptxas moves it to the add: a mul before a loop fuses into the adds in it), and not
+ *     one inside a loop that the add is outside of;
+ *   - a source register written between the two, or the mul's own destination, still
+ *     counts with the value it had at the mul (the mul then keeps copies of its sources).
+ * The plan is made once per function, before its instructions are selected. */
+#include "exec/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RD_NONE ISA_NONE          /* no single reaching definition */
+
+typedef struct {
+    const isa_func_t *fn;
+    uint32_t  n, nb, nreg;
+    uint32_t *bof;                /* [n] block of each instruction */
+    uint32_t *bstart;             /* [nb + 1] first instruction of each block */
+    uint32_t *succ_at, *succ;     /* successors of block b: succ[succ_at[b] .. succ_at[b + 1]) */
+    uint32_t *pred_at, *pred;
+    uint32_t *def_at, *def;       /* instructions that may write register r, ascending */
+    uint32_t *use_at, *use;       /* instructions that read register r, ascending */
+    uint32_t *mark, stamp;        /* per block: visited in the walk numbered stamp */
+    bool      oom;
+    uint32_t *stack;              /* [nb] */
+    uint8_t  *uses_memo;          /* per mul: 0 unknown, 1 all its uses fuse, 2 not */
+    uint8_t  *cross_memo;         /* per mul: 0 unknown, 1 may fuse across blocks, 2 not */
+    uint8_t  *mul_def;            /* per register: a mul that may fuse writes it */
+    uint32_t **rd;                /* per register with several definitions: what each read of
+                                     it (use[use_at[r] ..]) reads, made on first need */
+    uint32_t *in, *work;          /* [nb] scratch of rd_table */
+    uint8_t  *queued;             /* [nb] */
+    uint32_t *body_at, *body;     /* natural loop l's blocks: body[body_at[l] .. body_at[l + 1]) */
+    uint32_t *inloop_at, *inloop; /* block b's loops: inloop[inloop_at[b] .. inloop_at[b + 1]) */
+} flow_t;
+
+/*{=====================================================================
+ * Operands: which registers an instruction reads and may write
+ *====================================================================*/
+typedef void (*reg_fn)(void *ctx, uint32_t reg);
+
+static void each_in(const isa_func_t *fn, const isa_operand_t *o, reg_fn f, void *c)
+{
+    switch (o->kind) {
+    case ISA_OPD_REG:
+        f(c, o->u.reg);
+        return;
+    case ISA_OPD_ADDR:
+        if (o->flags & ISA_OPDF_ADDRLIST) {   /* [a, b, {c}] */
+            for (uint32_t e = 0; e < o->count; e++)
+                each_in(fn, &fn->opds[o->u.first + e], f, c);
+        } else if (o->base == ISA_OPD_REG) {
+            f(c, o->u.reg);
+        }
+        return;
+    case ISA_OPD_VEC: case OPD_LIST: case OPD_DUAL:
+        for (uint32_t e = 0; e < o->count; e++)
+            each_in(fn, &fn->opds[o->u.first + e], f, c);
+        return;
+    default:
+        return;
+    }
+}
+
+/* Every register instruction in reads (each mention once per mention; the guard too). */
+static void each_read(const isa_func_t *fn, const isa_instr_t *in, reg_fn f, void *c)
+{
+    if (in->guard != ISA_NONE)
+        f(c, in->guard);
+    isa_shape_t sh = isa_ops[in->op].shape;
+    for (unsigned k = 0; k < in->nopd; k++) {
+        char kind = isa_shape_kind(sh, k);
+        const isa_operand_t *o = &fn->opds[in->opd + k];
+        if ((kind == 'd' || kind == 'p') && (o->kind == ISA_OPD_REG || o->kind == ISA_OPD_VEC || o->kind == OPD_DUAL ||
+                                           o->kind == ISA_OPD_SINK))
+            continue;
+        each_in(fn, o, f, c);
+    }
+}
+
+/* Every register instruction in may write (a destination operand, or any register operand
+ * of an instruction whose operands have no fixed roles). */
+static void each_write(const isa_func_t *fn, const isa_instr_t *in, reg_fn f, void *c)
+{
+    isa_shape_t sh = isa_ops[in->op].shape;
+    for (unsigned k = 0; k < in->nopd; k++) {
+        char kind = isa_shape_kind(sh, k);
+        if (kind == 's' || kind == 'q' || kind == 'a' || kind == 't')
+            continue;
+        const isa_operand_t *o = &fn->opds[in->opd + k];
+        if (o->kind == ISA_OPD_REG)
+            f(c, o->u.reg);
+        else if (o->kind == ISA_OPD_VEC || o->kind == OPD_DUAL || o->kind == OPD_LIST)
+            for (uint32_t e = 0; e < o->count; e++)
+                if (fn->opds[o->u.first + e].kind == ISA_OPD_REG)
+                    f(c, fn->opds[o->u.first + e].u.reg);
+    }
+}
+
+typedef struct { uint32_t r, n; } count_t;
+static void count_r(void *c, uint32_t reg) { count_t *k = c; k->n += reg == k->r; }
+
+static uint32_t reads_of(const isa_func_t *fn, const isa_instr_t *in, uint32_t r)
+{
+    count_t k = { r, 0 };
+    each_read(fn, in, count_r, &k);
+    return k.n;
+}
+
+static bool writes(const isa_func_t *fn, const isa_instr_t *in, uint32_t r)
+{
+    count_t k = { r, 0 };
+    each_write(fn, in, count_r, &k);
+    return k.n != 0;
+}
+
+/* An instruction's registers, each once (reads or writes). */
+typedef struct { uint32_t *r, n, cap; bool oom; } regs_t;
+static void regs_add(void *c, uint32_t reg)
+{
+    regs_t *v = c;
+    for (uint32_t k = 0; k < v->n; k++)
+        if (v->r[k] == reg)
+            return;
+    if (v->n == v->cap) {
+        uint32_t cap = v->cap * 2 + 16;
+        uint32_t *r = realloc(v->r, cap * sizeof *r);
+        if (!r) {
+            v->oom = true;
+            return;
+        }
+        v->r = r;
+        v->cap = cap;
+    }
+    v->r[v->n++] = reg;
+}
+
+/*}=====================================================================
+ * Blocks
+ *====================================================================*/
+static bool ends_block(const isa_instr_t *in)
+{
+    return in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX || in->op == ISA_OP_CALL || in->op == ISA_OP_RET ||
+           in->op == ISA_OP_EXIT || in->op == ISA_OP_TRAP;
+}
+
+/* The successors of block b (only counted when out is NULL). */
+static uint32_t successors(const flow_t *g, uint32_t b, uint32_t *out)
+{
+    const isa_func_t *fn = g->fn;
+    uint32_t t = g->bstart[b + 1] - 1, n = 0;
+    const isa_instr_t *in = &fn->instrs[t];
+    bool falls = true;
+    if (in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX) {
+        for (unsigned k = 0; k < in->nopd; k++) {
+            const isa_operand_t *o = &fn->opds[in->opd + k];
+            /* a label at the end of the body: the branch returns */
+            if (o->kind == ISA_OPD_LABEL && fn->labels[o->u.label].instr < g->n) {
+                if (out)
+                    out[n] = g->bof[fn->labels[o->u.label].instr];
+                n++;
+            } else if (o->kind == OPD_BRTARGETS) {
+                const isa_brtargets_t *bt = &fn->brts[o->u.idx];
+                for (uint32_t e = 0; e < bt->count; e++) {
+                    uint32_t at = fn->labels[bt->targets[e]].instr;
+                    if (at >= g->n)
+                        continue;
+                    if (out)
+                        out[n] = g->bof[at];
+                    n++;
+                }
+            }
+        }
+        falls = in->guard != ISA_NONE;
+    } else if (in->op == ISA_OP_RET || in->op == ISA_OP_EXIT || in->op == ISA_OP_TRAP) {
+        falls = in->guard != ISA_NONE;
+    }
+    if (falls && b + 1 < g->nb) {
+        if (out)
+            out[n] = b + 1;
+        n++;
+    }
+    return n;
+}
+
+static bool flow_loops(flow_t *g);
+
+static bool flow_build(flow_t *g, const isa_func_t *fn)
+{
+    uint32_t n = fn->ninstr;
+    g->fn = fn;
+    g->n = n;
+    g->nreg = fn->nreg;
+    uint8_t *lead = calloc(n + 1, 1);
+    g->bof = malloc((n + 1) * sizeof *g->bof);
+    if (!lead || !g->bof) {
+        free(lead);
+        return false;
+    }
+    lead[0] = 1;
+    for (uint32_t k = 0; k < fn->nlabel; k++)
+        if (fn->labels[k].instr < n)
+            lead[fn->labels[k].instr] = 1;
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (ends_block(&fn->instrs[i]))
+            lead[i + 1] = 1;
+    uint32_t nb = 0;
+    for (uint32_t i = 0; i < n; i++)
+        nb += lead[i];
+    g->nb = nb;
+    g->bstart = malloc((nb + 1) * sizeof *g->bstart);
+    g->mark = calloc(nb + 1, sizeof *g->mark);
+    g->stack = malloc((nb + 1) * sizeof *g->stack);
+    if (!g->bstart || !g->mark || !g->stack) {
+        free(lead);
+        return false;
+    }
+    for (uint32_t i = 0, b = 0; i < n; i++) {
+        if (lead[i])
+            g->bstart[b++] = i;
+        g->bof[i] = b - 1;
+    }
+    g->bstart[nb] = n;
+    free(lead);
+    /* successors and predecessors */
+    g->succ_at = calloc(nb + 1, sizeof *g->succ_at);
+    g->pred_at = calloc(nb + 2, sizeof *g->pred_at);
+    if (!g->succ_at || !g->pred_at)
+        return false;
+    for (uint32_t b = 0; b < nb; b++)
+        g->succ_at[b + 1] = g->succ_at[b] + successors(g, b, NULL);
+    g->succ = malloc((g->succ_at[nb] + 1) * sizeof *g->succ);
+    g->pred = malloc((g->succ_at[nb] + 1) * sizeof *g->pred);
+    if (!g->succ || !g->pred)
+        return false;
+    for (uint32_t b = 0; b < nb; b++)
+        successors(g, b, g->succ + g->succ_at[b]);
+    for (uint32_t e = 0; e < g->succ_at[nb]; e++)
+        g->pred_at[g->succ[e] + 2]++;
+    for (uint32_t b = 0; b < nb; b++)
+        g->pred_at[b + 2] += g->pred_at[b + 1];
+    for (uint32_t b = 0; b < nb; b++)
+        for (uint32_t e = g->succ_at[b]; e < g->succ_at[b + 1]; e++)
+            g->pred[g->pred_at[g->succ[e] + 1]++] = b;
+    /* per-register definitions and uses: counted, then filled */
+    uint32_t nr = fn->nreg;
+    g->def_at = calloc(nr + 2, sizeof *g->def_at);
+    g->use_at = calloc(nr + 2, sizeof *g->use_at);
+    if (!g->def_at || !g->use_at)
+        return false;
+    regs_t v = { 0 };
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) {
+            g->def = malloc((g->def_at[nr + 1] + 1) * sizeof *g->def);
+            g->use = malloc((g->use_at[nr + 1] + 1) * sizeof *g->use);
+            if (!g->def || !g->use) {
+                free(v.r);
+                return false;
+            }
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            for (int w = 0; w < 2; w++) {
+                uint32_t *at = w ? g->def_at : g->use_at, *list = w ? g->def : g->use;
+                v.n = 0;
+                if (w)
+                    each_write(fn, &fn->instrs[i], regs_add, &v);
+                else
+                    each_read(fn, &fn->instrs[i], regs_add, &v);
+                for (uint32_t k = 0; k < v.n; k++) {
+                    if (v.r[k] >= nr)
+                        continue;
+                    if (pass)
+                        list[at[v.r[k]]++] = i;
+                    else
+                        at[v.r[k] + 2]++;
+                }
+            }
+        }
+        if (!pass) {                  /* at[r + 1]: where r's list starts */
+            for (uint32_t r = 0; r < nr; r++) {
+                g->def_at[r + 2] += g->def_at[r + 1];
+                g->use_at[r + 2] += g->use_at[r + 1];
+            }
+            for (uint32_t r = 0; r <= nr; r++) {
+                g->def_at[r] = g->def_at[r + 1];
+                g->use_at[r] = g->use_at[r + 1];
+            }
+        }
+    }
+    free(v.r);
+    if (v.oom)
+        return false;
+    /* after filling, at[r] is where r's list ends, which is where r + 1's starts */
+    for (uint32_t r = nr; r > 0; r--) {
+        g->def_at[r] = g->def_at[r - 1];
+        g->use_at[r] = g->use_at[r - 1];
+    }
+    g->def_at[0] = g->use_at[0] = 0;
+    g->rd = calloc(nr + 1, sizeof *g->rd);
+    g->in = malloc((nb + 1) * sizeof *g->in);
+    g->work = malloc((nb + 1) * sizeof *g->work);
+    g->queued = calloc(nb + 1, 1);
+    return g->rd && g->in && g->work && g->queued && flow_loops(g);
+}
+
+static void flow_free(flow_t *g)
+{
+    free(g->bof);
+    free(g->bstart);
+    free(g->succ_at);
+    free(g->succ);
+    free(g->pred_at);
+    free(g->pred);
+    free(g->def_at);
+    free(g->def);
+    free(g->use_at);
+    free(g->use);
+    free(g->mark);
+    free(g->stack);
+    free(g->uses_memo);
+    free(g->cross_memo);
+    free(g->mul_def);
+    if (g->rd)
+        for (uint32_t r = 0; r < g->nreg; r++)
+            free(g->rd[r]);
+    free(g->rd);
+    free(g->in);
+    free(g->work);
+    free(g->queued);
+    free(g->body_at);
+    free(g->body);
+    free(g->inloop_at);
+    free(g->inloop);
+}
+
+/* A fresh visit mark (wrapping: marks cleared). */
+static uint32_t new_stamp(flow_t *g)
+{
+    if (++g->stamp == 0) {
+        memset(g->mark, 0, (g->nb + 1) * sizeof *g->mark);
+        g->stamp = 1;
+    }
+    return g->stamp;
+}
+
+/* The last instruction in [lo, hi) that may write r, or ISA_NONE. */
+static uint32_t last_def_in(const flow_t *g, uint32_t r, uint32_t lo, uint32_t hi)
+{
+    uint32_t a = g->def_at[r], b = g->def_at[r + 1];
+    while (a < b) {                   /* first def >= hi */
+        uint32_t m = a + (b - a) / 2;
+        if (g->def[m] < hi)
+            a = m + 1;
+        else
+            b = m;
+    }
+    if (a == g->def_at[r] || g->def[a - 1] < lo)
+        return ISA_NONE;
+    return g->def[a - 1];
+}
+
+/*}=====================================================================
+ * Reaching definitions
+ *====================================================================*/
+#define RD_TOP (ISA_NONE - 1)     /* not reached yet */
+
+static uint32_t rd_merge(uint32_t x, uint32_t y)
+{
+    return x == RD_TOP ? y : y == RD_TOP || x == y ? x : RD_NONE;
+}
+
+/* What block b passes on of register r: its last definition, else what reaches it. */
+static uint32_t rd_out(const flow_t *g, uint32_t r, uint32_t b)
+{
+    uint32_t d = last_def_in(g, r, g->bstart[b], g->bstart[b + 1]);
+    if (d == ISA_NONE)
+        return g->in[b];
+    return g->fn->instrs[d].guard == ISA_NONE ? d : RD_NONE;
+}
+
+/* Register r's reaching definition at each of its reads (a worklist over the blocks: a
+ * block's value only rises, unreached → one definition → several). */
+static bool rd_table(flow_t *g, uint32_t r)
+{
+    uint32_t nu = g->use_at[r + 1] - g->use_at[r];
+    uint32_t *t = malloc((nu + 1) * sizeof *t);
+    if (!t)
+        return false;
+    uint32_t nb = g->nb, head = 0, tail = 0, cnt = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        g->in[b] = RD_TOP;
+        g->queued[b] = 1;
+        g->work[tail] = b;
+        tail = (tail + 1) % nb;
+        cnt++;
+    }
+    g->in[0] = RD_NONE;               /* the entry: undefined */
+    while (cnt) {
+        uint32_t b = g->work[head];
+        head = (head + 1) % nb;
+        cnt--;
+        g->queued[b] = 0;
+        uint32_t out = rd_out(g, r, b);
+        if (out == RD_TOP)
+            continue;
+        for (uint32_t e = g->succ_at[b]; e < g->succ_at[b + 1]; e++) {
+            uint32_t sb = g->succ[e], v = rd_merge(g->in[sb], out);
+            if (v == g->in[sb])
+                continue;
+            g->in[sb] = v;
+            if (!g->queued[sb]) {
+                g->queued[sb] = 1;
+                g->work[tail] = sb;
+                tail = (tail + 1) % nb;
+                cnt++;
+            }
+        }
+    }
+    for (uint32_t k = 0; k < nu; k++) {
+        uint32_t u = g->use[g->use_at[r] + k], b = g->bof[u];
+        uint32_t d = last_def_in(g, r, g->bstart[b], u);
+        uint32_t v = d != ISA_NONE ? (g->fn->instrs[d].guard == ISA_NONE ? d : RD_NONE) : g->in[b];
+        t[k] = v == RD_TOP ? RD_NONE : v;
+    }
+    g->rd[r] = t;
+    return true;
+}
+
+/* The one instruction whose value of register r instruction i (which reads r) reads on
+ * every path, or RD_NONE (several, a guarded one among them, or none on some path from
+ * the entry). */
+static uint32_t reaching(flow_t *g, uint32_t i, uint32_t r)
+{
+    const isa_func_t *fn = g->fn;
+    uint32_t b = g->bof[i];
+    uint32_t d = last_def_in(g, r, g->bstart[b], i);
+    if (d != ISA_NONE)
+        return fn->instrs[d].guard == ISA_NONE ? d : RD_NONE;
+    uint32_t nd = g->def_at[r + 1] - g->def_at[r];
+    if (nd == 0)
+        return RD_NONE;
+    if (nd == 1) {                    /* one definition in the function */
+        d = g->def[g->def_at[r]];
+        return fn->instrs[d].guard == ISA_NONE ? d : RD_NONE;
+    }
+    if (!g->rd[r] && !rd_table(g, r)) {
+        g->oom = true;
+        return RD_NONE;
+    }
+    uint32_t lo = g->use_at[r], hi = g->use_at[r + 1];
+    while (lo < hi) {                 /* i's place among r's reads */
+        uint32_t m = lo + (hi - lo) / 2;
+        if (g->use[m] < i)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo < g->use_at[r + 1] && g->use[lo] == i ? g->rd[r][lo - g->use_at[r]] : RD_NONE;
+}
+
+/*}=====================================================================
+ * The mul, the add, and what lies between
+ *====================================================================*/
+static bool is_mod(const isa_instr_t *in, int group, int id) { return isa_instr_mod(in, group) == id; }
+
+/* A mul ptxas may fuse: no guard, rounding modifier, .sat or .hi/.lo/.wide, a register
+ * destination, register or immediate sources. */
+static bool fusable_mul(const isa_func_t *fn, const isa_instr_t *m)
+{
+    if (m->op != ISA_OP_MUL || m->guard != ISA_NONE || m->nopd != 3 || m->ntypes != 1)
+        return false;
+    isa_type_t t = (isa_type_t)m->types[0];
+    if ((t != ISA_T_F32 && t != ISA_T_F64 && t != ISA_T_F16 && t != ISA_T_F16X2) ||
+        isa_instr_mod(m, ISA_G_ROUND) >= 0 || isa_instr_mod(m, ISA_G_SAT) >= 0 || isa_instr_mod(m, ISA_G_MULMODE) >= 0)
+        return false;
+    const isa_operand_t *md = &fn->opds[m->opd];
+    if (md->kind != ISA_OPD_REG || md->sel)
+        return false;
+    for (unsigned s = 1; s < 3; s++) {
+        const isa_operand_t *ms = &fn->opds[m->opd + s];
+        if (ms->kind == ISA_OPD_REG ? ms->sel || ms->flags
+                                    : ms->kind != ISA_OPD_IMM && ms->kind != ISA_OPD_F32 && ms->kind != ISA_OPD_F64)
+            return false;
+    }
+    return true;
+}
+
+/* An add or sub that may take a mul of type t and ftz-ness ftz into one of its operands
+ * (not m + m). */
+static bool add_like(const isa_func_t *fn, const isa_instr_t *in, isa_type_t t, bool ftz)
+{
+    if ((in->op != ISA_OP_ADD && in->op != ISA_OP_SUB) || in->ntypes != 1 || in->types[0] != t || in->nopd != 3 ||
+        isa_instr_mod(in, ISA_G_ROUND) >= 0 || is_mod(in, ISA_G_FTZ, ISA_M_FTZ) != ftz)
+        return false;
+    const isa_operand_t *o1 = &fn->opds[in->opd + 1], *o2 = &fn->opds[in->opd + 2];
+    if (o1->kind == ISA_OPD_REG && o2->kind == ISA_OPD_REG && o1->u.reg == o2->u.reg)
+        return false;
+    return true;
+}
+
+/* Whether register s's value at instruction j is a kernel parameter (ld.param of the
+ * entry's parameter: an operand ptxas takes from the constant bank). */
+static bool param_value(flow_t *g, uint32_t j, uint32_t s)
+{
+    const isa_func_t *fn = g->fn;
+    if (!fn->is_entry)
+        return false;
+    uint32_t d = reaching(g, j, s);
+    if (d == RD_NONE)
+        return false;
+    const isa_instr_t *ld = &fn->instrs[d];
+    if (ld->op != ISA_OP_LD || ld->nopd != 2)
+        return false;
+    int sp = isa_instr_space(ld, 0);
+    const isa_operand_t *a = &fn->opds[ld->opd + 1];
+    return (sp == ISA_SP_PARAM || sp == ISA_SP_PARAM_ENTRY) && a->kind == ISA_OPD_ADDR && a->base == ISA_OPD_SYM &&
+           !(a->flags & ISA_OPDF_MODSYM) && a->u.sym < fn->nparam;
+}
+
+/* Whether mul j may fuse into adds in other blocks: one of its operands is an immediate
+ * or a kernel parameter. */
+static bool cross_ok(flow_t *g, uint32_t j)
+{
+    if (g->cross_memo[j])
+        return g->cross_memo[j] == 1;
+    const isa_func_t *fn = g->fn;
+    const isa_instr_t *m = &fn->instrs[j];
+    bool ok = false;
+    for (unsigned s = 1; s < 3 && !ok; s++) {
+        const isa_operand_t *ms = &fn->opds[m->opd + s];
+        ok = ms->kind != ISA_OPD_REG || param_value(g, j, ms->u.reg);
+    }
+    g->cross_memo[j] = ok ? 1 : 2;
+    return ok;
+}
+
+/* Whether the block of j lies in a loop that block bi is outside of (ptxas moves a mul
+ * into a loop, never out of one).  Loops are natural loops, their blocks ascending. */
+static bool loops_without(flow_t *g, uint32_t j, uint32_t bi)
+{
+    uint32_t bj = g->bof[j];
+    for (uint32_t e = g->inloop_at[bj]; e < g->inloop_at[bj + 1]; e++) {
+        uint32_t l = g->inloop[e], lo = g->body_at[l], hi = g->body_at[l + 1];
+        while (lo < hi) {
+            uint32_t m = lo + (hi - lo) / 2;
+            if (g->body[m] < bi)
+                lo = m + 1;
+            else
+                hi = m;
+        }
+        if (lo == g->body_at[l + 1] || g->body[lo] != bi)
+            return true;
+    }
+    return false;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The natural loops: dominators by the iterative algorithm over reverse postorder, a loop
+ * per block that back edges enter (the blocks that reach a back edge's tail without
+ * passing the header), and for each block the loops holding it. */
+static bool flow_loops(flow_t *g)
+{
+    uint32_t nb = g->nb;
+    uint32_t *order = malloc(nb * sizeof *order), *num = malloc(nb * sizeof *num);
+    uint32_t *idom = malloc(nb * sizeof *idom), *edge = malloc(nb * sizeof *edge), *st = malloc(nb * sizeof *st);
+    uint32_t *mark = calloc(nb, sizeof *mark);
+    uint32_t nl = 0, caplb = 0, nlb = 0, *lbody = NULL, *lhead = NULL, caph = 0;
+    bool ok = order && num && idom && edge && st && mark;
+    if (ok) {
+        /* reverse postorder from the entry */
+        uint32_t npo = 0, sp = 0;
+        for (uint32_t b = 0; b < nb; b++)
+            num[b] = ISA_NONE;
+        st[sp++] = 0;
+        num[0] = 0;
+        edge[0] = g->succ_at[0];
+        while (sp) {
+            uint32_t v = st[sp - 1];
+            if (edge[v] < g->succ_at[v + 1]) {
+                uint32_t w = g->succ[edge[v]++];
+                if (num[w] == ISA_NONE) {
+                    num[w] = 0;
+                    edge[w] = g->succ_at[w];
+                    st[sp++] = w;
+                }
+                continue;
+            }
+            sp--;
+            order[npo++] = v;
+        }
+        for (uint32_t k = 0; k < npo / 2; k++) {
+            uint32_t t = order[k];
+            order[k] = order[npo - 1 - k];
+            order[npo - 1 - k] = t;
+        }
+        for (uint32_t k = 0; k < npo; k++)
+            num[order[k]] = k;
+        for (uint32_t b = 0; b < nb; b++)
+            idom[b] = ISA_NONE;
+        idom[0] = 0;
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (uint32_t k = 1; k < npo; k++) {
+                uint32_t b = order[k], nd = ISA_NONE;
+                for (uint32_t e = g->pred_at[b]; e < g->pred_at[b + 1]; e++) {
+                    uint32_t p = g->pred[e];
+                    if (idom[p] == ISA_NONE)
+                        continue;
+                    if (nd == ISA_NONE) {
+                        nd = p;
+                        continue;
+                    }
+                    uint32_t x = p, y = nd;
+                    while (x != y) {
+                        while (num[x] > num[y])
+                            x = idom[x];
+                        while (num[y] > num[x])
+                            y = idom[y];
+                    }
+                    nd = x;
+                }
+                if (nd != idom[b]) {
+                    idom[b] = nd;
+                    changed = true;
+                }
+            }
+        }
+        /* the dominator tree's preorder and postorder numbers: h dominates t when
+         * pre[h] <= pre[t] and post[t] <= post[h] (edge[] and mark[] reused) */
+        uint32_t *pre = order, *post = edge;   /* order and edge are free now */
+        uint32_t *kids_at = calloc(nb + 2, sizeof *kids_at), *kids = malloc(nb * sizeof *kids);
+        if (!kids_at || !kids) {
+            free(kids_at);
+            free(kids);
+            ok = false;
+        } else {
+            for (uint32_t b = 1; b < nb; b++)
+                if (idom[b] != ISA_NONE)
+                    kids_at[idom[b] + 2]++;
+            for (uint32_t b = 0; b < nb; b++)
+                kids_at[b + 2] += kids_at[b + 1];
+            for (uint32_t b = 1; b < nb; b++)
+                if (idom[b] != ISA_NONE)
+                    kids[kids_at[idom[b] + 1]++] = b;
+            uint32_t clock = 0;
+            sp = 0;
+            st[sp++] = 0;
+            pre[0] = clock++;
+            mark[0] = kids_at[0];         /* next child to visit */
+            while (sp) {
+                uint32_t v = st[sp - 1];
+                if (mark[v] < kids_at[v + 1]) {
+                    uint32_t w = kids[mark[v]++];
+                    pre[w] = clock++;
+                    mark[w] = kids_at[w];
+                    st[sp++] = w;
+                    continue;
+                }
+                sp--;
+                post[v] = clock++;
+            }
+            free(kids_at);
+            free(kids);
+            memset(mark, 0, nb * sizeof *mark);
+        }
+        /* a loop per header */
+        for (uint32_t h = 0; h < nb && ok; h++) {
+            if (idom[h] == ISA_NONE)
+                continue;
+            uint32_t stamp = h + 1, n0 = nlb;
+            sp = 0;
+            for (uint32_t e = g->pred_at[h]; e < g->pred_at[h + 1]; e++) {
+                uint32_t t = g->pred[e];
+                if (idom[t] == ISA_NONE || pre[h] > pre[t] || post[t] > post[h] || mark[t] == stamp)
+                    continue;             /* not a back edge (h does not dominate t), or seen */
+                mark[t] = stamp;
+                st[sp++] = t;
+            }
+            if (!sp)
+                continue;
+            if (mark[h] != stamp) {
+                mark[h] = stamp;
+                st[sp++] = h;             /* the header, whose predecessors are not followed */
+            }
+            while (ok && sp) {
+                uint32_t v = st[--sp];
+                if (nlb == caplb) {
+                    caplb = caplb * 2 + 64;
+                    uint32_t *body = realloc(lbody, caplb * sizeof *body);
+                    if (!body) {
+                        ok = false;
+                        break;
+                    }
+                    lbody = body;
+                }
+                lbody[nlb++] = v;
+                if (v == h)
+                    continue;
+                for (uint32_t e = g->pred_at[v]; e < g->pred_at[v + 1]; e++) {
+                    uint32_t p = g->pred[e];
+                    if (mark[p] != stamp && idom[p] != ISA_NONE) {
+                        mark[p] = stamp;
+                        st[sp++] = p;
+                    }
+                }
+            }
+            if (!ok)
+                break;
+            if (nl == caph) {
+                caph = caph * 2 + 16;
+                uint32_t *hh = realloc(lhead, caph * sizeof *hh);
+                if (!hh) {
+                    ok = false;
+                    break;
+                }
+                lhead = hh;
+            }
+            lhead[nl++] = n0;
+            qsort(lbody + n0, nlb - n0, sizeof *lbody, cmp_u32);
+        }
+    }
+    if (ok) {
+        g->body = lbody;
+        lbody = NULL;
+        g->body_at = malloc((nl + 1) * sizeof *g->body_at);
+        g->inloop_at = calloc(nb + 2, sizeof *g->inloop_at);
+        g->inloop = malloc((nlb + 1) * sizeof *g->inloop);
+        ok = g->body_at && g->inloop_at && g->inloop;
+        if (ok) {
+            for (uint32_t l = 0; l < nl; l++)
+                g->body_at[l] = lhead[l];
+            g->body_at[nl] = nlb;
+            for (uint32_t k = 0; k < nlb; k++)
+                g->inloop_at[g->body[k] + 2]++;
+            for (uint32_t b = 0; b < nb; b++)
+                g->inloop_at[b + 2] += g->inloop_at[b + 1];
+            for (uint32_t l = 0; l < nl; l++)
+                for (uint32_t k = g->body_at[l]; k < g->body_at[l + 1]; k++)
+                    g->inloop[g->inloop_at[g->body[k] + 1]++] = l;
+        }
+    }
+    free(lbody);
+    free(lhead);
+    free(order);
+    free(num);
+    free(idom);
+    free(edge);
+    free(st);
+    free(mark);
+    return ok;
+}
+
+/* Whether mul j may fuse into the add at i that reads its value: in the same block after
+ * it, or across blocks by cross_ok's rule. */
+static bool may_fuse_at(flow_t *g, uint32_t j, uint32_t i)
+{
+    if (g->bof[i] == g->bof[j] && i > j)
+        return true;
+    return cross_ok(g, j) && !loops_without(g, j, g->bof[i]);
+}
+
+/* Whether every read of mul j's value is an add that may fuse it (the value alone
+ * reaching it).  Walks forward from j to the reads its value reaches. */
+static bool uses_fuse(flow_t *g, uint32_t j)
+{
+    if (g->uses_memo[j])
+        return g->uses_memo[j] == 1;
+    const isa_func_t *fn = g->fn;
+    const isa_instr_t *m = &fn->instrs[j];
+    uint32_t r = fn->opds[m->opd].u.reg;
+    isa_type_t t = (isa_type_t)m->types[0];
+    bool ftz = is_mod(m, ISA_G_FTZ, ISA_M_FTZ), ok = true;
+    /* the reads of r that j's value reaches, collected first (the checks below run walks
+     * of their own) */
+    uint32_t *hit = NULL, nhit = 0, caphit = 0;
+    uint32_t st = new_stamp(g), sp = 0;
+    uint32_t b = g->bof[j], from = j + 1;
+    for (;;) {
+        bool killed = false;
+        for (uint32_t e = from; e < g->bstart[b + 1]; e++) {
+            const isa_instr_t *u = &fn->instrs[e];
+            if (reads_of(fn, u, r)) {
+                if (nhit == caphit) {
+                    caphit = caphit * 2 + 8;
+                    uint32_t *h = realloc(hit, caphit * sizeof *h);
+                    if (!h) {
+                        ok = false;
+                        break;
+                    }
+                    hit = h;
+                }
+                hit[nhit++] = e;
+            }
+            if (writes(fn, u, r)) {
+                if (u->guard != ISA_NONE)
+                    ok = false;           /* a select of the old and the new value */
+                killed = true;
+                break;
+            }
+        }
+        if (!ok)
+            break;
+        if (!killed)
+            for (uint32_t e = g->succ_at[b]; e < g->succ_at[b + 1]; e++)
+                if (g->mark[g->succ[e]] != st) {
+                    g->mark[g->succ[e]] = st;
+                    g->stack[sp++] = g->succ[e];
+                }
+        if (!sp)
+            break;
+        b = g->stack[--sp];
+        from = g->bstart[b];
+    }
+    for (uint32_t k = 0; ok && k < nhit; k++) {
+        uint32_t u = hit[k];
+        const isa_instr_t *ui = &fn->instrs[u];
+        ok = add_like(fn, ui, t, ftz) && reads_of(fn, ui, r) == 1 && reaching(g, u, r) == j && may_fuse_at(g, j, u);
+    }
+    free(hit);
+    g->uses_memo[j] = ok ? 1 : 2;
+    return ok;
+}
+
+/* The mul fused into operand k of the add at i, or ISA_NONE. */
+static uint32_t fused_mul(flow_t *g, uint32_t i, unsigned k)
+{
+    const isa_func_t *fn = g->fn;
+    const isa_instr_t *add = &fn->instrs[i];
+    const isa_operand_t *o = &fn->opds[add->opd + k];
+    if (o->kind != ISA_OPD_REG || o->sel || o->flags || o->u.reg >= g->nreg)
+        return ISA_NONE;
+    if (!g->mul_def[o->u.reg])
+        return ISA_NONE;              /* no mul writes this register */
+    uint32_t j = reaching(g, i, o->u.reg);
+    if (j == RD_NONE)
+        return ISA_NONE;
+    const isa_instr_t *m = &fn->instrs[j];
+    if (!fusable_mul(fn, m) || m->types[0] != add->types[0] ||
+        is_mod(m, ISA_G_FTZ, ISA_M_FTZ) != is_mod(add, ISA_G_FTZ, ISA_M_FTZ) || fn->opds[m->opd].u.reg != o->u.reg)
+        return ISA_NONE;
+    if (!uses_fuse(g, j))             /* i among the uses, may_fuse_at checked for each */
+        return ISA_NONE;
+    return j;
+}
+
+/* Whether a source of mul j may hold another value when the add at i runs. */
+static unsigned sources_change(flow_t *g, uint32_t j, uint32_t i)
+{
+    const isa_func_t *fn = g->fn;
+    const isa_instr_t *m = &fn->instrs[j];
+    uint32_t r = fn->opds[m->opd].u.reg;
+    unsigned bits = 0;
+    for (unsigned s = 1; s < 3; s++) {
+        const isa_operand_t *ms = &fn->opds[m->opd + s];
+        if (ms->kind != ISA_OPD_REG)
+            continue;
+        if (g->bof[i] != g->bof[j] || i < j || ms->u.reg == r ||
+            last_def_in(g, ms->u.reg, j + 1, i) != ISA_NONE)
+            bits |= 1u << (s - 1);    /* across blocks: kept whatever lies between */
+    }
+    return bits;
+}
+
+/*}=====================================================================
+ * The plan
+ *====================================================================*/
+bool ex_contract_plan(const isa_func_t *fn, ex_contract_t *c)
+{
+    memset(c, 0, sizeof *c);
+    uint32_t n = fn->ninstr;
+    c->mul = malloc((n + 1) * sizeof *c->mul);
+    c->opd = calloc(n + 1, 1);
+    c->keep = calloc(n + 1, 1);
+    if (!c->mul || !c->opd || !c->keep) {
+        ex_contract_free(c);
+        return false;
+    }
+    for (uint32_t i = 0; i <= n; i++)
+        c->mul[i] = ISA_NONE;
+    bool any = false;
+    for (uint32_t i = 0; i < n && !any; i++)
+        any = fn->instrs[i].op == ISA_OP_MUL;
+    if (!any || !n)
+        return true;
+    flow_t g = { 0 };
+    uint8_t *chosen = calloc(n + 1, 1);
+    g.uses_memo = calloc(n + 1, 1);
+    g.cross_memo = calloc(n + 1, 1);
+    g.mul_def = calloc(fn->nreg + 1, 1);
+    if (!chosen || !g.uses_memo || !g.cross_memo || !g.mul_def || !flow_build(&g, fn)) {
+        free(chosen);
+        flow_free(&g);
+        ex_contract_free(c);
+        return false;
+    }
+    for (uint32_t j = 0; j < n; j++)
+        if (fusable_mul(fn, &fn->instrs[j]) && fn->opds[fn->instrs[j].opd].u.reg < fn->nreg)
+            g.mul_def[fn->opds[fn->instrs[j].opd].u.reg] = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const isa_instr_t *in = &fn->instrs[i];
+        if ((in->op != ISA_OP_ADD && in->op != ISA_OP_SUB) || in->ntypes != 1 || in->nopd != 3 ||
+            isa_instr_mod(in, ISA_G_ROUND) >= 0)
+            continue;
+        isa_type_t t = (isa_type_t)in->types[0];
+        if (t != ISA_T_F32 && t != ISA_T_F64 && t != ISA_T_F16 && t != ISA_T_F16X2)
+            continue;
+        const isa_operand_t *o1 = &fn->opds[in->opd + 1], *o2 = &fn->opds[in->opd + 2];
+        if (o1->kind == ISA_OPD_REG && o2->kind == ISA_OPD_REG && o1->u.reg == o2->u.reg)
+            continue;                     /* m + m: not fused (measured) */
+        /* Which operand: one whose mul an earlier add already fused (ptxas then fuses that
+         * mul into every add using it and keeps no multiply of it: for t = a*b, s = a*a,
+         * x = s + t, y = t - s its SASS has DFMA(a, a, t) and DFMA(-a, a, t), and ptxrun
+         * --compare of such an nvcc kernel on 2,048 random doubles matched the H100 only
+         * so), else the first that can be (and that mul is so chosen). */
+        uint32_t j1 = fused_mul(&g, i, 1), j2 = fused_mul(&g, i, 2), j = j1;
+        unsigned k = 1;
+        if (j2 != ISA_NONE && chosen[j2] && (j1 == ISA_NONE || !chosen[j1])) {
+            k = 2;
+            j = j2;
+        } else if (j1 == ISA_NONE) {
+            k = 2;
+            j = j2;
+        }
+        if (j == ISA_NONE)
+            continue;
+        chosen[j] = 1;
+        c->mul[i] = j;
+        c->opd[i] = (uint8_t)k;
+        c->keep[j] |= (uint8_t)sources_change(&g, j, i);
+    }
+    free(chosen);
+    bool oom = g.oom;
+    flow_free(&g);
+    if (oom)
+        ex_contract_free(c);
+    return !oom;
+}
+
+void ex_contract_free(ex_contract_t *c)
+{
+    free(c->mul);
+    free(c->opd);
+    free(c->keep);
+    memset(c, 0, sizeof *c);
+}
