@@ -187,6 +187,11 @@ struct ex_program {
     bool                consts_mapped;  /* the constant bank is in the registry */
     uint8_t            *entry_local;    /* per function: 1 when its call graph uses .local
                                            (an indirect call counts every function) */
+    /* The module's .texref, .surfref and .samplerref variables (8 bytes of global memory
+     * each, holding the handle of the object bound to them), by address: an instruction
+     * naming one (or a register holding its address) uses the object bound to it. */
+    uint32_t            nrefs;
+    struct ex_ref { uint64_t addr, end; uint32_t var; } *refs;
 };
 
 /* A call context: the lanes executing one function activation of a warp.  A warp's

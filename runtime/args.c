@@ -719,6 +719,79 @@ isa_status_t rt_args_parse(const isa_func_t *f, int argc, char **argv, FILE *dia
     return ISA_ST_OK;
 }
 
+/* The module's .texref or .surfref named by argument text (NAME=tex... or NAME=surf...),
+ * or ISA_NONE. */
+static uint32_t ref_of(const isa_module_t *m, const char *text)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq || (strncmp(eq + 1, "tex.", 4) != 0 && strncmp(eq + 1, "surf.", 5) != 0))
+        return ISA_NONE;
+    size_t n = (size_t)(eq - text);
+    for (uint32_t i = 0; i < m->nvar; i++) {
+        const isa_var_t *v = &m->vars[i];
+        if (v->opaque && !(v->flags & ISA_VARF_FSCOPE) && strlen(v->name) == n && !strncmp(v->name, text, n))
+            return i;
+    }
+    return ISA_NONE;
+}
+
+isa_status_t rt_args_parse_module(const isa_module_t *m, uint32_t entry, int argc, char **argv, FILE *diag,
+                                  rt_args_t *out)
+{
+    char **pos = calloc((size_t)argc + 1, sizeof *pos);
+    uint32_t *refs = calloc((size_t)argc + 1, sizeof *refs);
+    int npos = 0, nref = 0;
+    if (!pos || !refs) {
+        free(pos);
+        free(refs);
+        fprintf(diag, "ptxrun: error: out of memory\n");
+        return ISA_ST_NOMEM;
+    }
+    for (int i = 0; i < argc; i++) {
+        uint32_t v = ref_of(m, argv[i]);
+        if (v == ISA_NONE)
+            pos[npos++] = argv[i];
+        else
+            refs[nref++] = (uint32_t)i;
+    }
+    isa_status_t st = rt_args_parse(&m->funcs[entry], npos, pos, diag, out);
+    if (st == ISA_ST_OK && nref) {
+        rt_buffer_t *nb = realloc(out->bufs, (out->nbuf + (size_t)nref) * sizeof *nb);
+        if (!nb) {
+            fprintf(diag, "ptxrun: error: out of memory\n");
+            st = ISA_ST_NOMEM;
+        } else {
+            out->bufs = nb;
+        }
+        for (int k = 0; k < nref && st == ISA_ST_OK; k++) {
+            const char *text = argv[refs[k]];
+            uint32_t vi = ref_of(m, text);
+            const isa_var_t *v = &m->vars[vi];
+            argctx_t c = { diag, (uint32_t)refs[k], v->name };
+            rt_buffer_t *b = &out->bufs[out->nbuf];
+            memset(b, 0, sizeof *b);
+            bool tex = strncmp(strchr(text, '=') + 1, "tex.", 4) == 0;
+            bool ok = parse_texarg(&c, strchr(text, '=') + 1, b);
+            out->nbuf++;
+            if (ok && v->opaque != (tex ? ISA_D_TEXREF : ISA_D_SURFREF) + 1)
+                ok = fail(&c, "%s is a .%s: it takes a %s argument", v->name, isa_dirs[v->opaque - 1].text + 1,
+                          v->opaque == ISA_D_TEXREF + 1 ? "tex." : v->opaque == ISA_D_SURFREF + 1 ? "surf." : "no");
+            for (uint32_t j = 0; ok && j + 1 < out->nbuf; j++)
+                if (out->bufs[j].ref == v->name)
+                    ok = fail(&c, "%s is bound twice", v->name);
+            b->ref = v->name;
+            b->ref_var = vi;
+            if (!ok)
+                st = ISA_ST_USAGE;
+        }
+        if (st != ISA_ST_OK)
+            rt_args_free(out);
+    }
+    free(pos);
+    free(refs);
+    return st;
+}
+
 void rt_args_free(rt_args_t *a)
 {
     for (uint32_t i = 0; a->bufs && i < a->nbuf; i++) {
@@ -742,7 +815,7 @@ isa_status_t rt_args_copy(const rt_args_t *a, rt_args_t *out)
     out->params = malloc(a->params_size ? a->params_size : 1);
     out->param_offset = malloc(np * sizeof *out->param_offset);
     out->param_buffer = malloc(np * sizeof *out->param_buffer);
-    out->bufs = calloc(np, sizeof *out->bufs);
+    out->bufs = calloc(a->nbuf > np ? a->nbuf : np, sizeof *out->bufs);
     if (!out->params || !out->param_offset || !out->param_buffer || !out->bufs)
         goto fail;
     memcpy(out->params, a->params, a->params_size);

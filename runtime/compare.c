@@ -91,10 +91,23 @@ rt_cmp_summary_t rt_compare_buffers(const rt_args_t *x, const char *xn, const rt
                                     unsigned max_shown, FILE *out)
 {
     rt_cmp_summary_t s = { 0, 0, 0, 0 };
-    for (uint32_t k = 0; k < x->nparam; k++) {
-        if (x->param_buffer[k] < 0)
-            continue;
-        const rt_buffer_t *bx = &x->bufs[x->param_buffer[k]], *by = &y->bufs[y->param_buffer[k]];
+    /* the parameters' buffers, then those bound to the module's references */
+    for (uint32_t k = 0; k < x->nparam + x->nbuf; k++) {
+        const rt_buffer_t *bx, *by;
+        char label[80];
+        if (k < x->nparam) {
+            if (x->param_buffer[k] < 0)
+                continue;
+            bx = &x->bufs[x->param_buffer[k]];
+            by = &y->bufs[y->param_buffer[k]];
+            snprintf(label, sizeof label, "arg%u", k);
+        } else {
+            bx = &x->bufs[k - x->nparam];
+            by = &y->bufs[k - x->nparam];
+            if (!bx->ref)
+                continue;
+            snprintf(label, sizeof label, "%s", bx->ref);
+        }
         if (!bx->out && !bx->out_path)
             continue;
         unsigned eb = isa_types[bx->type].bits / 8;
@@ -106,7 +119,7 @@ rt_cmp_summary_t rt_compare_buffers(const rt_args_t *x, const char *xn, const rt
             continue;
         for (uint64_t i = 0; i < bx->count; i++)
             ndiff += memcmp(px + i * eb, py + i * eb, eb) != 0;
-        fprintf(out, "compare: arg%u %s[%llu]: %llu element%s differ%s (%s vs %s)\n", k, isa_types[bx->type].text,
+        fprintf(out, "compare: %s %s[%llu]: %llu element%s differ%s (%s vs %s)\n", label, isa_types[bx->type].text,
                 (unsigned long long)bx->count, (unsigned long long)ndiff, ndiff == 1 ? "" : "s", ndiff == 1 ? "s" : "",
                 xn, yn);
         for (uint64_t i = 0; i < bx->count && shown < max_shown; i++)
@@ -168,7 +181,7 @@ rt_cmp_result_t rt_compare_run(const rt_job_t *job, const rt_backend_t *x, const
             fprintf(diag, "compare: the %s side %s: nothing compared\n", side[i]->name, failure(st[i]));
             return RT_CMP_ERROR;
         }
-    if (rt_args_parse(&job->module->funcs[job->entry], argc, argv, diag, &a[0]) != ISA_ST_OK)
+    if (rt_args_parse_module(job->module, job->entry, argc, argv, diag, &a[0]) != ISA_ST_OK)
         return RT_CMP_ERROR;
     if (rt_args_copy(&a[0], &a[1]) != ISA_ST_OK) {
         fprintf(diag, "ptxrun: error: out of memory\n");
@@ -187,6 +200,9 @@ rt_cmp_result_t rt_compare_run(const rt_job_t *job, const rt_backend_t *x, const
         r = s.nbuf_diff ? RT_CMP_DIFFER : RT_CMP_SAME;
         for (uint32_t k = 0; k < a[0].nparam; k++)
             if (a[0].param_buffer[k] >= 0 && rt_buffer_write(&a[0].bufs[a[0].param_buffer[k]], k, diag) != ISA_ST_OK)
+                r = RT_CMP_ERROR;
+        for (uint32_t i = 0; i < a[0].nbuf; i++)
+            if (a[0].bufs[i].ref && rt_buffer_write(&a[0].bufs[i], i, diag) != ISA_ST_OK)
                 r = RT_CMP_ERROR;
     }
     rt_args_free(&a[0]);

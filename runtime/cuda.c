@@ -15,6 +15,10 @@ typedef struct cu_func *cu_function_t;   /* CUfunction */
 typedef unsigned long long cu_ptr_t;     /* CUdeviceptr */
 typedef struct cu_array *cu_array_t;     /* CUarray */
 typedef struct cu_mmarray *cu_mmarray_t; /* CUmipmappedArray */
+typedef struct cu_texref *cu_texref_t;   /* CUtexref */
+typedef struct cu_surfref *cu_surfref_t; /* CUsurfref */
+/* CUDA_ARRAY_DESCRIPTOR (cuTexRefSetAddress2D) */
+typedef struct { size_t width, height; int format; unsigned channels; } cu_array_desc_t;
 /* CUDA_ARRAY3D_DESCRIPTOR, CUDA_MEMCPY3D, CUDA_RESOURCE_DESC and CUDA_TEXTURE_DESC, field
  * for field as the driver API lays them out. */
 typedef struct {
@@ -111,7 +115,23 @@ enum {
     X(cuTexObjectCreate, (unsigned long long *, const cu_res_desc_t *, const cu_tex_desc_t *, const void *)) \
     X(cuTexObjectDestroy, (unsigned long long)) \
     X(cuSurfObjectCreate, (unsigned long long *, const cu_res_desc_t *)) \
-    X(cuSurfObjectDestroy, (unsigned long long))
+    X(cuSurfObjectDestroy, (unsigned long long)) \
+    X(cuModuleGetTexRef, (cu_texref_t *, cu_module_t, const char *)) \
+    X(cuModuleGetSurfRef, (cu_surfref_t *, cu_module_t, const char *)) \
+    X(cuTexRefSetArray, (cu_texref_t, cu_array_t, unsigned)) \
+    X(cuTexRefSetMipmappedArray, (cu_texref_t, cu_mmarray_t, unsigned)) \
+    X(cuTexRefSetAddress_v2, (size_t *, cu_texref_t, cu_ptr_t, size_t)) \
+    X(cuTexRefSetAddress2D_v3, (cu_texref_t, const cu_array_desc_t *, cu_ptr_t, size_t)) \
+    X(cuTexRefSetFormat, (cu_texref_t, int, int)) \
+    X(cuTexRefSetAddressMode, (cu_texref_t, int, int)) \
+    X(cuTexRefSetFilterMode, (cu_texref_t, int)) \
+    X(cuTexRefSetFlags, (cu_texref_t, unsigned)) \
+    X(cuTexRefSetBorderColor, (cu_texref_t, float *)) \
+    X(cuTexRefSetMaxAnisotropy, (cu_texref_t, unsigned)) \
+    X(cuTexRefSetMipmapFilterMode, (cu_texref_t, int)) \
+    X(cuTexRefSetMipmapLevelBias, (cu_texref_t, float)) \
+    X(cuTexRefSetMipmapLevelClamp, (cu_texref_t, float, float)) \
+    X(cuSurfRefSetArray, (cu_surfref_t, cu_array_t, unsigned))
 
 typedef struct {
 #define CU_FIELD(name, args) cu_result_t (*name) args;
@@ -207,7 +227,59 @@ static cu_result_t level_copy(const cu_api_t *api, const rt_buffer_t *b, cu_arra
     return api->cuMemcpy3D_v2(&c);
 }
 
-static cu_result_t tex_make(const cu_api_t *api, const rt_buffer_t *b, cu_tex_t *e, const char **what)
+/* A module's texture reference given resource rd and the sampler state sd (deprecated
+ * driver calls, which the driver still has). */
+static cu_result_t texref_bind(const cu_api_t *api, cu_module_t mod, const rt_buffer_t *b, const cu_res_desc_t *rd,
+                               const cu_tex_t *e, const char **what)
+{
+    const rt_tex_t *t = &b->tex;
+    const ex_tex_desc_t *sd = &t->sampler;
+    cu_texref_t tr;
+    cu_result_t r;
+#define TR(fn, ...) do { *what = #fn; if ((r = api->fn(__VA_ARGS__)) != 0) return r; } while (0)
+    TR(cuModuleGetTexRef, &tr, mod, b->ref);
+    switch (rd->type) {
+    case 0: TR(cuTexRefSetArray, tr, e->array, 1 /* CU_TRSA_OVERRIDE_FORMAT */); break;
+    case 1: TR(cuTexRefSetMipmappedArray, tr, e->mm, 1); break;
+    case 2: {
+        size_t off = 0;
+        TR(cuTexRefSetFormat, tr, rd->res.linear.format, (int)rd->res.linear.channels);
+        TR(cuTexRefSetAddress_v2, &off, tr, e->mem, rd->res.linear.bytes);
+        if (off) {
+            *what = "cuTexRefSetAddress (an offset)";
+            return 1;
+        }
+        break;
+    }
+    default: {
+        cu_array_desc_t ad = { rd->res.pitch2d.width, rd->res.pitch2d.height, rd->res.pitch2d.format,
+                               rd->res.pitch2d.channels };
+        TR(cuTexRefSetFormat, tr, rd->res.pitch2d.format, (int)rd->res.pitch2d.channels);
+        TR(cuTexRefSetAddress2D_v3, tr, &ad, e->mem, rd->res.pitch2d.pitch);
+        break;
+    }
+    }
+    for (int k = 0; k < 3; k++)
+        TR(cuTexRefSetAddressMode, tr, k, (int)sd->address[k]);
+    TR(cuTexRefSetFilterMode, tr, (int)sd->filter);
+    TR(cuTexRefSetFlags, tr, sd->flags);
+    float border[4];
+    memcpy(border, sd->border, sizeof border);
+    TR(cuTexRefSetBorderColor, tr, border);
+    if (rd->type == 1) {
+        TR(cuTexRefSetMaxAnisotropy, tr, sd->max_aniso);
+        TR(cuTexRefSetMipmapFilterMode, tr, (int)sd->mip_filter);
+        TR(cuTexRefSetMipmapLevelBias, tr, sd->lod_bias);
+        TR(cuTexRefSetMipmapLevelClamp, tr, sd->min_lod, sd->max_lod);
+    }
+#undef TR
+    return 0;
+}
+
+/* A texture or surface object made from buffer b (its handle in e), or, for a buffer
+ * bound to a module's reference, the reference bound to the same resource. */
+static cu_result_t tex_make(const cu_api_t *api, cu_module_t mod, const rt_buffer_t *b, cu_tex_t *e,
+                            const char **what)
 {
     const rt_tex_t *t = &b->tex;
     const ex_array_desc_t *q = &t->array;
@@ -275,10 +347,20 @@ static cu_result_t tex_make(const cu_api_t *api, const rt_buffer_t *b, cu_tex_t 
             rd.res.array.array = e->array;
         }
     }
+    if (t->kind == RT_RES_SURF && b->ref) {
+        cu_surfref_t sr;
+        *what = "cuModuleGetSurfRef";
+        if ((r = api->cuModuleGetSurfRef(&sr, mod, b->ref)) != 0)
+            return r;
+        *what = "cuSurfRefSetArray";
+        return api->cuSurfRefSetArray(sr, e->array, 0);
+    }
     if (t->kind == RT_RES_SURF) {
         *what = "cuSurfObjectCreate";
         return api->cuSurfObjectCreate(&e->handle, &rd);
     }
+    if (b->ref)
+        return texref_bind(api, mod, b, &rd, e, what);
     cu_tex_desc_t td;
     memset(&td, 0, sizeof td);
     const ex_tex_desc_t *sd = &t->sampler;
@@ -393,7 +475,7 @@ isa_status_t rt_run_cuda(const isa_module_t *m, uint32_t entry, const ex_launch_
         size_t n = a->bufs[i].bytes;
         if (a->bufs[i].tex.kind != RT_RES_BUFFER) {
             /* A texture or surface object: its handle is the parameter. */
-            if ((r = tex_make(&api, &a->bufs[i], &tx[i], &what)) != 0)
+            if ((r = tex_make(&api, mod, &a->bufs[i], &tx[i], &what)) != 0)
                 goto fail;
             dptr[i] = tx[i].handle;
             continue;

@@ -152,6 +152,18 @@ isa_status_t rt_run_emu(ex_program_t *p, uint32_t entry, const ex_launch_t *l, r
         if ((r = tex_make(d, &a->bufs[bi], k, &tx[bi], diag)) == ISA_ST_OK)
             memcpy(a->params + a->param_offset[k], &tx[bi].handle, 8);
     }
+    /* References: the handle goes into the .texref/.surfref variable */
+    for (uint32_t i = 0; i < a->nbuf && r == ISA_ST_OK; i++) {
+        if (!a->bufs[i].ref)
+            continue;
+        uint8_t *var = ex_program_var_host(p, a->bufs[i].ref_var);
+        if (!var) {
+            fprintf(diag, "ptxrun: error: %s is not a .global reference\n", a->bufs[i].ref);
+            r = ISA_ST_USAGE;
+        } else if ((r = tex_make(d, &a->bufs[i], i, &tx[i], diag)) == ISA_ST_OK) {
+            memcpy(var, &tx[i].handle, 8);
+        }
+    }
     ex_stats_t st;
     ex_stats_t *sp = out_stats ? out_stats : &st;
     double t0 = now();
@@ -185,6 +197,13 @@ isa_status_t rt_run_emu(ex_program_t *p, uint32_t entry, const ex_launch_t *l, r
         uint64_t addr = (uint64_t)(uintptr_t)a->bufs[bi].host;
         memcpy(a->params + a->param_offset[k], &addr, 8);
     }
+    for (uint32_t i = 0; i < a->nbuf; i++)
+        if (a->bufs[i].ref) {
+            uint8_t *var = ex_program_var_host(p, a->bufs[i].ref_var);
+            if (var)
+                memset(var, 0, 8);       /* unbound again */
+            tex_finish(d, &a->bufs[i], &tx[i]);
+        }
     free(tx);
     for (uint32_t i = 0; i < mapped; i++)
         if (a->bufs[i].bytes && a->bufs[i].tex.kind == RT_RES_BUFFER)

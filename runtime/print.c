@@ -4,17 +4,23 @@
 
 #include "runtime/rt.h"
 
-/* One buffer as "argK TYPE[N]: v0 v1 ..." (text, hex) or a JSON member. */
+/* One buffer as "argK TYPE[N]: v0 v1 ..." (text, hex) or a JSON member; a reference's
+ * surface as "NAME TYPE[N]: ...". */
 static void print_buffer(FILE *out, uint32_t k, const rt_buffer_t *b, rt_outfmt_t fmt, bool first)
 {
+    char label[80];
+    if (b->ref)
+        snprintf(label, sizeof label, "%s", b->ref);
+    else
+        snprintf(label, sizeof label, "arg%u", k);
     const char *tn = isa_types[b->type].text;
     unsigned eb = isa_types[b->type].bits / 8;
     char v[64];
     if (fmt == RT_OUT_JSON)
-        fprintf(out, "%s  \"arg%u\": {\"type\": \"%s\", \"count\": %llu, \"values\": [", first ? "" : ",\n",
-                k, tn, (unsigned long long)b->count);
+        fprintf(out, "%s  \"%s\": {\"type\": \"%s\", \"count\": %llu, \"values\": [", first ? "" : ",\n",
+                label, tn, (unsigned long long)b->count);
     else
-        fprintf(out, "arg%u %s[%llu]:", k, tn, (unsigned long long)b->count);
+        fprintf(out, "%s %s[%llu]:", label, tn, (unsigned long long)b->count);
     for (uint64_t i = 0; i < b->count; i++) {
         rt_elem_format(v, sizeof v, b->type, (const uint8_t *)b->host + i * eb, fmt == RT_OUT_HEX);
         if (fmt != RT_OUT_JSON)
@@ -56,6 +62,17 @@ isa_status_t rt_args_print(const rt_args_t *a, rt_outfmt_t fmt, FILE *out, FILE 
             first = false;
         }
         if (rt_buffer_write(b, k, diag) != ISA_ST_OK)
+            st = ISA_ST_IO;
+    }
+    for (uint32_t i = 0; i < a->nbuf; i++) {
+        const rt_buffer_t *b = &a->bufs[i];
+        if (!b->ref)
+            continue;
+        if (b->out) {
+            print_buffer(out, i, b, fmt, first);
+            first = false;
+        }
+        if (rt_buffer_write(b, i, diag) != ISA_ST_OK)
             st = ISA_ST_IO;
     }
     if (fmt == RT_OUT_JSON)

@@ -36,9 +36,13 @@ typedef struct {
     bool       out;        /* print after the run (":out") */
     const char *out_path;  /* or write raw bytes here (":out=PATH") */
     rt_tex_t   tex;        /* kind RT_RES_BUFFER for plain memory */
+    const char *ref;       /* bound to this .texref/.surfref of the module (NAME=tex...),
+                              not a parameter; NULL otherwise */
+    uint32_t   ref_var;    /* the module variable it names */
 } rt_buffer_t;
 
-/* The arguments of one launch, parsed against the entry's parameter list. */
+/* The arguments of one launch, parsed against the entry's parameter list; the buffers
+ * bound to the module's references come after those of the parameters. */
 typedef struct {
     uint32_t     nparam;
     uint8_t     *params;       /* the parameter block (entry's .param layout) */
@@ -54,6 +58,11 @@ typedef enum { RT_OUT_TEXT, RT_OUT_HEX, RT_OUT_JSON } rt_outfmt_t;
 /* Parse argv[0..argc) against the parameters of entry f.  Errors go to diag as
  * "ptxrun: error: argument K (NAME): message"; returns ISA_ST_USAGE then. */
 isa_status_t rt_args_parse(const isa_func_t *f, int argc, char **argv, FILE *diag, rt_args_t *out);
+/* The same for entry `entry` of module m, where an argument NAME=tex.... or NAME=surf....,
+ * anywhere among them, binds the module's .texref or .surfref NAME instead of taking a
+ * parameter's place. */
+isa_status_t rt_args_parse_module(const isa_module_t *m, uint32_t entry, int argc, char **argv, FILE *diag,
+                                  rt_args_t *out);
 void         rt_args_free(rt_args_t *a);
 
 /* Print the :out buffers in parameter order ("argK TYPE[N]: v0 v1 ...") and write the

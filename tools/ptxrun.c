@@ -186,7 +186,7 @@ static int run_entry(const isa_module_t *m, uint32_t entry, const ex_launch_t *l
             return EXIT_USAGE;
         }
     }
-    st = rt_args_parse(&m->funcs[entry], argc, argv, stderr, &a);
+    st = rt_args_parse_module(m, entry, argc, argv, stderr, &a);
     if (st == ISA_ST_OK) {
         ex_stats_t stats;
         st = cuda ? rt_run_cuda(m, entry, l, &a, stderr) : rt_run_emu(p, entry, l, &a, repeat, stderr, &stats);

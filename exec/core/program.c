@@ -104,6 +104,15 @@ static bool layout_module(ex_program_t *p)
     if (csize && ex_device_map(p->dev, p->consts, csize) != ISA_ST_OK)
         return false;
     p->consts_mapped = csize != 0;
+    for (uint32_t i = 0; i < m->nvar; i++)
+        p->nrefs += m->vars[i].opaque && isa_spaces[m->vars[i].space].window == ISA_SP_GLOBAL;
+    p->refs = calloc(p->nrefs + 1, sizeof *p->refs);
+    if (!p->refs)
+        return false;
+    p->nrefs = 0;
+    for (uint32_t i = 0; i < m->nvar; i++)       /* ascending: globals are laid out in order */
+        if (m->vars[i].opaque && isa_spaces[m->vars[i].space].window == ISA_SP_GLOBAL)
+            p->refs[p->nrefs++] = (struct ex_ref){ p->global_addr[i], p->global_addr[i] + m->vars[i].size, i };
     for (uint32_t i = 0; i < m->nvar; i++) {
         const isa_var_t *v = &m->vars[i];
         uint8_t *base = isa_spaces[v->space].window == ISA_SP_GLOBAL ? (uint8_t *)(uintptr_t)p->global_addr[i]
@@ -214,6 +223,7 @@ void ex_program_free(ex_program_t *p)
     free(p->globals);
     free(p->consts);
     free(p->global_addr);
+    free(p->refs);
     free(p);
 }
 

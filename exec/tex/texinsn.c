@@ -52,15 +52,54 @@ static inline float rdf(const uint8_t *f, const ex_func_t *fn, uint32_t s, unsig
 /*{=====================================================================
  * Objects per lane
  *====================================================================*/
-/* Lane l's object, checked: NULL after recording a fault naming the handle. */
+/* The handle bound to the .texref/.surfref variable at address h (an instruction naming
+ * one passes its address, as does a register holding it), with the variable in *var;
+ * ISA_NONE there when h is no such address. */
+static uint64_t ref_handle(const ex_program_t *p, uint64_t h, uint32_t *var)
+{
+    uint32_t lo = 0, hi = p->nrefs;
+    while (lo < hi) {
+        uint32_t m = lo + (hi - lo) / 2;
+        if (p->refs[m].end <= h)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    *var = ISA_NONE;
+    if (lo == p->nrefs || h < p->refs[lo].addr || (h - p->refs[lo].addr) % 8)
+        return 0;
+    *var = p->refs[lo].var;
+    uint64_t v;
+    memcpy(&v, (const void *)(uintptr_t)h, 8);
+    return v;
+}
+
+/* Lane l's object, checked: NULL after recording a fault naming the handle (or the
+ * reference it came from). */
 static const ex_texobj_t *lane_obj(ex_warp_t *w, const ex_insn_t *x, uint64_t h, unsigned l, bool surface)
 {
-    const ex_texobj_t *o = ex_tex_lookup(w->cta->p->dev, h);
+    const ex_program_t *p = w->cta->p;
+    const ex_texobj_t *o = ex_tex_lookup(p->dev, h);
+    uint32_t var = ISA_NONE;
+    uint64_t bound = 0;
+    if (!o && p->nrefs) {
+        bound = ref_handle(p, h, &var);
+        if (var != ISA_NONE)
+            o = ex_tex_lookup(p->dev, bound);
+    }
     if (o && o->surface == surface)
         return o;
-    snprintf(w->fault_buf, sizeof w->fault_buf, "handle 0x%llx names no %s object%s", (unsigned long long)h,
-             surface ? "surface" : "texture",
-             o ? (surface ? " (it is a texture)" : " (it is a surface)") : "");
+    if (var != ISA_NONE && !bound)
+        snprintf(w->fault_buf, sizeof w->fault_buf, "%s reference '%s' is bound to no %s",
+                 surface ? "surface" : "texture", p->m->vars[var].name, surface ? "array" : "resource");
+    else if (var != ISA_NONE)
+        snprintf(w->fault_buf, sizeof w->fault_buf, "reference '%s' holds handle 0x%llx, which names no %s object%s",
+                 p->m->vars[var].name, (unsigned long long)bound, surface ? "surface" : "texture",
+                 o ? (surface ? " (it is a texture)" : " (it is a surface)") : "");
+    else
+        snprintf(w->fault_buf, sizeof w->fault_buf, "handle 0x%llx names no %s object%s", (unsigned long long)h,
+                 surface ? "surface" : "texture",
+                 o ? (surface ? " (it is a texture)" : " (it is a surface)") : "");
     ex_set_fault_k(w, x, 1u << l, EX_FAULT_ILLEGAL, w->fault_buf);
     return NULL;
 }
@@ -567,9 +606,23 @@ static int geom_of(const isa_instr_t *in)
     }
 }
 
-/* The handle of [a, c] or [a]: a 64-bit register (a .texref/.surfref variable is not
- * supported yet); the coordinates' operand in *out_c (NULL for [a]). */
-static bool addr_parts(void *pd, ex_func_t *f, const isa_operand_t *o, ex_txi_t *t, const isa_operand_t **out_c)
+/* A module's .texref (want ISA_D_TEXREF) or .surfref variable named as an operand: the
+ * slot of its address (the handlers read the handle bound to it there), else ISA_NONE. */
+static uint32_t ref_operand(void *pd, ex_func_t *f, const isa_operand_t *o, unsigned want)
+{
+    if (!(o->flags & ISA_OPDF_MODSYM) || o->u.sym >= f->mod->nvar || f->mod->vars[o->u.sym].opaque != want + 1 ||
+        o->imm != 0)
+        return ISA_NONE;
+    isa_operand_t s = *o;
+    s.kind = ISA_OPD_SYM;
+    s.imm = 0;
+    return ex_pd_operand(pd, &s, 8);
+}
+
+/* The handle of [a, c] or [a]: a 64-bit register, or a .texref/.surfref variable (want
+ * says which); the coordinates' operand in *out_c (NULL for [a]). */
+static bool addr_parts(void *pd, ex_func_t *f, const isa_operand_t *o, ex_txi_t *t, const isa_operand_t **out_c,
+                       unsigned want)
 {
     const isa_func_t *fn = f->ir;
     *out_c = NULL;
@@ -579,11 +632,17 @@ static bool addr_parts(void *pd, ex_func_t *f, const isa_operand_t *o, ex_txi_t 
         if (o->count != 2)
             return false;              /* [a, b, c]: a separate sampler (independent mode) */
         const isa_operand_t *a = &fn->opds[o->u.first];
-        if (a->kind != ISA_OPD_REG || (t->h = src(pd, f, a, 8)) == ISA_NONE)
+        if (a->kind == ISA_OPD_SYM)
+            t->h = ref_operand(pd, f, a, want);
+        else if (a->kind == ISA_OPD_REG)
+            t->h = src(pd, f, a, 8);
+        else
             return false;
         *out_c = &fn->opds[o->u.first + 1];
-        return true;
+        return t->h != ISA_NONE;
     }
+    if (o->base == ISA_OPD_SYM)
+        return (t->h = ref_operand(pd, f, o, want)) != ISA_NONE;
     if (o->base != ISA_OPD_REG || o->imm != 0)
         return false;
     isa_operand_t r = *o;
@@ -633,7 +692,7 @@ static bool select_tex(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t *
     if ((t->nd = (uint8_t)dst_vec(f, d, 4, t->d, rw, 4)) != 4)
         return false;
     const isa_operand_t *c;
-    if (!addr_parts(pd, f, &ops[1], t, &c) || !c)
+    if (!addr_parts(pd, f, &ops[1], t, &c, ISA_D_TEXREF) || !c)
         return false;
     unsigned want = g == TG_1D ? 1 : g == TG_2D || g == TG_A1D ? 2 : 4;
     unsigned n = src_vec(pd, f, c, 4, t->c, 4);
@@ -683,7 +742,7 @@ static bool select_surf(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t 
     unsigned vec = vm == ISA_M_V2 ? 2 : vm == ISA_M_V4 ? 4 : 1;
     bool load = in->op == ISA_OP_SULD;
     const isa_operand_t *a = load ? &ops[1] : &ops[0], *data = load ? &ops[0] : &ops[1], *c;
-    if (!addr_parts(pd, f, a, t, &c) || !c)
+    if (!addr_parts(pd, f, a, t, &c, ISA_D_SURFREF) || !c)
         return false;
     unsigned want = g == TG_1D ? 1 : g == TG_2D || g == TG_A1D ? 2 : 4;
     unsigned n = src_vec(pd, f, c, 4, t->c, 4);
@@ -745,7 +804,7 @@ static bool select_query(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t
     uint8_t rw[4];
     const isa_operand_t *c;
     if (in->nopd < 2 || dst_vec(f, &ops[0], 4, t->d, rw, 1) != 1 || t->d[0] == ISA_NONE ||
-        !addr_parts(pd, f, &ops[1], t, &c) || c)
+        !addr_parts(pd, f, &ops[1], t, &c, in->op == ISA_OP_SUQ ? ISA_D_SURFREF : ISA_D_TEXREF) || c)
         return false;
     if (t->mode == TM_LEVEL)
         return in->nopd == 3 && (t->lod = src(pd, f, &ops[2], 4)) != ISA_NONE;
