@@ -257,7 +257,11 @@ static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *di
                 size_t len = strlen(name);
                 snprintf(name + len, sizeof name - len, " with '%.*s'", (int)(ol->end - ol->begin), t);
             }
-            if (diag)
+            const char *refused = ex_tex_refusal(m, fn, in);
+            if (diag && refused)
+                isa_diag_print(diag, &m->srcs[in->mloc.file], in->mloc.begin, in->mloc.end, "error",
+                               "%s is refused: %s", name, refused);
+            else if (diag)
                 isa_diag_print(diag, &m->srcs[in->mloc.file], in->mloc.begin, in->mloc.end, "error",
                                "%s is not supported yet", name);
             n++;

@@ -225,6 +225,45 @@ START_TEST(unsupported_stops_before_launch)
 }
 END_TEST
 
+/* Sampler state read through a reference is refused as the GPU's driver refuses it,
+ * with the reason. */
+START_TEST(sampler_reference_refused)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun("tests/ptx/unsupported/sampler_ref.ptx 'u32[2]:out' 't0=tex.1d.f32[4]'", &out), 2);
+    ck_assert_msg(strstr(out, "sampler_ref.ptx:15:") && strstr(out, "sampler_ref.ptx:16:") &&
+                  strstr(out, "is refused") && strstr(out, "CUDA_ERROR_NOT_FOUND"), "%s", out);
+    free(out);
+}
+END_TEST
+
+/* Texture and surface references: bound by NAME=tex... / NAME=surf... (of the right kind,
+ * once); one left unbound is a fault naming it. */
+START_TEST(references_bound_by_name)
+{
+    char *out;
+    const char *k = "-b 64 tests/golden/texref.ptx 'f32[128]=rand(3)' 'b32[1024]'";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s 'tA=tex.2d.f32[4,4]' 'tB=tex.lin.s32[64]' 'sC=surf.2d.u32[8,8]=iota(0,1):out'", k);
+    ck_assert_int_eq(ptxrun(cmd, &out), 0);
+    ck_assert_msg(strstr(out, "sC u32[64]: 0 2 4 6 8 10 12 14 16") != NULL, "%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s 'tA=surf.2d.u32[4,4]'", k);
+    ck_assert_int_eq(ptxrun(cmd, &out), 2);
+    ck_assert_msg(strstr(out, "tA is a .texref: it takes a tex. argument") != NULL, "%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s 'tA=tex.2d.f32[4,4]' 'tA=tex.2d.f32[4,4]'", k);
+    ck_assert_int_eq(ptxrun(cmd, &out), 2);
+    ck_assert_msg(strstr(out, "tA is bound twice") != NULL, "%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s 'tA=tex.2d.f32[4,4]' 'sC=surf.2d.u32[8,8]'", k);
+    ck_assert_int_eq(ptxrun(cmd, &out), 1);
+    ck_assert_msg(strstr(out, "texture reference 'tB' is bound to no resource") != NULL &&
+                  strstr(out, "texref.ptx:"), "%s", out);
+    free(out);
+}
+END_TEST
+
 /* docs/ptx-support.md is generated from the tables and must be current (make docs). */
 START_TEST(isa_table_doc_current)
 {
@@ -603,6 +642,8 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, dump_and_print);
     tcase_add_test(tc, invalid_ptx_exits_2_with_location);
     tcase_add_test(tc, unsupported_stops_before_launch);
+    tcase_add_test(tc, sampler_reference_refused);
+    tcase_add_test(tc, references_bound_by_name);
     tcase_add_test(tc, isa_table_doc_current);
     tcase_add_test(tc, verification_doc_current);
     tcase_add_test(tc, results_independent_of_workers);
