@@ -290,6 +290,13 @@ typedef struct ex_warp {
     const ex_insn_t *fault_insn;
     char        fault_buf[192];  /* a fault message composed at run time */
     uint64_t    ninstr, nlane_instr;
+    /* The warp's runnable lanes all spin in a loop that only an mbarrier phase completing
+     * can end (exec/sync/async.c): the wait that last failed, and where its barrier is. */
+    bool        mb_stuck;
+    uint32_t    mb_passed;       /* waits that let lanes on (the deadlock check's progress) */
+    const ex_insn_t *mb_wait;
+    uint64_t   *mb_obj;
+    uint32_t    mb_want;         /* the parity of the phase waited for */
     /* Frames of returned calls kept for the next calls (interp.c: frame_new, frame_drop):
      * a call in a loop allocates nothing. */
     struct { uint8_t *p; uint32_t cap; } fcache[4];
@@ -458,6 +465,8 @@ typedef struct {
     uint8_t  *opd, *keep;
 } ex_contract_t;
 bool     ex_contract_plan(const isa_func_t *fn, ex_contract_t *c);
+/* What a warp spinning on an mbarrier (w->mb_stuck) waits for, for deadlock reports. */
+void     ex_mb_describe(const ex_warp_t *w, char *out, size_t size);
 void     ex_contract_free(ex_contract_t *c);
 bool     ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 /* Where a call value lives in a frame, per lane: element k of lane l at

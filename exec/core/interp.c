@@ -810,6 +810,7 @@ static bool cta_start(launch_t *L, ex_cta_t *c, const uint32_t cl[3], const uint
         w->ninstr = 0;
         w->nlane_instr = 0;
         w->backjumps = 0;
+        w->mb_stuck = false;
         w->depth = 1;
         w->cur = 0;
         w->local_top = ef->local_size;
@@ -881,9 +882,15 @@ static int cta_step(launch_t *L, ex_cta_t **u, uint32_t n, uint64_t slice)
                     continue;
                 uint64_t before = w->ninstr;
                 uint32_t wait_before = w->waiting;
+                bool stuck_before = w->mb_stuck;
+                uint32_t passed_before = w->mb_passed;
                 int st = L->model ? warp_run_stats(w, EX_STATS_QUANTUM) : warp_run(w, EX_QUANTUM);
                 spent += w->ninstr - before;
-                if (w->ninstr != before || w->waiting != wait_before)
+                /* a warp that only went round a loop waiting for an mbarrier phase (and
+                 * did so before, no wait letting it on) changed nothing: blocked, as far
+                 * as progress goes */
+                bool spun = stuck_before && w->mb_stuck && w->mb_passed == passed_before;
+                if ((w->ninstr != before && !spun) || w->waiting != wait_before)
                     progress = true;
                 if (st == W_FAULT) {
                     launch_fault(L, w, false);

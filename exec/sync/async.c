@@ -17,6 +17,7 @@
  * polling a barrier spins no faster than the warps it waits for. */
 #include "exec/internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /*{=====================================================================
@@ -114,6 +115,7 @@ static void *as_mem(ex_warp_t *w, unsigned l, unsigned sp, uint64_t a, unsigned 
 #define MB_EXPECT   0x08   /* .expect_tx: o[2] is the transaction count, the arrival counts 1 */
 #define MB_PARITY   0x10   /* test_wait/try_wait .parity */
 #define MB_TRY      0x20   /* try_wait */
+#define MB_SPIN     0x40   /* test_wait/try_wait in a loop only the phase's completion ends */
 
 static inline uint64_t *mb_at(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, unsigned l)
 {
@@ -288,7 +290,234 @@ static int mb_wait_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         uint32_t *d = ISA_SLOT(uint32_t, f, x->o[0]);
         *d = (*d & ~mask) | done;
     }
+    /* Every runnable lane of the warp spinning where only the phase can end the loop:
+     * the CTA's deadlock check counts such a warp as blocked (interp.c, cta_step). */
+    w->mb_passed += done != 0;
+    w->mb_stuck = done != mask && (x->flags & MB_SPIN) && mask == (w->alive & ~w->waiting);
+    if (w->mb_stuck) {
+        unsigned l = (unsigned)__builtin_ctz(mask & ~done);
+        w->mb_wait = x;
+        w->mb_obj = mb_at(w, f, x, l);
+        w->mb_want = (x->flags & MB_PARITY) ? ISA_SLOT(const uint32_t, f, x->o[2])[l] & 1
+                                            : (unsigned)(ISA_SLOT(const uint64_t, f, x->o[2])[l] >> 63);
+    }
     return done == mask ? ISA_X_NEXT : ISA_X_YIELD;
+}
+
+void ex_mb_describe(const ex_warp_t *w, char *out, size_t size)
+{
+    const ex_cta_t *c = w->cta;
+    mb_t b = mb_get(*w->mb_obj);
+    uint64_t at = (uint64_t)((const uint8_t *)w->mb_obj - c->shared);
+    snprintf(out, size, "spins on %s: phase parity %u of the mbarrier at shared 0x%llx never completes "
+             "(%u of %u arrivals, %d tx bytes pending)",
+             w->mb_wait->ir && w->mb_wait->ir->op == ISA_OP_MBARRIER_TRY_WAIT ? "mbarrier.try_wait"
+                                                                               : "mbarrier.test_wait",
+             w->mb_want, (unsigned long long)at, b.expected - b.pending, b.expected, b.tx);
+}
+
+/* An operand's value where the spin analysis knows it: an immediate, or a register in
+ * known[0..nk). */
+typedef struct { uint32_t reg; int64_t v; } spin_val_t;
+static bool get_known(const spin_val_t *known, unsigned nk, const isa_operand_t *o, int64_t *out)
+{
+    if (o->kind == ISA_OPD_IMM) {
+        *out = o->imm;
+        return true;
+    }
+    if (o->kind != ISA_OPD_REG || o->sel || o->flags)
+        return false;
+    for (unsigned k = 0; k < nk; k++)
+        if (known[k].reg == o->u.reg) {
+            *out = known[k].v;
+            return true;
+        }
+    return false;
+}
+
+/* Whether the code after the test_wait/try_wait at instruction i of fn, when the wait
+ * fails, can only wait again: every path from it (each conditional branch taken both
+ * ways, unless the wait's result decides it, through selp, setp, not, and, or, mov) runs
+ * register operations without side effects, reads of clocks and special registers, and
+ * nanosleep, and reaches an mbarrier wait (this one, or another: libcu++'s backoff loop)
+ * before anything else.  Such a failed wait leaves the warp spinning until a phase
+ * completes. */
+enum { SPIN_MAXK = 16, SPIN_MAXSTATES = 64, SPIN_STEPS = 512, SPIN_VISITS = 4 };
+typedef struct { uint32_t pc; unsigned nk; spin_val_t k[SPIN_MAXK]; } spin_state_t;
+
+static bool same_known(const spin_state_t *x, const spin_state_t *y)
+{
+    if (x->nk != y->nk)
+        return false;
+    for (unsigned a = 0; a < x->nk; a++) {
+        unsigned b = 0;
+        while (b < y->nk && (y->k[b].reg != x->k[a].reg || y->k[b].v != x->k[a].v))
+            b++;
+        if (b == y->nk)
+            return false;
+    }
+    return true;
+}
+
+/* Knowledge of register reg after an instruction: value v when ka, else none. */
+static bool set_known(spin_state_t *st, uint32_t reg, bool ka, int64_t v)
+{
+    unsigned k = 0;
+    while (k < st->nk && st->k[k].reg != reg)
+        k++;
+    if (!ka) {
+        if (k < st->nk)
+            st->k[k] = st->k[--st->nk];
+        return true;
+    }
+    if (k == st->nk) {
+        if (st->nk == SPIN_MAXK)
+            return false;
+        st->nk++;
+    }
+    st->k[k].reg = reg;
+    st->k[k].v = v;
+    return true;
+}
+
+static bool spin_only(const isa_func_t *fn, uint32_t i)
+{
+    const isa_operand_t *pd = &fn->opds[fn->instrs[i].opd];
+    if (pd->kind != ISA_OPD_REG)
+        return false;
+    spin_state_t *stack = malloc(SPIN_MAXSTATES * sizeof *stack);
+    spin_state_t *seen = malloc(SPIN_MAXSTATES * sizeof *seen);   /* the state each pc was explored with */
+    uint8_t *visits = calloc(SPIN_MAXSTATES, 1);
+    unsigned sp = 0, nseen = 0, steps = 0;
+    bool ok = stack && seen && visits;
+    if (ok) {
+        stack[sp].pc = i + 1;
+        stack[sp].nk = 0;
+        set_known(&stack[sp++], pd->u.reg, true, 0);
+    }
+    while (ok && sp) {
+        spin_state_t st = stack[--sp];
+        for (;;) {
+            if (++steps > SPIN_STEPS || st.pc >= fn->ninstr) {
+                ok = false;
+                break;
+            }
+            const isa_instr_t *in = &fn->instrs[st.pc];
+            if (in->op == ISA_OP_MBARRIER_TEST_WAIT || in->op == ISA_OP_MBARRIER_TRY_WAIT)
+                break;                /* waits again: this path is done */
+            /* explored from here before with the same knowledge: done; with other
+             * knowledge: again, a few times, with what both agree on */
+            unsigned v = 0;
+            while (v < nseen && seen[v].pc != st.pc)
+                v++;
+            if (v < nseen) {
+                if (same_known(&seen[v], &st))
+                    break;
+                if (++visits[v] > SPIN_VISITS) {
+                    ok = false;
+                    break;
+                }
+                spin_state_t both = st;
+                both.nk = 0;
+                for (unsigned a = 0; a < st.nk; a++)
+                    for (unsigned b = 0; b < seen[v].nk; b++)
+                        if (seen[v].k[b].reg == st.k[a].reg && seen[v].k[b].v == st.k[a].v)
+                            both.k[both.nk++] = st.k[a];
+                st = both;
+                seen[v] = st;
+            } else {
+                if (nseen == SPIN_MAXSTATES) {
+                    ok = false;
+                    break;
+                }
+                seen[nseen++] = st;
+            }
+            const isa_operand_t *o = &fn->opds[in->opd];
+            int taken = 1;            /* the guard: 1 true, 0 false, -1 not known */
+            if (in->guard != ISA_NONE) {
+                int64_t g;
+                isa_operand_t go = { 0 };
+                go.kind = ISA_OPD_REG;
+                go.u.reg = in->guard;
+                taken = get_known(st.k, st.nk, &go, &g) ? (g != 0) != (bool)in->guard_neg : -1;
+            }
+            if (in->op == ISA_OP_BRA) {
+                if (in->nopd != 1 || o->kind != ISA_OPD_LABEL) {
+                    ok = false;
+                    break;
+                }
+                uint32_t tgt = fn->labels[o->u.label].instr;
+                if (taken < 0) {      /* both ways */
+                    if (sp == SPIN_MAXSTATES) {
+                        ok = false;
+                        break;
+                    }
+                    stack[sp] = st;
+                    stack[sp++].pc = tgt;
+                    st.pc++;
+                } else {
+                    st.pc = taken ? tgt : st.pc + 1;
+                }
+                continue;
+            }
+            if (taken == 0) {
+                st.pc++;
+                continue;
+            }
+            int64_t a = 0, b = 0, r = 0;
+            bool ka = false, kb = false, writes = true;
+            isa_op_t op = (isa_op_t)in->op;
+            isa_family_t fam = (isa_family_t)isa_ops[op].family;
+            if (op == ISA_OP_NANOSLEEP) {
+                writes = false;
+            } else if (op == ISA_OP_SELP && in->nopd == 4 && get_known(st.k, st.nk, &o[3], &r)) {
+                ka = get_known(st.k, st.nk, r ? &o[1] : &o[2], &a);
+            } else if (op == ISA_OP_SETP && in->nopd == 3 && isa_instr_mod(in, ISA_G_BOOLOP) < 0 &&
+                       (isa_instr_mod(in, ISA_G_CMP) == ISA_M_EQ || isa_instr_mod(in, ISA_G_CMP) == ISA_M_NE) &&
+                       isa_types[in->types[0]].cls != ISA_TC_FLOAT) {
+                ka = get_known(st.k, st.nk, &o[1], &a) && get_known(st.k, st.nk, &o[2], &b);
+                a = ka && (isa_instr_mod(in, ISA_G_CMP) == ISA_M_EQ) == (a == b);
+            } else if (op == ISA_OP_MOV && in->nopd == 2) {
+                ka = get_known(st.k, st.nk, &o[1], &a);
+            } else if (op == ISA_OP_NOT && in->nopd == 2 && in->types[0] == ISA_T_PRED) {
+                ka = get_known(st.k, st.nk, &o[1], &a);
+                a = !a;
+            } else if ((op == ISA_OP_AND || op == ISA_OP_OR || op == ISA_OP_XOR) && in->nopd == 3 &&
+                       in->types[0] == ISA_T_PRED) {
+                ka = get_known(st.k, st.nk, &o[1], &a);
+                kb = get_known(st.k, st.nk, &o[2], &b);
+                if (op == ISA_OP_AND && ((ka && !a) || (kb && !b)))
+                    ka = true, a = 0;
+                else if (op == ISA_OP_OR && ((ka && a) || (kb && b)))
+                    ka = true, a = 1;
+                else
+                    ka = ka && kb, a = op == ISA_OP_AND ? (a && b) : op == ISA_OP_OR ? (a || b) : ((a != 0) != (b != 0));
+            } else if (fam != ISA_FAM_INT && fam != ISA_FAM_LOGIC && fam != ISA_FAM_CMP && fam != ISA_FAM_CVT &&
+                       fam != ISA_FAM_MOV && fam != ISA_FAM_FP) {
+                ok = false;           /* memory, synchronisation, control flow...: not only spinning */
+                break;
+            }
+            if (writes) {
+                /* a register operation: its destination(s) known as computed, or not */
+                if (o[0].kind == ISA_OPD_REG) {
+                    ok = set_known(&st, o[0].u.reg, ka && taken == 1, a);
+                } else if (o[0].kind == OPD_DUAL || o[0].kind == ISA_OPD_VEC) {
+                    for (uint32_t e = 0; e < o[0].count && ok; e++)
+                        if (fn->opds[o[0].u.first + e].kind == ISA_OPD_REG)
+                            ok = set_known(&st, fn->opds[o[0].u.first + e].u.reg, false, 0);
+                } else if (o[0].kind != ISA_OPD_SINK) {
+                    ok = false;
+                }
+                if (!ok)
+                    break;
+            }
+            st.pc++;
+        }
+    }
+    free(stack);
+    free(seen);
+    free(visits);
+    return ok;
 }
 
 static int mb_pending_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
@@ -422,6 +651,8 @@ static bool select_mbarrier(void *pd, ex_func_t *f, const isa_instr_t *in, ex_in
         /* try_wait's suspend-time hint only bounds how long the hardware may wait. */
         if (in->nopd == 4 && !u32_src(pd, f, &o[3], &x->o[3]))
             return false;
+        if (spin_only(f->ir, (uint32_t)(in - f->ir->instrs)))
+            x->flags |= MB_SPIN;
         x->desc = mb_wait_d;
         return true;
     }

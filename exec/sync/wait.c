@@ -306,6 +306,10 @@ int ex_wait(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mask, int st)
 const ex_insn_t *ex_wait_describe(ex_cta_t *c, ex_warp_t *w, unsigned l, char *out, size_t size)
 {
     if (!(w->waiting & (1u << l))) {
+        if (w->mb_stuck) {
+            ex_mb_describe(w, out, size);
+            return w->mb_wait;
+        }
         snprintf(out, size, "runnable");
         return NULL;
     }
@@ -349,6 +353,15 @@ void ex_wait_deadlock(ex_cta_t *c, ex_warp_t *w)
         const ex_ctx_t *cx = ex_lane_ctx(w, l);
         w->fault_insn = w->wait_insn[l] ? w->wait_insn[l]
                       : cx && cx->pc[l] > 0 ? &cx->fn->code[cx->pc[l] - 1] : NULL;
+    }
+    if (!w->waiting && w->mb_stuck) {
+        char what[150];
+        ex_mb_describe(w, what, sizeof what);
+        w->fault_insn = w->mb_wait;
+        w->fault_lane = (int)__builtin_ctz(w->alive);
+        snprintf(w->fault_buf, sizeof w->fault_buf, "deadlock: no thread can progress (%s)", what);
+        w->fault_what = w->fault_buf;
+        return;
     }
     if (!w->waiting) {
         w->fault_what = "deadlock: no thread of the CTA can progress";

@@ -277,6 +277,58 @@ START_TEST(deadlock_names_every_warp)
 }
 END_TEST
 
+/* An mbarrier phase that can never complete (one arrival too many expected): warps
+ * spinning on try_wait in a loop only the phase can end (a bare loop, and libcu++'s
+ * backoff loop with its clock reads, counter and nanosleep) are reported as a deadlock,
+ * naming the barrier; a warp spinning while another works on and then arrives is not. */
+#define MB_INIT "mov.u32 %r2, mb; setp.eq.u32 %p1, %r1, 0; @%p1 mbarrier.init.shared.b64 [%r2], %r3; bar.sync 0;\n" \
+                "mbarrier.arrive.shared.b64 %rd4, [%r2];\n"
+START_TEST(mbarrier_deadlock)
+{
+    const char *bare = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS ".shared .b64 mb;\n" OUT_TID
+        "mov.u32 %r3, 65;\n" MB_INIT
+        "L: mbarrier.try_wait.shared.b64 %p2, [%r2], %rd4; @!%p2 bra L;\nst.global.u32 [%rd3], %r1;\nret;\n}\n";
+    const char *backoff = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS ".shared .b64 mb;\n" OUT_TID
+        "mov.u32 %r3, 65;\n" MB_INIT
+        "mov.u64 %rd5, %globaltimer; mbarrier.try_wait.shared.b64 %p2, [%r2], %rd4; selp.b32 %r4, 1, 0, %p2;\n"
+        "setp.ne.s32 %p3, %r4, 0; @%p3 bra D; mov.u32 %r5, 0;\n"
+        "B: setp.lt.s32 %p4, %r5, 16; @%p4 bra C; mov.u64 %rd6, %globaltimer; sub.s64 %rd6, %rd6, %rd5;\n"
+        "cvt.u32.u64 %r6, %rd6; shr.u32 %r6, %r6, 2; nanosleep.u32 %r6; bra.uni W;\n"
+        "C: add.s32 %r5, %r5, 1;\n"
+        "W: mbarrier.try_wait.shared.b64 %p2, [%r2], %rd4; selp.b32 %r7, 1, 0, %p2; setp.eq.s32 %p5, %r7, 0;"
+        " @%p5 bra B;\nD: st.global.u32 [%rd3], %r1;\nret;\n}\n";
+    const char *const kernels[] = { bare, backoff };
+    for (unsigned k = 0; k < 2; k++) {
+        isa_status_t st;
+        char *diag;
+        uint32_t *out = run_u32(kernels[k], 1, 64, 64, &st, &diag);
+        ck_assert_int_eq(st, ISA_ST_FAULT);
+        static const char *const want[] = {
+            "deadlock: no thread can progress (spins on mbarrier.try_wait: phase parity 0 of the mbarrier at "
+            "shared 0x0 never completes (64 of 65 arrivals, 0 tx bytes pending))",
+            "warp 0 lanes 0xffffffff: spins on mbarrier.try_wait", "warp 1 lanes 0xffffffff: spins on mbarrier.try_wait",
+        };
+        for (unsigned i = 0; i < sizeof want / sizeof *want; i++)
+            ck_assert_msg(strstr(diag, want[i]) != NULL, "%s\nwanted: %s", diag, want[i]);
+        free(diag);
+        free(out);
+    }
+    /* warp 1 works (a loop of 20,000 iterations) before it arrives; warp 0 spins */
+    const char *late = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS ".shared .b64 mb;\n" OUT_TID
+        "mov.u32 %r3, 64; mov.u32 %r2, mb; setp.eq.u32 %p1, %r1, 0; @%p1 mbarrier.init.shared.b64 [%r2], %r3;"
+        " bar.sync 0;\nsetp.lt.u32 %p1, %r1, 32; @%p1 bra A; mov.u32 %r5, 0;\n"
+        "S: add.u32 %r5, %r5, 1; setp.lt.u32 %p3, %r5, 20000; @%p3 bra S;\n"
+        "A: mbarrier.arrive.shared.b64 %rd4, [%r2];\n"
+        "L: mbarrier.try_wait.shared.b64 %p2, [%r2], %rd4; @!%p2 bra L;\nst.global.u32 [%rd3], %r1;\nret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_u32(late, 1, 64, 64, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    for (unsigned i = 0; i < 64; i++)
+        ck_assert_uint_eq(out[i], i);
+    free(out);
+}
+END_TEST
+
 /* A cluster whose barrier can never complete: rank 1's threads wait at a CTA barrier
  * for a thread count that never arrives, rank 0's at the cluster barrier; the report
  * names both (a cluster's CTAs run as one unit). */
@@ -598,6 +650,7 @@ Suite *make_interp_suite(void)
     tcase_add_test(tc, barrier_after_exit);
     tcase_add_test(tc, barrier_bad_operands);
     tcase_add_test(tc, deadlock_names_every_warp);
+    tcase_add_test(tc, mbarrier_deadlock);
     tcase_add_test(tc, resident_ctas);
     tcase_add_test(tc, cluster_deadlock);
     tcase_add_test(tc, resident_clusters);
