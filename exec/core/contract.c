@@ -8,9 +8,10 @@
  *   - every read of the mul's value must be such an add (one that stores it, or uses it
  *     twice as in m + m, keeps the mul unfused everywhere);
  *   - in the add's basic block (no label, branch or call between) any mul fuses; across
- *     blocks only a mul one of whose operands is an immediate or a kernel parameter
- *     (ptxas moves it to the add: a mul before a loop fuses into the adds in it), and not
- *     one inside a loop that the add is outside of;
+ *     blocks only a mul one of whose operands is an immediate or a value SASS reads from
+ *     the constant bank, a kernel parameter or a .const variable (ptxas moves it to the
+ *     add: a mul before a loop fuses into the adds in it), and not one inside a loop that
+ *     the add is outside of;
  *   - a source register written between the two, or the mul's own destination, still
  *     counts with the value it had at the mul (the mul then keeps copies of its sources).
  * The plan is made once per function, before its instructions are selected. */
@@ -508,27 +509,39 @@ static bool add_like(const isa_func_t *fn, const isa_instr_t *in, isa_type_t t, 
     return true;
 }
 
-/* Whether register s's value at instruction j is a kernel parameter (ld.param of the
- * entry's parameter: an operand ptxas takes from the constant bank). */
-static bool param_value(flow_t *g, uint32_t j, uint32_t s)
+/* Whether register s's value at instruction j is one SASS reads from the constant bank:
+ * a kernel parameter (ld.param of the entry's parameter), a .const variable at a fixed
+ * address (ld.const [sym+imm]), or a mov or neg of one (measured: fma_contract_const;
+ * not a .const read at an address in a register, nor %ntid converted). */
+static bool const_value(flow_t *g, uint32_t j, uint32_t s, unsigned depth)
 {
     const isa_func_t *fn = g->fn;
-    if (!fn->is_entry)
-        return false;
     uint32_t d = reaching(g, j, s);
-    if (d == RD_NONE)
+    if (d == RD_NONE || depth > 4)
         return false;
-    const isa_instr_t *ld = &fn->instrs[d];
-    if (ld->op != ISA_OP_LD || ld->nopd != 2)
+    const isa_instr_t *in = &fn->instrs[d];
+    if (in->guard != ISA_NONE)
         return false;
-    int sp = isa_instr_space(ld, 0);
-    const isa_operand_t *a = &fn->opds[ld->opd + 1];
-    return (sp == ISA_SP_PARAM || sp == ISA_SP_PARAM_ENTRY) && a->kind == ISA_OPD_ADDR && a->base == ISA_OPD_SYM &&
-           !(a->flags & ISA_OPDF_MODSYM) && a->u.sym < fn->nparam;
+    if ((in->op == ISA_OP_MOV || in->op == ISA_OP_NEG) && in->nopd == 2 && isa_instr_mod(in, ISA_G_FTZ) < 0) {
+        const isa_operand_t *src = &fn->opds[in->opd + 1];
+        if (in->op == ISA_OP_NEG && in->types[0] != ISA_T_F32 && in->types[0] != ISA_T_F64)
+            return false;
+        return src->kind == ISA_OPD_REG && !src->sel && !src->flags && const_value(g, d, src->u.reg, depth + 1);
+    }
+    if (in->op != ISA_OP_LD || in->nopd != 2)
+        return false;
+    int sp = isa_instr_space(in, 0);
+    const isa_operand_t *a = &fn->opds[in->opd + 1];
+    if (a->kind != ISA_OPD_ADDR || a->base != ISA_OPD_SYM || (a->flags & ISA_OPDF_ADDRLIST))
+        return false;
+    if (sp == ISA_SP_CONST)
+        return (a->flags & ISA_OPDF_MODSYM) != 0;
+    return fn->is_entry && (sp == ISA_SP_PARAM || sp == ISA_SP_PARAM_ENTRY) && !(a->flags & ISA_OPDF_MODSYM) &&
+           a->u.sym < fn->nparam;
 }
 
 /* Whether mul j may fuse into adds in other blocks: one of its operands is an immediate
- * or a kernel parameter. */
+ * or a value from the constant bank. */
 static bool cross_ok(flow_t *g, uint32_t j)
 {
     if (g->cross_memo[j])
@@ -538,7 +551,7 @@ static bool cross_ok(flow_t *g, uint32_t j)
     bool ok = false;
     for (unsigned s = 1; s < 3 && !ok; s++) {
         const isa_operand_t *ms = &fn->opds[m->opd + s];
-        ok = ms->kind != ISA_OPD_REG || param_value(g, j, ms->u.reg);
+        ok = ms->kind != ISA_OPD_REG || const_value(g, j, ms->u.reg, 0);
     }
     g->cross_memo[j] = ok ? 1 : 2;
     return ok;
