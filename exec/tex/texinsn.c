@@ -791,9 +791,9 @@ static bool select_query(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t
     bool surf = in->op == ISA_OP_SUQ;
     switch (q) {
     case ISA_M_WIDTH: case ISA_M_HEIGHT: case ISA_M_DEPTH: case ISA_M_ARRAY_SIZE:
-        break;
     case ISA_M_NORMALIZED_COORDS: case ISA_M_NUM_MIPMAP_LEVELS: case ISA_M_NUM_SAMPLES:
-        if (surf || (q == ISA_M_NORMALIZED_COORDS && ex_tex_refusal(f->mod, fn, in)))
+        if ((surf && q != ISA_M_WIDTH && q != ISA_M_HEIGHT && q != ISA_M_DEPTH && q != ISA_M_ARRAY_SIZE) ||
+            ex_tex_refusal(f->mod, fn, in))
             return false;
         break;
     default:
@@ -835,23 +835,29 @@ static bool names_ref(const isa_module_t *m, const isa_operand_t *o, unsigned wa
 
 const char *ex_tex_refusal(const isa_module_t *m, const isa_func_t *fn, const isa_instr_t *in)
 {
-    static const char why[] = "the CUDA driver refuses a module whose instructions read sampler state through "
-                              "a reference (CUDA_ERROR_NOT_FOUND when it is loaded; measured on an H200, driver "
-                              "580): a sampler reference, or txq of a texture reference's sampler state";
+    static const char sampler[] = "the CUDA driver refuses a module whose instructions read sampler state "
+                                  "through a reference (CUDA_ERROR_NOT_FOUND when it is loaded; measured on an "
+                                  "H200, driver 580)";
+    static const char tquery[] = "the CUDA driver refuses a module with txq of a texture reference other than "
+                                 "width, height or depth (CUDA_ERROR_NOT_FOUND when it is loaded; measured on an "
+                                 "H200, driver 580)";
+    static const char squery[] = "the CUDA driver refuses a module with suq of a surface reference other than "
+                                 "width, height or depth (CUDA_ERROR_NOT_SUPPORTED when it is loaded; measured on "
+                                 "an H200, driver 580)";
     if (isa_ops[in->op].family != ISA_FAM_TEX || in->nopd < 2)
         return NULL;
     const isa_operand_t *a = &fn->opds[in->opd + 1];
     if ((in->op == ISA_OP_TEX || in->op == ISA_OP_TLD4) && a->kind == ISA_OPD_ADDR &&
         (a->flags & ISA_OPDF_ADDRLIST) && a->count == 3 && names_ref(m, &fn->opds[a->u.first + 1], ISA_D_SAMPLERREF))
-        return why;
-    if (in->op == ISA_OP_TXQ) {
-        int q = isa_instr_mod(in, ISA_G_QUERY);
-        bool sampler = q == ISA_M_NORMALIZED_COORDS || q == ISA_M_FORCE_UNNORMALIZED_COORDS ||
-                       q == ISA_M_FILTER_MODE || q == ISA_M_ADDR_MODE_0 || q == ISA_M_ADDR_MODE_1 ||
-                       q == ISA_M_ADDR_MODE_2;
-        if (sampler && (names_ref(m, a, ISA_D_TEXREF) || names_ref(m, a, ISA_D_SAMPLERREF)))
-            return why;
-    }
+        return sampler;
+    int q = isa_instr_mod(in, ISA_G_QUERY);
+    bool dim = q == ISA_M_WIDTH || q == ISA_M_HEIGHT || q == ISA_M_DEPTH;
+    if (in->op == ISA_OP_TXQ && names_ref(m, a, ISA_D_SAMPLERREF))
+        return sampler;
+    if (in->op == ISA_OP_TXQ && !dim && names_ref(m, a, ISA_D_TEXREF))
+        return tquery;
+    if (in->op == ISA_OP_SUQ && !dim && names_ref(m, a, ISA_D_SURFREF))
+        return squery;
     return NULL;
 }
 

@@ -1,1 +1,1 @@
--b 64 -o hex f32[128]=rand(3) b32[1024]:out tA=tex.2d.f32x4[16,8]=rand(1):linear:norm:wrap tB=tex.lin.s32[64]=iota(-20,3) sC=surf.2d.u32[8,8]=iota(100,7):out
+-b 64 -o hex f32[128]=rand(3) b32[1280]:out tA=tex.2d.f32x4[16,8]=rand(1):linear:norm:wrap tB=tex.lin.s32[64]=iota(-20,3) sC=surf.2d.u32[8,8]=iota(100,7):out tD=tex.pitch.u16x2[12,7]=rand(9):float:pitch=256:mirror tE=tex.2d.f32[16,16]=rand(4):levels=3:mip=linear:linear:norm
