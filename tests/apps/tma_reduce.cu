@@ -1,123 +1,111 @@
-// tma_reduce.cu: the Tensor Memory Accelerator's reductions and prefetch:
-// cp.reduce.async.bulk.tensor of a 2D box in shared memory into a tensor in global memory
-// with every operation (f32 add, s32 add, min, max, and, or, xor, u32 inc, dec, min, max;
-// f32 min and max last, as the tensor map's type may not have them), boxes inside the
-// tensor and across its far edges (elements outside are not written), a box starting
-// before the tensor (last), and cp.async.bulk.prefetch.tensor (a hint: nothing changes).
+// tma_reduce.cu: cp.reduce.async.bulk.tensor: a box of shared memory reduced into a tensor
+// through a tensor map (tile mode) with .add on f32, f16 and s32 maps, .min and .max on s32
+// and u32, .inc, .and, .or and .xor on u32, at the tensor's edges (elements outside are not
+// written), from several CTAs at once (the adds accumulate), .add on an f16 map; last, a box
+// at negative coordinates, which the H100 refuses (an illegal instruction).
 // link: -lcuda
 // target: -arch=sm_90
 #include "apps.h"
 #include <cuda.h>
+#include <cuda_fp16.h>
+#include <cstdint>
 #include <cstring>
 
-#define DK(x)                                                                              \
-    do {                                                                                   \
-        CUresult r_ = (x);                                                                 \
-        const char *n_ = nullptr;                                                          \
-        cuGetErrorName(r_, &n_);                                                           \
-        printf("%s -> %s\n", #x, n_ ? n_ : "?");                                           \
-    } while (0)
+__device__ __forceinline__ unsigned sa(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
 
-enum { ADD_F, MIN_F, MAX_F, ADD_S, MIN_S, MAX_S, INC_U, DEC_U, AND_B, OR_B, XOR_B, MIN_U, MAX_U, PREFETCH };
-
-// Fill a 8x6 box of shared memory with values of the thread index, then reduce it into
-// the tensor at (x, y) with operation op.
-__global__ void reduce(const __grid_constant__ CUtensorMap map, int x, int y, int op)
+// Every CTA fills an 8 x 8 box with values of (its index, the element) and reduces it into
+// the tensor at (x, y) with the operation op (0 add, 1 min, 2 max, 3 inc, 4 and, 5 or, 6 xor).
+template <typename T>
+__global__ void reduce(const __grid_constant__ CUtensorMap map, int x, int y, int op, int kind)
 {
-    __shared__ alignas(128) unsigned smem[48];
-    for (int i = threadIdx.x; i < 48; i += blockDim.x) {
-        float f = (float)(i * 7 % 13) - 5.5f;
-        int s = i * 37 % 101 - 50;
-        smem[i] = op <= MAX_F ? __float_as_uint(f) : op == INC_U || op == DEC_U ? (unsigned)(i % 5 + 3) : (unsigned)s;
+    __shared__ alignas(128) T box[64];
+    for (int i = threadIdx.x; i < 64; i += blockDim.x) {
+        int v = (int)(blockIdx.x * 37 + i * 11) % 101 - 20;
+        if (kind == 0) box[i] = (T)(float)v * (T)0.25f;
+        else box[i] = (T)(unsigned)(v * 7919 + (int)blockIdx.x);
     }
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
-    if (threadIdx.x != 0)
-        return;
-    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    const void *m = &map;
-#define RED(OPS) asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta." OPS ".tile.bulk_group [%0, {%1, %2}], [%3];" \
-                              :: "l"(m), "r"(x), "r"(y), "r"(s) : "memory")
-    switch (op) {
-    case ADD_F: case ADD_S: RED("add"); break;
-    case MIN_F: case MIN_S: case MIN_U: RED("min"); break;
-    case MAX_F: case MAX_S: case MAX_U: RED("max"); break;
-    case INC_U: RED("inc"); break;
-    case DEC_U: RED("dec"); break;
-    case AND_B: RED("and"); break;
-    case OR_B: RED("or"); break;
-    case XOR_B: RED("xor"); break;
-    case PREFETCH:
-        asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];" :: "l"(m), "r"(x), "r"(y) : "memory");
-        break;
+    if (threadIdx.x == 0) {
+        switch (op) {
+        case 0: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];"
+                             :: "l"(&map), "r"(x), "r"(y), "r"(sa(box)) : "memory"); break;
+        case 1: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.min.tile.bulk_group [%0, {%1, %2}], [%3];"
+                             :: "l"(&map), "r"(x), "r"(y), "r"(sa(box)) : "memory"); break;
+        case 2: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.max.tile.bulk_group [%0, {%1, %2}], [%3];"
+                             :: "l"(&map), "r"(x), "r"(y), "r"(sa(box)) : "memory"); break;
+        case 3: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.inc.tile.bulk_group [%0, {%1, %2}], [%3];"
+                             :: "l"(&map), "r"(x), "r"(y), "r"(sa(box)) : "memory"); break;
+        case 4: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.and.tile.bulk_group [%0, {%1, %2}], [%3];"
+                             :: "l"(&map), "r"(x), "r"(y), "r"(sa(box)) : "memory"); break;
+        case 5: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.or.tile.bulk_group [%0, {%1, %2}], [%3];"
+                             :: "l"(&map), "r"(x), "r"(y), "r"(sa(box)) : "memory"); break;
+        default: asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.xor.tile.bulk_group [%0, {%1, %2}], [%3];"
+                              :: "l"(&map), "r"(x), "r"(y), "r"(sa(box)) : "memory"); break;
+        }
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
     }
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }
 
-static CUresult encode(CUtensorMap *m, void *g, cuuint64_t w, cuuint64_t h, CUtensorMapDataType t)
+template <typename T>
+static void run(const char *name, CUtensorMapDataType dt, int op, int kind, int x, int y, int ctas, T init)
 {
-    cuuint64_t dims[2] = { w, h }, strides[1] = { w * 4 };
-    cuuint32_t box[2] = { 8, 6 }, es[2] = { 1, 1 };
-    return cuTensorMapEncodeTiled(m, t, 2, g, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                  CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
-                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    const int W = 16, H = 12;
+    T h[W * H];
+    for (int i = 0; i < W * H; i++)
+        h[i] = kind == 0 ? (T)(float)(i % 7) : (T)(unsigned)(i * 2654435761u >> 8);
+    if (init != (T)0)
+        for (int i = 0; i < W * H; i++)
+            h[i] = init;
+    T *g;
+    CK(cudaMalloc(&g, sizeof h));
+    CK(cudaMemcpy(g, h, sizeof h, cudaMemcpyHostToDevice));
+    alignas(64) CUtensorMap map;
+    cuuint64_t dims[2] = { W, H }, strides[1] = { W * sizeof(T) };
+    cuuint32_t box[2] = { 8, 8 }, es[2] = { 1, 1 };
+    CUresult r = cuTensorMapEncodeTiled(&map, dt, 2, g, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                        CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        printf("%s: encode %d\n", name, (int)r);
+        return;
+    }
+    reduce<T><<<ctas, 64>>>(map, x, y, op, kind);
+    cudaError_t e = cudaDeviceSynchronize();
+    CK(cudaMemcpy(h, g, sizeof h, cudaMemcpyDeviceToHost));
+    printf("%s at (%d,%d) x%d: %s\n", name, x, y, ctas, cudaGetErrorName(e));
+    for (int row = 0; row < H; row++) {
+        printf("  ");
+        for (int col = 0; col < W; col++) {
+            if (kind == 0)
+                printf(" %g", (double)(float)h[row * W + col]);
+            else {
+                unsigned u;
+                memcpy(&u, &h[row * W + col], 4);
+                printf(" %x", u);
+            }
+        }
+        printf("\n");
+    }
+    CK(cudaFree(g));
 }
 
 int main()
 {
     CK(cudaFree(0));
-    const int W = 20, H = 12;
-    unsigned *g;
-    CK(cudaMalloc(&g, W * H * 4));
-    static unsigned h[W * H];
-    struct { const char *name; int op; CUtensorMapDataType t; int x, y; } cases[] = {
-        { "f32 add at 4,2", ADD_F, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, 2 },
-        { "s32 add at 8,4", ADD_S, CU_TENSOR_MAP_DATA_TYPE_INT32, 8, 4 },
-        { "s32 min at 0,0", MIN_S, CU_TENSOR_MAP_DATA_TYPE_INT32, 0, 0 },
-        { "s32 max at 12,6", MAX_S, CU_TENSOR_MAP_DATA_TYPE_INT32, 12, 6 },
-        { "u32 inc at 4,4", INC_U, CU_TENSOR_MAP_DATA_TYPE_UINT32, 4, 4 },
-        { "u32 dec at 8,1", DEC_U, CU_TENSOR_MAP_DATA_TYPE_UINT32, 8, 1 },
-        { "b32 and at 0,6", AND_B, CU_TENSOR_MAP_DATA_TYPE_INT32, 0, 6 },
-        { "b32 or at 16,0 (edge)", OR_B, CU_TENSOR_MAP_DATA_TYPE_INT32, 16, 0 },
-        { "b32 xor at 4,8", XOR_B, CU_TENSOR_MAP_DATA_TYPE_INT32, 4, 8 },
-        { "u32 min at 8,3", MIN_U, CU_TENSOR_MAP_DATA_TYPE_UINT32, 8, 3 },
-        { "u32 max at 0,2", MAX_U, CU_TENSOR_MAP_DATA_TYPE_UINT32, 0, 2 },
-        { "prefetch at 4,4", PREFETCH, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, 4 },
-        { "f32 add at 16,9 (edge)", ADD_F, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 16, 9 },
-        // last, as errors are sticky: min and max of floats (an operation the data type may
-        // lack), and a box starting before the tensor (an illegal instruction on the H200)
-        { "f32 min at 16,9 (edge)", MIN_F, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 16, 9 },
-        { "f32 max at 4,2", MAX_F, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, 2 },
-        { "f32 add at -4,-3 (edge)", ADD_F, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, -4, -3 },
-    };
-    for (auto &c : cases) {
-        // the tensor before: floats i - 100.25 for f32, i * 3 - 300 for the integers (u32: i * 5)
-        for (int i = 0; i < W * H; i++) {
-            float f = (float)i - 100.25f;
-            h[i] = c.t == CU_TENSOR_MAP_DATA_TYPE_FLOAT32 ? *(unsigned *)&f
-                 : c.t == CU_TENSOR_MAP_DATA_TYPE_UINT32 ? (unsigned)(i * 5) : (unsigned)(i * 3 - 300);
-        }
-        CK(cudaMemcpy(g, h, sizeof h, cudaMemcpyHostToDevice));
-        alignas(64) CUtensorMap m;
-        CUresult r = encode(&m, g, W, H, c.t);
-        if (r) {
-            printf("%s: encode failed %d\n", c.name, (int)r);
-            continue;
-        }
-        reduce<<<1, 64>>>(m, c.x, c.y, c.op);
-        SAY(cudaDeviceSynchronize());
-        CK(cudaMemcpy(h, g, sizeof h, cudaMemcpyDeviceToHost));
-        printf("%s:", c.name);
-        for (int i = 0; i < W * H; i++) {
-            if (c.t == CU_TENSOR_MAP_DATA_TYPE_FLOAT32)
-                printf(" %g", *(float *)&h[i]);
-            else if (c.t == CU_TENSOR_MAP_DATA_TYPE_UINT32)
-                printf(" %u", h[i]);
-            else
-                printf(" %d", (int)h[i]);
-        }
-        printf("\n");
-    }
+    run<float>("f32 add", CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 0, 0, 4, 2, 3, 0.f);
+    run<float>("f32 add edge", CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 0, 0, 12, 8, 2, 0.f);
+    run<int>("s32 add", CU_TENSOR_MAP_DATA_TYPE_INT32, 0, 1, 0, 0, 4, 0);
+    run<int>("s32 min", CU_TENSOR_MAP_DATA_TYPE_INT32, 1, 1, 8, 4, 3, 0);
+    run<int>("s32 max", CU_TENSOR_MAP_DATA_TYPE_INT32, 2, 1, 8, 4, 3, 0);
+    run<unsigned>("u32 min", CU_TENSOR_MAP_DATA_TYPE_UINT32, 1, 1, 4, 4, 3, 0u);
+    run<unsigned>("u32 inc", CU_TENSOR_MAP_DATA_TYPE_UINT32, 3, 1, 0, 0, 1, 0u);
+    run<unsigned>("u32 and", CU_TENSOR_MAP_DATA_TYPE_UINT32, 4, 1, 8, 0, 2, 0u);
+    run<unsigned>("u32 or", CU_TENSOR_MAP_DATA_TYPE_UINT32, 5, 1, 0, 4, 2, 0u);
+    run<unsigned>("u32 xor", CU_TENSOR_MAP_DATA_TYPE_UINT32, 6, 1, 8, 8, 3, 0u);
+    run<__half>("f16 add", CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 0, 0, 8, 2, 2, (__half)0.f);
+    // a box that starts before the tensor: an illegal instruction on the H100 (last)
+    run<float>("f32 add before the start", CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 0, 0, -4, -2, 2, 0.f);
     return 0;
 }
