@@ -18,3 +18,12 @@
 
 // SAY(call): a runtime call whose result is part of the output (it may fail on purpose).
 #define SAY(x) printf("%s -> %s\n", #x, cudaGetErrorName(x))
+
+// DK(call): the same for a driver call (the program includes <cuda.h>).
+#define DK(x)                                                                              \
+    do {                                                                                   \
+        CUresult r_ = (x);                                                                 \
+        const char *n_ = nullptr;                                                          \
+        cuGetErrorName(r_, &n_);                                                           \
+        printf("%s -> %s\n", #x, n_ ? n_ : "?");                                           \
+    } while (0)

@@ -14,14 +14,6 @@
 using barrier = cuda::barrier<cuda::thread_scope_block>;
 namespace cde = cuda::device::experimental;
 
-#define DK(x)                                                                              \
-    do {                                                                                   \
-        CUresult r_ = (x);                                                                 \
-        const char *n_ = nullptr;                                                          \
-        cuGetErrorName(r_, &n_);                                                           \
-        printf("%s -> %s\n", #x, n_ ? n_ : "?");                                           \
-    } while (0)
-
 // Load the box at (x, y) into shared memory (bytes of it), copy shared memory out whole;
 // with store, write the box back to the tensor at (x + store, y + 1).
 __global__ void load(const __grid_constant__ CUtensorMap map, int x, int y, unsigned bytes, int store, unsigned *out)

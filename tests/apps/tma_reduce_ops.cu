@@ -10,14 +10,6 @@
 #include <cuda.h>
 #include <cstring>
 
-#define DK(x)                                                                              \
-    do {                                                                                   \
-        CUresult r_ = (x);                                                                 \
-        const char *n_ = nullptr;                                                          \
-        cuGetErrorName(r_, &n_);                                                           \
-        printf("%s -> %s\n", #x, n_ ? n_ : "?");                                           \
-    } while (0)
-
 enum { ADD_F, MIN_F, MAX_F, ADD_S, MIN_S, MAX_S, INC_U, DEC_U, AND_B, OR_B, XOR_B, MIN_U, MAX_U, PREFETCH };
 
 // Fill a 8x6 box of shared memory with values of the thread index, then reduce it into

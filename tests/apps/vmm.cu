@@ -6,14 +6,6 @@
 #include "apps.h"
 #include <cuda.h>
 
-#define DK(x)                                                                              \
-    do {                                                                                   \
-        CUresult r_ = (x);                                                                 \
-        const char *n_ = nullptr;                                                          \
-        cuGetErrorName(r_, &n_);                                                           \
-        printf("%s -> %s\n", #x, n_ ? n_ : "?");                                           \
-    } while (0)
-
 __global__ void fill(unsigned *p, unsigned n, unsigned v)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -15,7 +15,7 @@
 #include <cmath>
 #include <vector>
 
-#define DK(x)                                                                              \
+#define DCK(x)                                                                              \
     do {                                                                                   \
         CUresult r_ = (x);                                                                 \
         if (r_ != CUDA_SUCCESS) {                                                          \
@@ -98,7 +98,7 @@ static void encode(CUtensorMap *map, void *g, int rows, int box_rows)
 {
     cuuint64_t dims[2] = { (cuuint64_t)K, (cuuint64_t)rows }, strides[1] = { (cuuint64_t)K * 2 };
     cuuint32_t box[2] = { BK, (cuuint32_t)box_rows }, es[2] = { 1, 1 };
-    DK(cuTensorMapEncodeTiled(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, g, dims, strides, box, es,
+    DCK(cuTensorMapEncodeTiled(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, g, dims, strides, box, es,
                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                               CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
 }
