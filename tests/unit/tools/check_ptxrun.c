@@ -242,9 +242,10 @@ END_TEST
 START_TEST(references_bound_by_name)
 {
     char *out;
-    const char *k = "-b 64 tests/golden/texref.ptx 'f32[128]=rand(3)' 'b32[1024]'";
+    const char *k = "-b 64 tests/golden/texref.ptx 'f32[128]=rand(3)' 'b32[1280]'";
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s 'tA=tex.2d.f32[4,4]' 'tB=tex.lin.s32[64]' 'sC=surf.2d.u32[8,8]=iota(0,1):out'", k);
+    snprintf(cmd, sizeof cmd, "%s 'tA=tex.2d.f32[4,4]' 'tB=tex.lin.s32[64]' 'sC=surf.2d.u32[8,8]=iota(0,1):out' "
+             "'tD=tex.pitch.u16x2[12,7]' 'tE=tex.2d.f32[16,16]:levels=3'", k);
     ck_assert_int_eq(ptxrun(cmd, &out), 0);
     ck_assert_msg(strstr(out, "sC u32[64]: 0 2 4 6 8 10 12 14 16") != NULL, "%s", out);
     free(out);
