@@ -773,9 +773,12 @@ isa_status_t rt_args_parse_module(const isa_module_t *m, uint32_t entry, int arg
             bool tex = strncmp(strchr(text, '=') + 1, "tex.", 4) == 0;
             bool ok = parse_texarg(&c, strchr(text, '=') + 1, b);
             out->nbuf++;
-            if (ok && v->opaque != (tex ? ISA_D_TEXREF : ISA_D_SURFREF) + 1)
+            if (ok && v->opaque == ISA_D_SAMPLERREF + 1)
+                ok = fail(&c, "%s is a .samplerref: its state is its initializer; only .texref and .surfref "
+                          "variables are bound", v->name);
+            else if (ok && v->opaque != (tex ? ISA_D_TEXREF : ISA_D_SURFREF) + 1)
                 ok = fail(&c, "%s is a .%s: it takes a %s argument", v->name, isa_dirs[v->opaque - 1].text + 1,
-                          v->opaque == ISA_D_TEXREF + 1 ? "tex." : v->opaque == ISA_D_SURFREF + 1 ? "surf." : "no");
+                          v->opaque == ISA_D_TEXREF + 1 ? "tex." : "surf.");
             for (uint32_t j = 0; ok && j + 1 < out->nbuf; j++)
                 if (out->bufs[j].ref == v->name)
                     ok = fail(&c, "%s is bound twice", v->name);

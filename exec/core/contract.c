@@ -146,6 +146,16 @@ static void regs_add(void *c, uint32_t reg)
     v->r[v->n++] = reg;
 }
 
+/* Lists kept by key in one array (predecessors by block, instructions by register...):
+ * each item's key is counted in at[key + 2] (at has nkeys + 2 zeros); csr_start makes
+ * at[key + 1] where key's items start; an item then goes to list[at[key + 1]++], after
+ * which key's items are list[at[key] .. at[key + 1]). */
+static void csr_start(uint32_t *at, uint32_t nkeys)
+{
+    for (uint32_t k = 0; k < nkeys; k++)
+        at[k + 2] += at[k + 1];
+}
+
 /*}=====================================================================
  * Blocks
  *====================================================================*/
@@ -248,12 +258,11 @@ static bool flow_build(flow_t *g, const isa_func_t *fn)
         successors(g, b, g->succ + g->succ_at[b]);
     for (uint32_t e = 0; e < g->succ_at[nb]; e++)
         g->pred_at[g->succ[e] + 2]++;
-    for (uint32_t b = 0; b < nb; b++)
-        g->pred_at[b + 2] += g->pred_at[b + 1];
+    csr_start(g->pred_at, nb);
     for (uint32_t b = 0; b < nb; b++)
         for (uint32_t e = g->succ_at[b]; e < g->succ_at[b + 1]; e++)
             g->pred[g->pred_at[g->succ[e] + 1]++] = b;
-    /* per-register definitions and uses: counted, then filled */
+    /* per-register definitions and uses: counted, then placed */
     uint32_t nr = fn->nreg;
     g->def_at = calloc(nr + 2, sizeof *g->def_at);
     g->use_at = calloc(nr + 2, sizeof *g->use_at);
@@ -262,12 +271,12 @@ static bool flow_build(flow_t *g, const isa_func_t *fn)
     regs_t v = { 0 };
     for (int pass = 0; pass < 2; pass++) {
         if (pass) {
+            csr_start(g->def_at, nr);
+            csr_start(g->use_at, nr);
             g->def = malloc((g->def_at[nr + 1] + 1) * sizeof *g->def);
             g->use = malloc((g->use_at[nr + 1] + 1) * sizeof *g->use);
-            if (!g->def || !g->use) {
-                free(v.r);
-                return false;
-            }
+            if (!g->def || !g->use)
+                break;
         }
         for (uint32_t i = 0; i < n; i++) {
             for (int w = 0; w < 2; w++) {
@@ -277,36 +286,19 @@ static bool flow_build(flow_t *g, const isa_func_t *fn)
                     each_write(fn, &fn->instrs[i], regs_add, &v);
                 else
                     each_read(fn, &fn->instrs[i], regs_add, &v);
-                for (uint32_t k = 0; k < v.n; k++) {
-                    if (v.r[k] >= nr)
-                        continue;
-                    if (pass)
-                        list[at[v.r[k]]++] = i;
-                    else
-                        at[v.r[k] + 2]++;
-                }
-            }
-        }
-        if (!pass) {                  /* at[r + 1]: where r's list starts */
-            for (uint32_t r = 0; r < nr; r++) {
-                g->def_at[r + 2] += g->def_at[r + 1];
-                g->use_at[r + 2] += g->use_at[r + 1];
-            }
-            for (uint32_t r = 0; r <= nr; r++) {
-                g->def_at[r] = g->def_at[r + 1];
-                g->use_at[r] = g->use_at[r + 1];
+                for (uint32_t k = 0; k < v.n; k++)
+                    if (v.r[k] < nr) {
+                        if (pass)
+                            list[at[v.r[k] + 1]++] = i;
+                        else
+                            at[v.r[k] + 2]++;
+                    }
             }
         }
     }
     free(v.r);
-    if (v.oom)
+    if (v.oom || !g->def || !g->use)
         return false;
-    /* after filling, at[r] is where r's list ends, which is where r + 1's starts */
-    for (uint32_t r = nr; r > 0; r--) {
-        g->def_at[r] = g->def_at[r - 1];
-        g->use_at[r] = g->use_at[r - 1];
-    }
-    g->def_at[0] = g->use_at[0] = 0;
     g->rd = calloc(nr + 1, sizeof *g->rd);
     g->in = malloc((nb + 1) * sizeof *g->in);
     g->work = malloc((nb + 1) * sizeof *g->work);
@@ -665,8 +657,7 @@ static bool flow_loops(flow_t *g)
             for (uint32_t b = 1; b < nb; b++)
                 if (idom[b] != ISA_NONE)
                     kids_at[idom[b] + 2]++;
-            for (uint32_t b = 0; b < nb; b++)
-                kids_at[b + 2] += kids_at[b + 1];
+            csr_start(kids_at, nb);
             for (uint32_t b = 1; b < nb; b++)
                 if (idom[b] != ISA_NONE)
                     kids[kids_at[idom[b] + 1]++] = b;
@@ -760,8 +751,7 @@ static bool flow_loops(flow_t *g)
             g->body_at[nl] = nlb;
             for (uint32_t k = 0; k < nlb; k++)
                 g->inloop_at[g->body[k] + 2]++;
-            for (uint32_t b = 0; b < nb; b++)
-                g->inloop_at[b + 2] += g->inloop_at[b + 1];
+            csr_start(g->inloop_at, nb);
             for (uint32_t l = 0; l < nl; l++)
                 for (uint32_t k = g->body_at[l]; k < g->body_at[l + 1]; k++)
                     g->inloop[g->inloop_at[g->body[k] + 1]++] = l;

@@ -791,14 +791,16 @@ static bool select_query(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t
     bool surf = in->op == ISA_OP_SUQ;
     switch (q) {
     case ISA_M_WIDTH: case ISA_M_HEIGHT: case ISA_M_DEPTH: case ISA_M_ARRAY_SIZE:
+        break;
     case ISA_M_NORMALIZED_COORDS: case ISA_M_NUM_MIPMAP_LEVELS: case ISA_M_NUM_SAMPLES:
-        if ((surf && q != ISA_M_WIDTH && q != ISA_M_HEIGHT && q != ISA_M_DEPTH && q != ISA_M_ARRAY_SIZE) ||
-            ex_tex_refusal(f->mod, fn, in))
+        if (surf)
             return false;
         break;
     default:
         return false;                  /* formats, sampler state, memory layout: not supported yet */
     }
+    if (ex_tex_refusal(f->mod, fn, in))
+        return false;                  /* what the GPU's driver refuses (check_func says why) */
     t->query = (uint16_t)q;
     t->mode = isa_instr_mod(in, ISA_G_MODE) == ISA_M_LEVEL ? TM_LEVEL : TM_NONE;
     uint8_t rw[4];
