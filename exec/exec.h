@@ -20,6 +20,8 @@ typedef struct ex_program ex_program_t;
 typedef struct {
     unsigned workers;   /* host threads that run a launch's CTAs, the launching thread included,
                            unless the launch asks for another number (up to 256); 0: one per core */
+    bool     no_inline; /* every call builds an activation, as written (by default small leaf
+                           functions are expanded into their callers: docs/execution.md) */
 } ex_device_config_t;
 
 /* NULL when host memory runs out.  cfg may be NULL (the defaults). */

@@ -63,6 +63,12 @@ typedef struct {
     struct ex_preadd *preadd;
     uint32_t         *preadd_at;
     isa_func_t       *ir_own;
+    /* The body with small callees expanded (inline.c), which ir is made from; NULL when
+     * the function's own IR is used. */
+    isa_func_t       *ir_inl;
+    uint8_t          *inl_lead;      /* its extra block starts for contraction (ex_inline) */
+    uint32_t         *shared_at;     /* per variable of its own IR: a .shared one's program-wide
+                                        offset (program.c) */
     /* Per instruction refused because of an operand's form: that operand's pool index
      * (named in the diagnostic), else ISA_NONE; NULL when no instruction was. */
     uint32_t         *why;
@@ -118,6 +124,7 @@ typedef struct ex_worker {
 
 struct ex_device {
     unsigned          nworkers;
+    bool              no_inline;        /* ex_device_config_t's */
     ex_worker_t      *wk;               /* [nworkers] */
     /* the allocation registry */
     _Atomic(ex_ranges_t *) ranges;
@@ -464,10 +471,23 @@ typedef struct {
     uint32_t *mul;
     uint8_t  *opd, *keep;
 } ex_contract_t;
-bool     ex_contract_plan(const isa_func_t *fn, ex_contract_t *c);
+bool     ex_contract_plan(const isa_func_t *fn, const uint8_t *lead, ex_contract_t *c);
 /* What a warp spinning on an mbarrier (w->mb_stuck) waits for, for deadlock reports. */
 void     ex_mb_describe(const ex_warp_t *w, char *out, size_t size);
 void     ex_contract_free(ex_contract_t *c);
+/* The registers an instruction reads (its guard too: opd ISA_NONE) and those it may write
+ * (a destination, or any register operand of an instruction whose operands have no fixed
+ * roles), each mention with its operand's index in the function's pool (contract.c). */
+typedef void (*ex_reg_fn)(void *ctx, uint32_t reg, uint32_t opd);
+void     ex_each_read(const isa_func_t *fn, const isa_instr_t *in, ex_reg_fn f, void *c);
+void     ex_each_write(const isa_func_t *fn, const isa_instr_t *in, ex_reg_fn f, void *c);
+/* Inlining (inline.c): fi's body with the direct calls of small leaf functions expanded
+ * in place, or NULL when none qualifies (or host memory ran out); freed by
+ * ex_inline_free.  *lead (malloc'ed, ninstr + 1) marks the instructions that start a basic
+ * block for the contraction plan beyond the body's own (where a call's body begins and
+ * after it ends).  The callees must have been pre-decoded. */
+isa_func_t *ex_inline(const ex_program_t *p, uint32_t fi, uint8_t **lead);
+void        ex_inline_free(isa_func_t *f);
 bool     ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 /* Where a call value lives in a frame, per lane: element k of lane l at
  * slot + k * eb * 32 + l * eb.  A .param area is one element of its size, a register

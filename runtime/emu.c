@@ -11,7 +11,13 @@
 static ex_device_t   *device;
 static pthread_once_t device_once = PTHREAD_ONCE_INIT;
 
-static void device_make(void) { device = ex_device_new(NULL); }
+/* PTXEMU_NO_INLINE=1 (ptxrun --no-inline): calls stay calls. */
+static void device_make(void)
+{
+    const char *e = getenv("PTXEMU_NO_INLINE");
+    ex_device_config_t cfg = { .no_inline = e && *e && strcmp(e, "0") != 0 };
+    device = ex_device_new(&cfg);
+}
 
 ex_device_t *rt_device(void)
 {

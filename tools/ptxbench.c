@@ -429,7 +429,7 @@ static int bench_launch(void)
     fe_options_t o = { 0 };
     if (fe_load_file("tools/bench/launch.ptx", &o, &m) != ISA_ST_OK)
         return 1;
-    ex_device_config_t cfg = { 2 };
+    ex_device_config_t cfg = { .workers = 2 };
     ex_device_t *dev = ex_device_new(&cfg);
     ex_program_t *p = ex_program_new(dev, m);
     uint32_t *out = buf(p, 1024 * 8 * 4);

@@ -42,6 +42,8 @@ static void usage(FILE *out)
           "                         names) on stderr (emulator only)\n"
           "  --exact-bounds         a program's kernels fault on any access outside its allocations (by\n"
           "                         default, as on the H100, only outside the memory mapped around them)\n"
+          "  --no-inline            every call builds an activation, as written (by default calls of small\n"
+          "                         leaf functions are expanded into their callers: same results, faster)\n"
           "  --backend emu|cuda     run on the emulator (default) or on a real GPU\n"
           "  --compare              run on both, compare every :out buffer bit for bit\n"
           "  --list                 list entries and parameters\n"
@@ -475,7 +477,7 @@ static bool load_units(const char *path, const char *const *links, unsigned nlin
 int main(int argc, char **argv)
 {
     enum { O_LIST = 1000, O_DUMP, O_PRINT, O_BACKEND, O_ISATABLE, O_COMPARE, O_TIMEOUT, O_COOP, O_REPEAT, O_FIFO, O_HEAP,
-           O_LINK, O_STATS, O_CLUSTER, O_EXACT };
+           O_LINK, O_STATS, O_CLUSTER, O_EXACT, O_NOINLINE };
     static const struct option longopts[] = {
         { "kernel", required_argument, 0, 'k' }, { "grid", required_argument, 0, 'g' },
         { "block", required_argument, 0, 'b' },  { "shared", required_argument, 0, 's' },
@@ -490,6 +492,7 @@ int main(int argc, char **argv)
         { "link", required_argument, 0, O_LINK },
         { "stats", optional_argument, 0, O_STATS },
         { "exact-bounds", no_argument, 0, O_EXACT },
+        { "no-inline", no_argument, 0, O_NOINLINE },
 #ifdef PTXEMU_TESTING
         { "compare", optional_argument, 0, O_COMPARE },   /* =flip:SPEC: the test backend */
 #else
@@ -595,6 +598,7 @@ int main(int argc, char **argv)
             break;
         }
         case O_EXACT: exact = true; break;
+        case O_NOINLINE: setenv("PTXEMU_NO_INLINE", "1", 1); break;   /* the emulator's device, here or in a program */
         case O_COOP:
             launch.cooperative = true;
             break;

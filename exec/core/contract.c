@@ -48,36 +48,34 @@ typedef struct {
 /*{=====================================================================
  * Operands: which registers an instruction reads and may write
  *====================================================================*/
-typedef void (*reg_fn)(void *ctx, uint32_t reg);
-
-static void each_in(const isa_func_t *fn, const isa_operand_t *o, reg_fn f, void *c)
+static void each_in(const isa_func_t *fn, uint32_t k, ex_reg_fn f, void *c)
 {
+    const isa_operand_t *o = &fn->opds[k];
     switch (o->kind) {
     case ISA_OPD_REG:
-        f(c, o->u.reg);
+        f(c, o->u.reg, k);
         return;
     case ISA_OPD_ADDR:
         if (o->flags & ISA_OPDF_ADDRLIST) {   /* [a, b, {c}] */
             for (uint32_t e = 0; e < o->count; e++)
-                each_in(fn, &fn->opds[o->u.first + e], f, c);
+                each_in(fn, o->u.first + e, f, c);
         } else if (o->base == ISA_OPD_REG) {
-            f(c, o->u.reg);
+            f(c, o->u.reg, k);
         }
         return;
     case ISA_OPD_VEC: case OPD_LIST: case OPD_DUAL:
         for (uint32_t e = 0; e < o->count; e++)
-            each_in(fn, &fn->opds[o->u.first + e], f, c);
+            each_in(fn, o->u.first + e, f, c);
         return;
     default:
         return;
     }
 }
 
-/* Every register instruction in reads (each mention once per mention; the guard too). */
-static void each_read(const isa_func_t *fn, const isa_instr_t *in, reg_fn f, void *c)
+void ex_each_read(const isa_func_t *fn, const isa_instr_t *in, ex_reg_fn f, void *c)
 {
     if (in->guard != ISA_NONE)
-        f(c, in->guard);
+        f(c, in->guard, ISA_NONE);
     isa_shape_t sh = isa_ops[in->op].shape;
     for (unsigned k = 0; k < in->nopd; k++) {
         char kind = isa_shape_kind(sh, k);
@@ -85,13 +83,11 @@ static void each_read(const isa_func_t *fn, const isa_instr_t *in, reg_fn f, voi
         if ((kind == 'd' || kind == 'p') && (o->kind == ISA_OPD_REG || o->kind == ISA_OPD_VEC || o->kind == OPD_DUAL ||
                                            o->kind == ISA_OPD_SINK))
             continue;
-        each_in(fn, o, f, c);
+        each_in(fn, in->opd + k, f, c);
     }
 }
 
-/* Every register instruction in may write (a destination operand, or any register operand
- * of an instruction whose operands have no fixed roles). */
-static void each_write(const isa_func_t *fn, const isa_instr_t *in, reg_fn f, void *c)
+void ex_each_write(const isa_func_t *fn, const isa_instr_t *in, ex_reg_fn f, void *c)
 {
     isa_shape_t sh = isa_ops[in->op].shape;
     for (unsigned k = 0; k < in->nopd; k++) {
@@ -100,35 +96,36 @@ static void each_write(const isa_func_t *fn, const isa_instr_t *in, reg_fn f, vo
             continue;
         const isa_operand_t *o = &fn->opds[in->opd + k];
         if (o->kind == ISA_OPD_REG)
-            f(c, o->u.reg);
+            f(c, o->u.reg, in->opd + k);
         else if (o->kind == ISA_OPD_VEC || o->kind == OPD_DUAL || o->kind == OPD_LIST)
             for (uint32_t e = 0; e < o->count; e++)
                 if (fn->opds[o->u.first + e].kind == ISA_OPD_REG)
-                    f(c, fn->opds[o->u.first + e].u.reg);
+                    f(c, fn->opds[o->u.first + e].u.reg, o->u.first + e);
     }
 }
 
 typedef struct { uint32_t r, n; } count_t;
-static void count_r(void *c, uint32_t reg) { count_t *k = c; k->n += reg == k->r; }
+static void count_r(void *c, uint32_t reg, uint32_t opd) { (void)opd; count_t *k = c; k->n += reg == k->r; }
 
 static uint32_t reads_of(const isa_func_t *fn, const isa_instr_t *in, uint32_t r)
 {
     count_t k = { r, 0 };
-    each_read(fn, in, count_r, &k);
+    ex_each_read(fn, in, count_r, &k);
     return k.n;
 }
 
 static bool writes(const isa_func_t *fn, const isa_instr_t *in, uint32_t r)
 {
     count_t k = { r, 0 };
-    each_write(fn, in, count_r, &k);
+    ex_each_write(fn, in, count_r, &k);
     return k.n != 0;
 }
 
 /* An instruction's registers, each once (reads or writes). */
 typedef struct { uint32_t *r, n, cap; bool oom; } regs_t;
-static void regs_add(void *c, uint32_t reg)
+static void regs_add(void *c, uint32_t reg, uint32_t opd)
 {
+    (void)opd;
     regs_t *v = c;
     for (uint32_t k = 0; k < v->n; k++)
         if (v->r[k] == reg)
@@ -206,7 +203,7 @@ static uint32_t successors(const flow_t *g, uint32_t b, uint32_t *out)
 
 static bool flow_loops(flow_t *g);
 
-static bool flow_build(flow_t *g, const isa_func_t *fn)
+static bool flow_build(flow_t *g, const isa_func_t *fn, const uint8_t *extra)
 {
     uint32_t n = fn->ninstr;
     g->fn = fn;
@@ -223,7 +220,7 @@ static bool flow_build(flow_t *g, const isa_func_t *fn)
         if (fn->labels[k].instr < n)
             lead[fn->labels[k].instr] = 1;
     for (uint32_t i = 0; i + 1 < n; i++)
-        if (ends_block(&fn->instrs[i]))
+        if (ends_block(&fn->instrs[i]) || (extra && extra[i + 1]))
             lead[i + 1] = 1;
     uint32_t nb = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -283,9 +280,9 @@ static bool flow_build(flow_t *g, const isa_func_t *fn)
                 uint32_t *at = w ? g->def_at : g->use_at, *list = w ? g->def : g->use;
                 v.n = 0;
                 if (w)
-                    each_write(fn, &fn->instrs[i], regs_add, &v);
+                    ex_each_write(fn, &fn->instrs[i], regs_add, &v);
                 else
-                    each_read(fn, &fn->instrs[i], regs_add, &v);
+                    ex_each_read(fn, &fn->instrs[i], regs_add, &v);
                 for (uint32_t k = 0; k < v.n; k++)
                     if (v.r[k] < nr) {
                         if (pass)
@@ -882,7 +879,7 @@ static unsigned sources_change(flow_t *g, uint32_t j, uint32_t i)
 /*}=====================================================================
  * The plan
  *====================================================================*/
-bool ex_contract_plan(const isa_func_t *fn, ex_contract_t *c)
+bool ex_contract_plan(const isa_func_t *fn, const uint8_t *lead, ex_contract_t *c)
 {
     memset(c, 0, sizeof *c);
     uint32_t n = fn->ninstr;
@@ -905,7 +902,7 @@ bool ex_contract_plan(const isa_func_t *fn, ex_contract_t *c)
     g.uses_memo = calloc(n + 1, 1);
     g.cross_memo = calloc(n + 1, 1);
     g.mul_def = calloc(fn->nreg + 1, 1);
-    if (!chosen || !g.uses_memo || !g.cross_memo || !g.mul_def || !flow_build(&g, fn)) {
+    if (!chosen || !g.uses_memo || !g.cross_memo || !g.mul_def || !flow_build(&g, fn, lead)) {
         free(chosen);
         flow_free(&g);
         ex_contract_free(c);

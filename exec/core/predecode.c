@@ -647,10 +647,9 @@ static void layout(pd_t *d)
             local += size;
             break;
         case ISA_SP_SHARED:
-            /* Function-scope shared variables get program-wide offsets. */
-            d->p->shared_static = (d->p->shared_static + align - 1) & ~(uint64_t)(align - 1);
-            f->var_local[v] = d->p->shared_static < UINT32_MAX ? (uint32_t)d->p->shared_static : UINT32_MAX;
-            d->p->shared_static += size;
+            /* Function-scope shared variables have program-wide offsets (program.c); an
+             * expanded callee brings none. */
+            f->var_local[v] = f->shared_at ? f->shared_at[v] : UINT32_MAX;
             break;
         default:
             break;
@@ -684,7 +683,7 @@ static void layout(pd_t *d)
 bool ex_predecode(ex_program_t *p, uint32_t fi)
 {
     ex_func_t *f = &p->funcs[fi];
-    const isa_func_t *fn = &p->m->funcs[fi];
+    const isa_func_t *fn = f->ir_inl ? f->ir_inl : &p->m->funcs[fi];
     pd_t d = { 0 };
     pd_t *volatile dp = &d;
     jmp_buf jb, *prev = pd_oom;
@@ -715,7 +714,7 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
     /* contraction, planned on the IR pre-decoding reads (with renamed registers); the
      * copies of sources some muls keep get their slots first (adds may come before their
      * mul in the body) */
-    if (!ex_contract_plan(f->ir, &d.plan))
+    if (!ex_contract_plan(f->ir, f->inl_lead, &d.plan))
         pd_mem(NULL);
     d.kept = PD_MALLOC((2 * (size_t)fn->ninstr + 2) * sizeof *d.kept);
     for (uint32_t j = 0; j < fn->ninstr; j++)

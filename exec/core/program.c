@@ -90,6 +90,25 @@ static bool layout_module(ex_program_t *p)
     p->globals = gsize < SIZE_MAX - 16 ? calloc(1, gsize + 16) : NULL;
     p->consts = csize < SIZE_MAX - 16 ? calloc(1, csize + 16) : NULL;
     p->consts_size = csize < UINT32_MAX ? (uint32_t)csize : UINT32_MAX;   /* refused at launch beyond 64 KB */
+    /* Function-scope shared variables follow, function by function (program-wide offsets,
+     * fixed before pre-decoding, which takes functions callees first). */
+    for (uint32_t fi = 0; fi < m->nfunc; fi++) {
+        const isa_func_t *fn = &m->funcs[fi];
+        if (!fn->has_body)
+            continue;
+        uint32_t *at = calloc(fn->nvar + 1, sizeof *at);
+        if (!at)
+            return false;
+        p->funcs[fi].shared_at = at;
+        for (uint32_t v = 0; v < fn->nvar; v++) {
+            if (isa_spaces[fn->vars[v].space].window != ISA_SP_SHARED)
+                continue;
+            uint64_t a = isa_var_align(&fn->vars[v]);
+            ssize = align_up(ssize, a ? a : 1);
+            at[v] = ssize < UINT32_MAX ? (uint32_t)ssize : UINT32_MAX;
+            ssize += isa_var_size(&fn->vars[v]);
+        }
+    }
     p->shared_static = ssize;
     p->globals_size = gsize;
     if (!p->globals || !p->consts)
@@ -140,6 +159,26 @@ void *ex_program_var_host(const ex_program_t *p, uint32_t var)
     }
 }
 
+/* Pre-decode fi after the functions it calls directly (state: 1 under way, 2 done), with
+ * the calls that qualify expanded (inline.c); a call back into a function under way
+ * (recursion) stays a call. */
+static bool predecode_tree(ex_program_t *p, uint32_t fi, uint8_t *state)
+{
+    const isa_func_t *fn = &p->m->funcs[fi];
+    if (state[fi] || !fn->has_body)
+        return true;
+    state[fi] = 1;
+    for (uint32_t k = 0; k < fn->nopd; k++)
+        if (fn->opds[k].kind == ISA_OPD_FUNC && fn->opds[k].u.func < p->m->nfunc &&
+            !predecode_tree(p, fn->opds[k].u.func, state))
+            return false;
+    ex_func_t *f = &p->funcs[fi];
+    if (!p->dev->no_inline)
+        f->ir_inl = ex_inline(p, fi, &f->inl_lead);
+    state[fi] = 2;
+    return ex_predecode(p, fi);
+}
+
 ex_program_t *ex_program_new(ex_device_t *d, const isa_module_t *m)
 {
     ex_program_t *p = d ? calloc(1, sizeof *p) : NULL;
@@ -153,11 +192,15 @@ ex_program_t *ex_program_new(ex_device_t *d, const isa_module_t *m)
         ex_program_free(p);
         return NULL;
     }
-    for (uint32_t i = 0; i < m->nfunc; i++)
-        if (m->funcs[i].has_body && !ex_predecode(p, i)) {   /* out of host memory */
-            ex_program_free(p);
-            return NULL;
-        }
+    uint8_t *state = calloc(m->nfunc + 1, 1);
+    bool ok = state != NULL;
+    for (uint32_t i = 0; ok && i < m->nfunc; i++)
+        ok = predecode_tree(p, i, state);
+    free(state);
+    if (!ok) {                                               /* out of host memory */
+        ex_program_free(p);
+        return NULL;
+    }
     /* Bake the addresses known now into the frame templates (local addresses as for a
      * frame at the bottom of the stack; frame_new moves them for deeper frames). */
     uint64_t dyn = (p->shared_static + 15u) & ~15ull;
@@ -206,6 +249,9 @@ void ex_program_free(ex_program_t *p)
             free(f->ir_own->regs);
             free(f->ir_own);
         }
+        ex_inline_free(f->ir_inl);
+        free(f->inl_lead);
+        free(f->shared_at);
     }
     /* The workers' cached CTAs were made for this program's frames. */
     ex_device_t *d = p->dev;
@@ -236,7 +282,7 @@ static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *di
     seen[fi] = 1;
     const isa_module_t *m = p->m;
     const ex_func_t *f = &p->funcs[fi];
-    const isa_func_t *fn = &m->funcs[fi];
+    const isa_func_t *fn = f->ir ? f->ir : &m->funcs[fi];   /* the body pre-decoded (calls expanded) */
     unsigned n = 0;
     for (uint32_t i = 0; i < fn->ninstr; i++) {
         const isa_instr_t *in = &fn->instrs[i];

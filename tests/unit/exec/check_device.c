@@ -135,7 +135,7 @@ static void check_index(const uint32_t *out, unsigned grid, unsigned block, unsi
  * block shape or program are not used for another. */
 START_TEST(pool_persists)
 {
-    ex_device_config_t cfg = { 2 };
+    ex_device_config_t cfg = { .workers = 2 };
     ex_device_t *d = ex_device_new(&cfg);
     isa_module_t *m = exu_load(k_index);
     ex_program_t *p = ex_program_new(d, m);

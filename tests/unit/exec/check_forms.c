@@ -44,7 +44,7 @@ static const form_t forms[] = {
 static void check_one(isa_module_t *m, uint32_t fi, uint32_t i, const form_t *f, const char *file,
                       unsigned *refused, unsigned *ran)
 {
-    ex_program_t *p = exu_program(m);
+    ex_program_t *p = exu_program_calls(m);   /* code[i] is the IR's instruction i */
     ck_assert_ptr_nonnull(p);
     const ex_insn_t *x = &p->funcs[fi].code[i];
     char name[128];
@@ -70,7 +70,7 @@ static void check_one(isa_module_t *m, uint32_t fi, uint32_t i, const form_t *f,
  * operand shape), each form on each of its plain register operands. */
 static void walk_module(isa_module_t *m, const char *file, unsigned *refused, unsigned *ran)
 {
-    ex_program_t *base = exu_program(m);
+    ex_program_t *base = exu_program_calls(m);
     for (uint32_t fi = 0; fi < m->nfunc; fi++) {
         isa_func_t *fn = &m->funcs[fi];
         char seen[64][96];

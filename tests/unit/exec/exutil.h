@@ -22,16 +22,19 @@ static inline isa_module_t *exu_load(const char *text)
     return m;
 }
 
-/* A program of m on a device of its own, with two workers (freed with exu_program_free). */
-static inline ex_program_t *exu_program(const isa_module_t *m)
+/* A program of m on a device of its own, with two workers (freed with exu_program_free);
+ * exu_program_calls: with every call kept as a call (instructions as in the IR). */
+static inline ex_program_t *exu_program_cfg(const isa_module_t *m, bool no_inline)
 {
-    ex_device_config_t cfg = { 2 };
+    ex_device_config_t cfg = { 2, no_inline };
     ex_device_t *d = ex_device_new(&cfg);
     ck_assert_ptr_nonnull(d);
     ex_program_t *p = ex_program_new(d, m);
     ck_assert_ptr_nonnull(p);
     return p;
 }
+static inline ex_program_t *exu_program(const isa_module_t *m) { return exu_program_cfg(m, false); }
+static inline ex_program_t *exu_program_calls(const isa_module_t *m) { return exu_program_cfg(m, true); }
 
 static inline void exu_program_free(ex_program_t *p)
 {

@@ -108,8 +108,9 @@ static void sort_lines(char *s)
 }
 
 /* Replay golden name; one_worker: with -j 2 in its arguments replaced by -j 1 (a golden
- * without it passes as it is). */
-static void replay_one(const char *name, bool one_worker)
+ * without it passes as it is); no_inline: with --no-inline (a golden without a call
+ * passes as it is), so that calls run both expanded and as activations. */
+static void replay_one(const char *name, bool one_worker, bool no_inline)
 {
     const char *src = getenv("PTXEMU_SRCDIR"), *bin = getenv("PTXRUN");
     ck_assert_msg(src && bin, "PTXRUN and PTXEMU_SRCDIR must be set (make check sets them)");
@@ -130,6 +131,19 @@ static void replay_one(const char *name, bool one_worker)
     char *argv[256];
     int argc = 0;
     argv[argc++] = (char *)bin;
+    if (no_inline) {
+        snprintf(path, sizeof path, "%s/tests/golden/%s.ptx", src, name);
+        size_t plen;
+        char *text = read_text(path, &plen);
+        bool calls = text && strstr(text, "call");
+        free(text);
+        if (!calls) {
+            free(want);
+            free(args);
+            return;
+        }
+        argv[argc++] = "--no-inline";
+    }
     snprintf(cmd, sizeof cmd, "tests/golden/%s.ptx", name);
     argv[argc++] = cmd;
     bool two = false;
@@ -199,7 +213,8 @@ static void replay_one(const char *name, bool one_worker)
     if (len != want_len || memcmp(got, want, len) != 0) {
         char msg[512];
         first_diff(got, want, msg, sizeof msg);
-        ck_abort_msg("%s%s: stdout differs from the H100's: %s", name, one_worker ? " at -j 1" : "", msg);
+        ck_abort_msg("%s%s%s: stdout differs from the H100's: %s", name, one_worker ? " at -j 1" : "",
+                     no_inline ? " with --no-inline" : "", msg);
     }
     free(got);
     free(want);
@@ -209,13 +224,19 @@ static void replay_one(const char *name, bool one_worker)
 
 START_TEST(replay)
 {
-    replay_one(names[_i], false);
+    replay_one(names[_i], false, false);
 }
 END_TEST
 
 START_TEST(replay_one_worker)
 {
-    replay_one(names[_i], true);
+    replay_one(names[_i], true, false);
+}
+END_TEST
+
+START_TEST(replay_no_inline)
+{
+    replay_one(names[_i], false, true);
 }
 END_TEST
 
@@ -227,6 +248,7 @@ Suite *make_golden_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, replay, 0, nnames ? nnames : 1);
     tcase_add_loop_test(tc, replay_one_worker, 0, nnames ? nnames : 1);
+    tcase_add_loop_test(tc, replay_no_inline, 0, nnames ? nnames : 1);
     suite_add_tcase(s, tc);
     return s;
 }
