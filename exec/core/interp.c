@@ -22,7 +22,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define EX_QUANTUM     4096      /* warp instructions before the next warp of the CTA runs */
+/* Warp instructions before the next warp of the CTA runs: few, so that a CTA's warps
+ * advance together as on the SM's schedulers, which interleave them instruction by
+ * instruction.  A program that reads a shared value after a barrier while another warp
+ * overwrites it only after a long computation (a race the GPU's interleaving hides:
+ * HeCBench's layernorm) then gets the GPU's result; run-to-the-barrier order gave another. */
+#define EX_QUANTUM     32
 /* With statistics on, warps take turns sooner, as the SM's schedulers interleave them: the
  * L1 then sees the accesses of a CTA's warps mixed (what decides its capacity misses). */
 #define EX_STATS_QUANTUM 8
