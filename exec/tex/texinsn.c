@@ -4,6 +4,7 @@
  * in the device's table, check that the object fits the instruction, and call the
  * sampler (sample.c) or access the surface's texels. */
 #include "exec/tex/tex.h"
+#include "isa/sem/fp.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,12 +16,15 @@ enum { TG_1D, TG_2D, TG_3D, TG_A1D, TG_A2D, TG_CUBE, TG_ACUBE };
 static const char *const tg_name[] = { "1d", "2d", "3d", "a1d", "a2d", "cube", "acube" };
 /* tex's mip mode. */
 enum { TM_NONE, TM_BASE, TM_LEVEL, TM_GRAD };
+/* tex's half-precision results: four .f16 in 16-bit registers, or two .f16x2 pairs. */
+enum { HALF_NONE, HALF_F16, HALF_F16X2 };
 /* Out-of-bounds handling of surfaces. */
 enum { OOB_TRAP, OOB_CLAMP, OOB_ZERO };
 
 typedef struct {
     uint8_t  geom, mode, comp, oob;
     uint8_t  nd;            /* destination (or stored) registers */
+    uint8_t  half;          /* tex: HALF_F16 (.v4.f16) or HALF_F16X2 (.v2.f16x2) results, else 0 */
     uint8_t  dbytes;        /* suld/sust: bytes per element */
     uint8_t  rw[4];         /* suld/sust: bytes per lane of each data register */
     bool     icoord;        /* tex: integer coordinates (.s32) */
@@ -150,13 +154,19 @@ static void fetch_int(const ex_texobj_t *o, unsigned dims, const int32_t *ic, co
         ex_tex_texel(o, lv, i, 0, 0, out);
         return;
     }
+    /* Arrays and pitched memory (measured on the H100, golden tex_icoord): a coordinate
+     * outside the level gives zeros, whatever the address mode (no clamping, wrapping or
+     * border colour); a 1D array that is not layered gives zeros everywhere. */
     uint32_t n[3] = { lv->w, lv->h, lv->d };
     int64_t idx[3] = { 0, 0, layer };
+    bool inside = o->geo != EX_GEO_1D || o->layered;
     for (unsigned k = 0; k < dims; k++) {
-        ex_addr_t m = o->tex.address[k];
-        if (m == EX_ADDR_WRAP || m == EX_ADDR_MIRROR)
-            m = EX_ADDR_CLAMP;
-        idx[k] = ex_tex_wrap_index((int64_t)ic[k] + (off ? off[k] : 0), n[k], m);
+        idx[k] = (int64_t)ic[k] + (off ? off[k] : 0);
+        inside &= idx[k] >= 0 && idx[k] < n[k];
+    }
+    if (!inside) {
+        memset(out, 0, sizeof *out);
+        return;
     }
     ex_tex_texel(o, lv, idx[0], idx[1], idx[2], out);
 }
@@ -267,6 +277,29 @@ static void tex_lane(const ex_texobj_t *o, const ex_txi_t *t, unsigned dims, con
     ex_tex_sample_mip(o, l0, wf, dims, cc, layer, linear, off, out);
 }
 
+/* Lane l's four f32 results as tex's .f16 or .f16x2 destinations: each rounded to nearest
+ * even, a NaN as 0x7fff (measured on the H100: every result of 8 textures of float,
+ * normalized and integer formats, point and linear, overflow to infinity and f16
+ * subnormals, equals cvt.rn.f16.f32 of the .f32 fetch's). */
+static void put_half(uint8_t *f, const ex_txi_t *t, unsigned l, const uint32_t r[4])
+{
+    uint16_t h[4];
+    for (unsigned k = 0; k < 4; k++) {
+        float v;
+        memcpy(&v, &r[k], 4);
+        h[k] = v != v ? 0x7fffu : (uint16_t)isa_f16_round_f32(v, 0.0f);
+    }
+    if (t->half == HALF_F16X2) {
+        for (unsigned k = 0; k < 2; k++)
+            if (t->d[k] != ISA_NONE)
+                ISA_SLOT(uint32_t, f, t->d[k])[l] = h[2 * k] | (uint32_t)h[2 * k + 1] << 16;
+        return;
+    }
+    for (unsigned k = 0; k < 4; k++)
+        if (t->d[k] != ISA_NONE)
+            ISA_SLOT(uint16_t, f, t->d[k])[l] = h[k];
+}
+
 static int tex_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
@@ -290,14 +323,18 @@ static int tex_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             if (!(o = lane_obj(w, x, h, l0, false)) || !geom_ok(w, x, o, g, l0, false))
                 return ISA_X_FAULT;
             if (t->mode == TM_NONE || t->mode == TM_BASE || o->nlevels <= 1) {
-                uint32_t sink[32];
+                uint32_t sink[32], tmp[4][ISA_LANES];
                 const uint32_t *c[3];
                 uint32_t *d[4];
                 for (unsigned k = 0; k < dims; k++)
                     c[k] = ISA_SLOT(const uint32_t, f, S(fn, t->c[k]));
                 for (unsigned k = 0; k < 4; k++)
-                    d[k] = k < t->nd && t->d[k] != ISA_NONE ? ISA_SLOT(uint32_t, f, t->d[k]) : sink;
+                    d[k] = t->half ? tmp[k] : k < t->nd && t->d[k] != ISA_NONE ? ISA_SLOT(uint32_t, f, t->d[k]) : sink;
                 ex_tex_sample_warp(o, dims, c, mask, d);
+                for (uint32_t m = t->half ? mask : 0; m; m &= m - 1) {
+                    unsigned l = (unsigned)__builtin_ctz(m);
+                    put_half(f, t, l, (uint32_t[4]){ tmp[0][l], tmp[1][l], tmp[2][l], tmp[3][l] });
+                }
                 if (t->p != ISA_NONE)
                     *ISA_SLOT(uint32_t, f, t->p) |= mask;
                 return ISA_X_NEXT;
@@ -363,6 +400,10 @@ static int tex_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                 }
                 tex_lane(o, t, dims, c, layer, t->ne ? off : NULL, has_lod, lod, &r);
             }
+        }
+        if (t->half) {
+            put_half(f, t, l, r.u);
+            continue;
         }
         for (unsigned k = 0; k < t->nd; k++)
             if (t->d[k] != ISA_NONE)
@@ -661,9 +702,11 @@ static bool select_tex(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t *
         return false;
     t->geom = (uint8_t)g;
     isa_type_t dt = in->types[0], ct = in->types[1];
-    if (dt != ISA_T_F32 && dt != ISA_T_S32 && dt != ISA_T_U32)
-        return false;                  /* .f16, .f16x2 results: not supported yet */
-    if (isa_instr_mod(in, ISA_G_VEC) != ISA_M_V4)
+    int vm = isa_instr_mod(in, ISA_G_VEC);
+    t->half = dt == ISA_T_F16 ? HALF_F16 : dt == ISA_T_F16X2 ? HALF_F16X2 : HALF_NONE;
+    if (dt != ISA_T_F32 && dt != ISA_T_S32 && dt != ISA_T_U32 && !(t->half && !tld4))
+        return false;
+    if (vm != (t->half == HALF_F16X2 ? ISA_M_V2 : ISA_M_V4))
         return false;
     t->icoord = ct == ISA_T_S32;
     if (t->icoord && (g == TG_CUBE || g == TG_ACUBE || tld4))
@@ -689,7 +732,8 @@ static bool select_tex(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t *
         d = &fn->opds[d->u.first];
     }
     uint8_t rw[4];
-    if ((t->nd = (uint8_t)dst_vec(f, d, 4, t->d, rw, 4)) != 4)
+    unsigned nd = t->half == HALF_F16X2 ? 2 : 4;
+    if ((t->nd = (uint8_t)dst_vec(f, d, t->half == HALF_F16 ? 2 : 4, t->d, rw, 4)) != nd)
         return false;
     const isa_operand_t *c;
     if (!addr_parts(pd, f, &ops[1], t, &c, ISA_D_TEXREF) || !c)

@@ -1,0 +1,1 @@
+-o hex -g 8 -b 128 tex.2d.f32x4[16,16]=iota(0,97.3):linear tex.2d.u32x4[16,16]=rand(5):point tex.2d.f32x4[16,16]=iota(0,3e-8):linear f32[2048]=rand(7) u32[40960]:out

@@ -1,0 +1,1 @@
+-o hex -g 4 -b 100 tex.1d.f32x4[16]=iota(1,1):point tex.a1d.f32x2[16,2]=iota(1,1):point tex.2d.f32x4[16,12]=iota(1,1):point:wrap tex.3d.f32x2[8,8,2]=iota(1,1):linear:border=5,6,7,8 tex.pitch.f32x2[12,10]=iota(1,1):point tex.a2d.f32[16,16,2]=iota(1,1):point:mirror u32[9600]:out
