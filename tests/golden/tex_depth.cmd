@@ -1,0 +1,1 @@
+-o hex -g 2 -b 128 tex.2d.f32x4[16,16]=rand(1):linear f32[512]=rand(7) u32[5120]:out
