@@ -893,6 +893,10 @@ const char *ex_tex_refusal(const isa_module_t *m, const isa_func_t *fn, const is
     static const char squery[] = "the CUDA driver refuses a module with suq of a surface reference other than "
                                  "width, height or depth (CUDA_ERROR_NOT_SUPPORTED when it is loaded; measured on "
                                  "an H200, driver 580)";
+    static const char suldp[] = "ptxas 13 does not know it (\"Not a name of any known instruction: "
+                                "'suld.p'\"; the driver's JIT says the same, measured on an H200, driver 580)";
+    if (in->op == ISA_OP_SULD && isa_instr_mod(in, ISA_G_MODE) == ISA_M_P)
+        return suldp;
     if (isa_ops[in->op].family != ISA_FAM_TEX || in->nopd < 2)
         return NULL;
     const isa_operand_t *a = &fn->opds[in->opd + 1];
