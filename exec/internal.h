@@ -570,6 +570,22 @@ static inline int ex_set_fault(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, 
     return ex_set_fault_k(w, x, mask, EX_FAULT_ILLEGAL, what);
 }
 
+/* The lanes of mask left out of their own member mask (mm[l], per lane) where the lanes'
+ * masks differ: there the H100 stops the kernel (CUDA_ERROR_ILLEGAL_INSTRUCTION, measured
+ * for vote, shfl, match, redux and bar.warp.sync: ptxas guards a mask that may differ
+ * between lanes with a WARPSYNC, which traps for a lane outside its own mask; lanes that
+ * all give one mask take a path without it, which runs the lanes outside it too). */
+static inline uint32_t ex_mask_outcasts(const uint32_t *mm, uint32_t mask)
+{
+    uint32_t m0 = mm[__builtin_ctz(mask)], diff = 0, self = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        diff |= mm[l] ^ m0;
+        self |= (mm[l] >> l & 1u) << l;
+    }
+    return diff ? mask & ~self : 0;
+}
+
 /* The waiter (wait.c).  ex_wait takes an instruction whose handler returned a block
  * status st (ISA_X_BARRIER .. ISA_X_CLUSTER) for the lanes in mask:
  * EX_WAIT_PASS (they go on to the next instruction), EX_WAIT_BLOCK (they wait, and

@@ -253,7 +253,15 @@ static int wait_barrier(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t m
  * lanes are not waited for. */
 static int wait_warpsync(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t mask)
 {
-    uint32_t want = ISA_SLOT(const uint32_t, f, x->o[0])[__builtin_ctz(mask)] & w->valid;
+    const uint32_t *mm = ISA_SLOT(const uint32_t, f, x->o[0]);
+    uint32_t out = ex_mask_outcasts(mm, mask);
+    if (out) {
+        snprintf(w->fault_buf, sizeof w->fault_buf, "illegal instruction: lane %u is not in its member mask "
+                 "0x%08x, and the lanes' masks differ (the H100 stops the kernel)", (unsigned)__builtin_ctz(out),
+                 mm[__builtin_ctz(out)]);
+        return ex_set_fault(w, x, out, w->fault_buf);
+    }
+    uint32_t want = mm[__builtin_ctz(mask)] & w->valid;
     uint32_t need = want & w->alive;
     bool others_wait = false;
     for (uint32_t m = w->waiting; m && !others_wait; m &= m - 1)

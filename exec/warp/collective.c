@@ -337,6 +337,14 @@ ISA_HOT static int coll_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t m
                          "member mask (the H100 stops the kernel)");
             return ISA_X_FAULT;
         }
+        uint32_t out = ex_mask_outcasts(mm, mask);
+        if (out) {
+            snprintf(w->fault_buf, sizeof w->fault_buf, "illegal instruction: lane %u is not in its member "
+                     "mask 0x%08x, and the lanes' masks differ (the H100 stops the kernel)",
+                     (unsigned)__builtin_ctz(out), mm[__builtin_ctz(out)]);
+            ex_set_fault(w, x, out, w->fault_buf);
+            return ISA_X_FAULT;
+        }
         /* Other lanes waiting (at a collective, perhaps this one with this mask, from
          * outside the mask): the waiter sorts out who meets whom. */
         if (diff || (m0 & w->alive & ~mask) || w->waiting)
