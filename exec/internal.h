@@ -586,6 +586,11 @@ static inline uint32_t ex_mask_outcasts(const uint32_t *mm, uint32_t mask)
     return diff ? mask & ~self : 0;
 }
 
+/* 16-byte accesses no other thread sees in part (atomic.c: a double-width compare-and-swap,
+ * or a lock where the host has none); src/dst 16-byte aligned. */
+void ex_load16_atomic(void *dst, void *src);
+void ex_store16_atomic(void *dst, const void *src);
+
 /* The waiter (wait.c).  ex_wait takes an instruction whose handler returned a block
  * status st (ISA_X_BARRIER .. ISA_X_CLUSTER) for the lanes in mask:
  * EX_WAIT_PASS (they go on to the next instruction), EX_WAIT_BLOCK (they wait, and

@@ -193,6 +193,26 @@ static bool cas128(at_u128_t *q, at_u128_t *expected, at_u128_t desired)
 static at_u128_t load128(at_u128_t *q) { at_u128_t v; memcpy(&v, q, 16); return v; }
 #endif
 
+/* A 16-byte load and store that no other thread's sees in part (ordered vector accesses,
+ * ld_st.c). */
+void ex_load16_atomic(void *dst, void *src)
+{
+    AT_LOCK128(src);
+    at_u128_t v = load128((at_u128_t *)src);
+    AT_UNLOCK128(src);
+    memcpy(dst, &v, 16);
+}
+void ex_store16_atomic(void *dst, const void *src)
+{
+    at_u128_t v;
+    memcpy(&v, src, 16);
+    AT_LOCK128(dst);
+    at_u128_t old = load128((at_u128_t *)dst);
+    while (!cas128((at_u128_t *)dst, &old, v))
+        ;
+    AT_UNLOCK128(dst);
+}
+
 /* exch (cas false) or cas of 128-bit elements for the lanes of grp, in lane order. */
 static void rmw128(at_u128_t *q, uint32_t grp, bool cas, const at_u128_t *b, const at_u128_t *c,
                    at_u128_t *ret)

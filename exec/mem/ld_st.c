@@ -524,7 +524,7 @@ static const isa_xdesc_t ld_kparam_d[1] = { { ld_kparam_f, { 0 }, ISA_HON_SINK }
  * that the compiler neither tears, merges nor drops it; .acquire adds an acquire fence
  * after the warp's loads and .release a release fence before its stores: the C11
  * fence-based release and acquire, correct on weakly ordered hosts (AArch64) as on
- * x86-64.  128-bit elements are plain copies between the fences.  Plain (weak) accesses
+ * x86-64.  A vector of 8 or 16 bytes (or a .b128) is one such access (ord_whole).  Plain (weak) accesses
  * keep the unordered fast paths above, and so do ordered ones of shared, local, parameter
  * and constant memory, which no other worker can see.
  *====================================================================*/
@@ -547,12 +547,47 @@ static inline void store_relaxed(uint8_t *h, uint64_t v, unsigned bytes)
     }
 }
 
+/* A whole vector of 8 or 16 bytes (ld.relaxed.gpu.v2.u64, .v4.u32, .v2.u32, .b128) is one
+ * access, as on the GPU: CUB's decoupled look-back publishes a tile's {status, value} so
+ * and reads it back from other CTAs; element by element, a reader on another worker saw
+ * the new status with the old value (thrust::reduce_by_key's sums, now and then). */
+static inline bool ord_whole(unsigned bytes, unsigned vec)
+{
+    return bytes * vec == 16 || (bytes * vec == 8 && vec > 1);
+}
+
 ISA_HOT static int ld_ord_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux), sgn = LS_SIGNED(x->aux);
+    bool whole = ord_whole(bytes, vec);
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
+        if (whole) {
+            uint8_t *h = NULL, buf[16];
+            for (unsigned k = 0; k < vec; k++)       /* every element's address checked */
+                if (!(h = lane_host(w, f, x, l, k)))
+                    return ISA_X_FAULT;
+            h -= (vec - 1) * bytes;
+            if (bytes * vec == 16) {
+                ex_load16_atomic(buf, h);
+            } else {
+                uint64_t v = __atomic_load_n((const uint64_t *)(const void *)h, __ATOMIC_RELAXED);
+                memcpy(buf, &v, 8);
+            }
+            for (unsigned k = 0; k < vec; k++) {
+                if (x->o[k] == ISA_NONE)
+                    continue;
+                if (bytes == 16) {
+                    memcpy(f + x->o[k] + l * 16, buf, 16);
+                    continue;
+                }
+                uint64_t v = 0;
+                memcpy(&v, buf + k * bytes, bytes);
+                reg_store(f, x->o[k], LS_RW(x->aux, k), l, extend(v, bytes, sgn));
+            }
+            continue;
+        }
         for (unsigned k = 0; k < vec; k++) {
             uint8_t *h = lane_host(w, f, x, l, k);
             if (!h)
@@ -578,8 +613,32 @@ ISA_HOT static int st_ord_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
     unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux);
     if (x->flags & LS_RELEASE)
         __atomic_thread_fence(__ATOMIC_RELEASE);
+    bool whole = ord_whole(bytes, vec);
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
+        if (whole) {
+            uint8_t *h = NULL, buf[16];
+            for (unsigned k = 0; k < vec; k++)
+                if (!(h = lane_host(w, f, x, l, k)))
+                    return ISA_X_FAULT;
+            h -= (vec - 1) * bytes;
+            for (unsigned k = 0; k < vec; k++) {
+                if (bytes == 16) {
+                    memcpy(buf, f + x->o[k] + l * 16, 16);
+                    continue;
+                }
+                uint64_t v = st_convert(reg_load(f, x->o[k], LS_RW(x->aux, k), l), LS_CV(x->aux, k), bytes);
+                memcpy(buf + k * bytes, &v, bytes);
+            }
+            if (bytes * vec == 16) {
+                ex_store16_atomic(h, buf);
+            } else {
+                uint64_t v;
+                memcpy(&v, buf, 8);
+                __atomic_store_n((uint64_t *)(void *)h, v, __ATOMIC_RELAXED);
+            }
+            continue;
+        }
         for (unsigned k = 0; k < vec; k++) {
             uint8_t *h = lane_host(w, f, x, l, k);
             if (!h)
