@@ -25,6 +25,7 @@ typedef struct {
     uint8_t  geom, mode, comp, oob;
     uint8_t  nd;            /* destination (or stored) registers */
     uint8_t  half;          /* tex: HALF_F16 (.v4.f16) or HALF_F16X2 (.v2.f16x2) results, else 0 */
+    bool     formatted;     /* sust.p: x counts elements, the data is converted to the format */
     uint8_t  dbytes;        /* suld/sust: bytes per element */
     uint8_t  rw[4];         /* suld/sust: bytes per lane of each data register */
     bool     icoord;        /* tex: integer coordinates (.s32) */
@@ -440,6 +441,10 @@ static uint8_t *surf_addr(ex_warp_t *w, const ex_insn_t *x, const ex_txi_t *t, c
     if (g == TG_3D)
         z = (int32_t)rd32(f, fn, t->c[ci + 2], l);
     int64_t xn = (int64_t)lv->w * o->tb;
+    if (t->formatted) {                   /* sust.p: an element index */
+        xb *= o->tb;
+        size = o->tb;
+    }
     *faulted = false;
     bool in = xb >= 0 && xb + size <= xn && y >= 0 && y < yn && z >= 0 && z < zn;
     if (!in) {
@@ -466,6 +471,47 @@ static uint8_t *surf_addr(ex_warp_t *w, const ex_insn_t *x, const ex_txi_t *t, c
         return NULL;
     }
     return lv->base + (uint64_t)z * lv->slice + (uint64_t)y * lv->row + (uint64_t)xb;
+}
+
+/* sust.p: the 32-bit data of lane l converted to the element's format, channel by channel
+ * (measured on the H100, CUDA's surfaces of every format, golden surf_formatted): unsigned
+ * formats take the data as .u32 and signed ones as .s32, saturated to the channel; f32
+ * channels take the bits as they are; f16 channels the f32 rounded toward zero (beyond
+ * the range: the largest finite half; a NaN keeps its sign and the top of its payload).
+ * Data beyond the format's channels is ignored; channels beyond the data are written 0. */
+static uint16_t f16_rz(uint32_t u)
+{
+    uint32_t sign = u >> 16 & 0x8000u, e = u >> 23 & 0xff, man = u & 0x7fffffu;
+    if (e == 0xff)
+        return (uint16_t)(sign | 0x7c00u | man >> 13 | (man ? 0x200u : 0));
+    int ex = (int)e - 127;
+    if (ex > 15)
+        return (uint16_t)(sign | 0x7bffu);
+    if (ex < -24 || e == 0)
+        return (uint16_t)sign;
+    uint32_t m = man | 0x800000u;
+    if (ex < -14)                          /* an f16 subnormal: quantum 2^-24 */
+        return (uint16_t)(sign | m >> (-ex - 14 + 13));
+    return (uint16_t)(sign | (uint32_t)(ex + 15) << 10 | man >> 13);
+}
+static void store_formatted(uint8_t *a, const ex_texobj_t *o, const ex_txi_t *t, const uint8_t *f, const ex_func_t *fn,
+                            unsigned l)
+{
+    unsigned cb = o->tb / (o->ch ? o->ch : 1), n = t->nd < o->ch ? t->nd : o->ch;
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t v = rd32(f, fn, t->d[k], l);
+        uint32_t out = v;
+        switch (o->fmt) {
+        case EX_FMT_U8:  out = v > 0xffu ? 0xffu : v; break;
+        case EX_FMT_U16: out = v > 0xffffu ? 0xffffu : v; break;
+        case EX_FMT_S8:  out = (uint32_t)((int32_t)v > 127 ? 127 : (int32_t)v < -128 ? -128 : (int32_t)v); break;
+        case EX_FMT_S16: out = (uint32_t)((int32_t)v > 32767 ? 32767 : (int32_t)v < -32768 ? -32768 : (int32_t)v); break;
+        case EX_FMT_F16: out = f16_rz(v); break;
+        default: break;                    /* 32-bit channels: the bits */
+        }
+        memcpy(a + k * cb, &out, cb);
+    }
+    memset(a + n * cb, 0, (size_t)(o->ch - n) * cb);
 }
 
 static int surf_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
@@ -496,6 +542,9 @@ static int surf_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                 if (t->d[k] != ISA_NONE)
                     memcpy(f + t->d[k] + (size_t)l * t->rw[k], &v, t->rw[k]);
             }
+        } else if (op == ISA_OP_SUST && t->formatted) {
+            if (a)
+                store_formatted(a, o, t, f, fn, l);
         } else if (op == ISA_OP_SUST) {
             if (!a)
                 continue;
@@ -778,8 +827,10 @@ static bool select_surf(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t 
     int g = geom_of(in);
     if (g < 0 || g == TG_CUBE || g == TG_ACUBE || in->ntypes != 1 || in->nopd != 2)
         return false;
-    if (isa_instr_mod(in, ISA_G_MODE) != ISA_M_B)
-        return false;                  /* .p: formatted access, not supported yet */
+    int md = isa_instr_mod(in, ISA_G_MODE);
+    t->formatted = md == ISA_M_P;
+    if (md != ISA_M_B && !(t->formatted && in->op == ISA_OP_SUST && in->types[0] == ISA_T_B32))
+        return false;                  /* suld.p: refused (ex_tex_refusal); sured.p: not supported yet */
     t->geom = (uint8_t)g;
     int oob = isa_instr_mod(in, ISA_G_OOB);
     t->oob = oob == ISA_M_CLAMP ? OOB_CLAMP : oob == ISA_M_ZERO ? OOB_ZERO : OOB_TRAP;

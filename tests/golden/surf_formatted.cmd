@@ -1,0 +1,1 @@
+-o hex -b 40 surf.2d.f16x4[8,4]=iota(1,1):out surf.1d.s8x4[40]=iota(1,1):out surf.2d.u16x2[8,5]=iota(1,1):out surf.1d.u32[40]:out u32[160]=rand(9) s32[80]=iota(-300,7)
