@@ -830,7 +830,7 @@ static bool select_surf(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t 
     int md = isa_instr_mod(in, ISA_G_MODE);
     t->formatted = md == ISA_M_P;
     if (md != ISA_M_B && !(t->formatted && in->op == ISA_OP_SUST && in->types[0] == ISA_T_B32))
-        return false;                  /* suld.p: refused (ex_tex_refusal); sured.p: not supported yet */
+        return false;                  /* sured.p: not supported yet (suld.p: refused by the frontend) */
     t->geom = (uint8_t)g;
     int oob = isa_instr_mod(in, ISA_G_OOB);
     t->oob = oob == ISA_M_CLAMP ? OOB_CLAMP : oob == ISA_M_ZERO ? OOB_ZERO : OOB_TRAP;
@@ -944,10 +944,6 @@ const char *ex_tex_refusal(const isa_module_t *m, const isa_func_t *fn, const is
     static const char squery[] = "the CUDA driver refuses a module with suq of a surface reference other than "
                                  "width, height or depth (CUDA_ERROR_NOT_SUPPORTED when it is loaded; measured on "
                                  "an H200, driver 580)";
-    static const char suldp[] = "ptxas 13 does not know it (\"Not a name of any known instruction: "
-                                "'suld.p'\"; the driver's JIT says the same, measured on an H200, driver 580)";
-    if (in->op == ISA_OP_SULD && isa_instr_mod(in, ISA_G_MODE) == ISA_M_P)
-        return suldp;
     if (isa_ops[in->op].family != ISA_FAM_TEX || in->nopd < 2)
         return NULL;
     const isa_operand_t *a = &fn->opds[in->opd + 1];

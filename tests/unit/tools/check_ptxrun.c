@@ -237,17 +237,6 @@ START_TEST(sampler_reference_refused)
 }
 END_TEST
 
-/* suld.p, which ptxas does not know, is refused with that reason. */
-START_TEST(suld_p_refused)
-{
-    char *out;
-    ck_assert_int_eq(ptxrun("tests/ptx/unsupported/suld_p.ptx surf.1d.u8x4[64] 'u32[4]:out'", &out), 2);
-    ck_assert_msg(strstr(out, "suld_p.ptx:14:") && strstr(out, "is refused") && strstr(out, "known instruction"),
-                  "%s", out);
-    free(out);
-}
-END_TEST
-
 /* Texture and surface references: bound by NAME=tex... / NAME=surf... (of the right kind,
  * once); one left unbound is a fault naming it. */
 START_TEST(references_bound_by_name)
@@ -655,7 +644,6 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, invalid_ptx_exits_2_with_location);
     tcase_add_test(tc, unsupported_stops_before_launch);
     tcase_add_test(tc, sampler_reference_refused);
-    tcase_add_test(tc, suld_p_refused);
     tcase_add_test(tc, references_bound_by_name);
     tcase_add_test(tc, isa_table_doc_current);
     tcase_add_test(tc, verification_doc_current);
