@@ -68,6 +68,10 @@ static bool reserve(void **v, uint32_t *cap, uint64_t need, size_t size)
 #define RESERVE(b, arr, cap, need) \
     ((b)->oom = (b)->oom || !reserve((void **)&(b)->arr, &(b)->cap, (need), sizeof *(b)->arr), !(b)->oom)
 
+/* The caller's array src of n entries as b's first ones (arr, its count field, capacity). */
+#define TAKE(b, arr, cnt, cap, src, n)                                                       \
+    (RESERVE(b, arr, cap, (n)) ? (memcpy((b)->arr, (src), (size_t)(n) * sizeof *(src)), (b)->cnt = (n), true) : false)
+
 static uint32_t push_opd(bld_t *b, isa_operand_t o)
 {
     if (!RESERVE(b, op, capop, (uint64_t)b->nop + 1))
@@ -855,22 +859,11 @@ isa_func_t *ex_inline(const ex_program_t *p, uint32_t fi, uint8_t **lead)
         return NULL;
     bld_t b = { 0 };
     uint32_t *at = malloc((f->ninstr + 1) * sizeof *at);
-    if (!at || !RESERVE(&b, op, capop, f->nopd) || !RESERVE(&b, rg, caprg, f->nreg) || !RESERVE(&b, vr, capvr, f->nvar) ||
-        !RESERVE(&b, lb, caplb, f->nlabel) || !RESERVE(&b, dg, capdg, f->ndbg) || !RESERVE(&b, pr, cappr, f->nproto) ||
+    if (!at || !TAKE(&b, op, nop, capop, f->opds, f->nopd) || !TAKE(&b, rg, nrg, caprg, f->regs, f->nreg) ||
+        !TAKE(&b, vr, nvr, capvr, f->vars, f->nvar) || !TAKE(&b, lb, nlb, caplb, f->labels, f->nlabel) ||
+        !TAKE(&b, dg, ndg, capdg, f->dbg, f->ndbg) || !TAKE(&b, pr, npr, cappr, f->protos, f->nproto) ||
         !RESERVE(&b, bt, capbt, f->nbrt))
         goto fail;
-    memcpy(b.op, f->opds, f->nopd * sizeof *f->opds);
-    b.nop = f->nopd;
-    memcpy(b.rg, f->regs, f->nreg * sizeof *f->regs);
-    b.nrg = f->nreg;
-    memcpy(b.vr, f->vars, f->nvar * sizeof *f->vars);
-    b.nvr = f->nvar;
-    memcpy(b.lb, f->labels, f->nlabel * sizeof *f->labels);
-    b.nlb = f->nlabel;
-    memcpy(b.dg, f->dbg, f->ndbg * sizeof *f->dbg);
-    b.ndg = f->ndbg;
-    memcpy(b.pr, f->protos, f->nproto * sizeof *f->protos);
-    b.npr = f->nproto;
     for (uint32_t t = 0; t < f->nbrt; t++) {
         b.bt[t] = f->brts[t];
         b.bt[t].targets = malloc((f->brts[t].count + 1) * sizeof *b.bt[t].targets);
