@@ -68,9 +68,16 @@ static bool reserve(void **v, uint32_t *cap, uint64_t need, size_t size)
 #define RESERVE(b, arr, cap, need) \
     ((b)->oom = (b)->oom || !reserve((void **)&(b)->arr, &(b)->cap, (need), sizeof *(b)->arr), !(b)->oom)
 
+/* memcpy of n bytes, none when n is 0 (the arrays of an empty table may be NULL). */
+static void copy_n(void *dst, const void *src, size_t n)
+{
+    if (n)
+        memcpy(dst, src, n);
+}
+
 /* The caller's array src of n entries as b's first ones (arr, its count field, capacity). */
 #define TAKE(b, arr, cnt, cap, src, n)                                                       \
-    (RESERVE(b, arr, cap, (n)) ? (memcpy((b)->arr, (src), (size_t)(n) * sizeof *(src)), (b)->cnt = (n), true) : false)
+    (RESERVE(b, arr, cap, (n)) ? (copy_n((b)->arr, (src), (size_t)(n) * sizeof *(src)), (b)->cnt = (n), true) : false)
 
 static uint32_t push_opd(bld_t *b, isa_operand_t o)
 {
@@ -316,9 +323,11 @@ static void expand(bld_t *b, const isa_func_t *f, const isa_instr_t *in, const i
         b->vr[b->nvr++].scope = 0;
     }
     b->nlb += g->nlabel;
-    memcpy(b->dg + b->ndg, g->dbg, g->ndbg * sizeof *g->dbg);
+    if (g->ndbg)
+        memcpy(b->dg + b->ndg, g->dbg, g->ndbg * sizeof *g->dbg);
     b->ndg += g->ndbg;
-    memcpy(b->pr + b->npr, g->protos, g->nproto * sizeof *g->protos);
+    if (g->nproto)
+        memcpy(b->pr + b->npr, g->protos, g->nproto * sizeof *g->protos);
     b->npr += g->nproto;
     for (uint32_t t = 0; t < g->nbrt; t++) {
         isa_brtargets_t bt = g->brts[t];
@@ -869,7 +878,7 @@ isa_func_t *ex_inline(const ex_program_t *p, uint32_t fi, uint8_t **lead)
         b.bt[t].targets = malloc((f->brts[t].count + 1) * sizeof *b.bt[t].targets);
         if (!b.bt[t].targets)
             goto fail;
-        memcpy(b.bt[t].targets, f->brts[t].targets, f->brts[t].count * sizeof *f->brts[t].targets);
+        copy_n(b.bt[t].targets, f->brts[t].targets, f->brts[t].count * sizeof *f->brts[t].targets);
         b.nbt = t + 1;
     }
     grown = f->ninstr;
