@@ -261,6 +261,10 @@ typedef struct ex_warp {
     uint32_t    alive;           /* lanes that have not exited */
     uint32_t    waiting;         /* lanes blocked at a barrier or bar.warp.sync */
     uint32_t    bar_pc;          /* program counter of the group that ran last (round robin) */
+    /* The group a quantum's end interrupted, resumed without a new selection when nothing
+     * about the warp's ready lanes changed meanwhile (res_ok). */
+    bool        res_ok;
+    uint32_t    res_cur, res_g, res_pc, res_join, res_ready;
     uint32_t    bar_arrived[EX_NBAR]; /* lanes that arrived at barrier k in its current phase */
     uint32_t    bar_counted;     /* barriers at which this warp counts as arrived */
     uint32_t    red_lanes;       /* lanes waiting at a bar.red (wait_insn holds it) */

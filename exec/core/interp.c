@@ -396,7 +396,13 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
         ex_ctx_t *cx = &w->ctx[i];
         /* The group with the lowest program counter (round robin past a spinning one). */
         uint32_t pc = UINT32_MAX, g = 0;
-        if (w->backjumps >= EX_SPIN_LIMIT) {
+        bool resumed = w->res_ok && w->res_cur == i && w->res_ready == ready;
+        w->res_ok = false;
+        if (resumed) {
+            /* the group the quantum's end interrupted, its lanes and the others unchanged */
+            pc = w->res_pc;
+            g = w->res_g;
+        } else if (w->backjumps >= EX_SPIN_LIMIT) {
             uint32_t after = UINT32_MAX;
             for (uint32_t m = ready; m; m &= m - 1) {
                 unsigned l = (unsigned)__builtin_ctz(m);
@@ -425,8 +431,8 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                     pc = cx->pc[l];
             }
         }
-        if (g == ISA_FULL) {
-            /* converged */
+        if (g == ISA_FULL || resumed) {
+            /* converged, or resumed */
         } else if (ready == ISA_FULL) {
             for (unsigned l = 0; l < ISA_LANES; l++)
                 g |= (uint32_t)(cx->pc[l] == pc) << l;
@@ -444,8 +450,8 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
         /* The next program counter at which other ready lanes wait: the group stops there,
          * so that the lanes run on together (they reconverge, as on the GPU, where
          * %activemask after an if shows the whole warp). */
-        uint32_t join = UINT32_MAX;
-        if (others)
+        uint32_t join = resumed ? w->res_join : UINT32_MAX;
+        if (others && !resumed)
             for (uint32_t m = ready & ~g; m; m &= m - 1) {
                 uint32_t q = cx->pc[__builtin_ctz(m)];
                 join = q > pc && q < join ? q : join;
@@ -621,6 +627,16 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
         w->nlane_instr += run * (uint64_t)__builtin_popcount(g0);
         w->ninstr += run;
         set_pcs(cx, g, pc);
+        if (!budget && g && pc != join && w->cur == i) {
+            /* the quantum ended inside a straight run: resume it next time if nothing
+             * changes about the lanes ready to run */
+            w->res_ok = true;
+            w->res_cur = i;
+            w->res_g = g;
+            w->res_pc = pc;
+            w->res_join = join;
+            w->res_ready = ex_ctx_own(w, cx) & ~w->waiting;
+        }
     }
     return W_RUNNABLE;
 }
@@ -812,6 +828,7 @@ static bool cta_start(launch_t *L, ex_cta_t *c, const uint32_t cl[3], const uint
         w->alive = w->valid;
         w->cbar_live = w->valid;
         w->fault_lane = -1;
+        w->res_ok = false;
         w->ninstr = 0;
         w->nlane_instr = 0;
         w->backjumps = 0;
