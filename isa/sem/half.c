@@ -237,21 +237,36 @@ ISA_H3(fma_bf16x2, uint32_t, uint32_t, uint32_t, uint32_t,
  * whose product could leave f32's normal range) sends the whole instruction to the general
  * handler above.
  *====================================================================*/
-/* Whether one half h (low 16 bits) must go the general way as operand i (0 and 1 the
- * factors of mul and fma, 2 the addend) of op. */
-static inline uint32_t hv_bad1(uint32_t h, int op, int bf, int i)
+/* Lanes (nonzero) whose half at bit `at` (0 or 16) of a 32-bit element must go the general
+ * way as operand i (0 and 1 the factors of mul and fma, 2 the addend) of op: f16 not
+ * finite; bf16 not finite as an addend, a factor neither zero nor of exponent field
+ * 64..190. */
+HV_INLINE hv_u hv_bad_v(hv_u v, int op, int bf, int i, unsigned at)
 {
     if (!bf)
-        return (h & 0x7c00u) == 0x7c00u;
-    uint32_t e = h >> 7 & 0xffu;
+        return ((v & 0x7c00u << at) + (0x400u << at)) & 0x8000u << at;
     if (op == HV_ADD || i == 2)
-        return e == 0xffu;
-    return (h & 0x7fffu) != 0 && (e < 64 || e > 190);
+        return ((v & 0x7f80u << at) + (0x80u << at)) & 0x8000u << at;
+    hv_u h = v >> at & 0xffffu;
+    hv_i t = (hv_i)(h >> 7 & 0xffu) - 64;
+    hv_u nz = (0u - (h & 0x7fffu)) >> 31;
+    return nz & (hv_u)((t | (126 - t)) >> 31);
 }
-static inline uint32_t hv_bad(uint32_t v, int op, int bf, int i, int pair)
+/* A register's 16 lanes from lane i as 32-bit elements, halves zero-extended. */
+#define HV_LOAD(TD, p, i) (sizeof(TD) == 4 ? hv_load32((const uint32_t *)(const void *)(p) + (i))       \
+                                           : hv_load16((const uint16_t *)(const void *)(p) + (i)))
+typedef uint16_t hv_h __attribute__((vector_size(32)));
+HV_INLINE hv_u hv_load32(const uint32_t *p) { hv_u v; memcpy(&v, p, sizeof v); return v; }
+HV_INLINE hv_u hv_load16(const uint16_t *p) { hv_h v; memcpy(&v, p, sizeof v); return __builtin_convertvector(v, hv_u); }
+/* One vector's lanes active in mask (all ones) from lane i. */
+HV_INLINE hv_u hv_active(uint32_t mask, unsigned i)
 {
-    return hv_bad1(v & 0xffffu, op, bf, i) | (pair ? hv_bad1(v >> 16, op, bf, i) : 0);
+    static const hv_u idx = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+    return 0u - ((((hv_u){ 0 } + (mask >> i)) >> idx) & 1u);
 }
+/* The operands are read whole (16 lanes at a time, inactive lanes too: their values only
+ * matter through the active-lane mask of the check), the results of all lanes computed
+ * before any is written (d may be a source). */
 #define HV_FAST(NAME, TD, OP, BF, NEG, GENERAL)                                                  \
     ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)              \
     {                                                                                            \
@@ -260,28 +275,29 @@ static inline uint32_t hv_bad(uint32_t v, int op, int bf, int i, int pair)
         const TD *pb = ISA_SLOT(const TD, f, in->o[2]);                                          \
         const TD *pc = OP == HV_FMA ? ISA_SLOT(const TD, f, in->o[3]) : pb;                      \
         const int pair = sizeof(TD) == 4;                                                        \
-        uint32_t bad = 0;                                                                        \
-        ISA_LANE_LOOP(mask, { bad |= hv_bad(pa[l], OP, BF, 0, pair) | hv_bad(pb[l], OP, BF, 1, pair) | \
-                                     hv_bad(pc[l], OP, BF, 2, pair); });                         \
-        if (bad)                                                                                 \
-            return GENERAL->fn(w_, f, in, mask);                                                 \
-        uint32_t a[ISA_LANES], b[ISA_LANES], c[ISA_LANES], r[ISA_LANES], r2[ISA_LANES];          \
-        for (unsigned l = 0; l < ISA_LANES; l++) {                                               \
-            a[l] = pa[l] & 0xffffu;                                                              \
-            b[l] = (pb[l] & 0xffffu) ^ (NEG);                                                    \
-            c[l] = pc[l] & 0xffffu;                                                              \
-        }                                                                                        \
-        hv_op(r, a, b, c, OP, BF);                                                               \
-        if (pair) {                                                                              \
-            for (unsigned l = 0; l < ISA_LANES; l++) {                                           \
-                a[l] = (uint32_t)pa[l] >> 16;                                                    \
-                b[l] = ((uint32_t)pb[l] >> 16) ^ (NEG);                                          \
-                c[l] = (uint32_t)pc[l] >> 16;                                                    \
+        uint32_t r[ISA_LANES];                                                                   \
+        hv_u bad = { 0 };                                                                        \
+        for (unsigned i = 0; i < ISA_LANES; i += HV_W) {                                         \
+            hv_u ua = HV_LOAD(TD, pa, i), ub = HV_LOAD(TD, pb, i) ^ ((NEG) | (NEG) << 16);        \
+            hv_u uc = OP == HV_FMA ? HV_LOAD(TD, pc, i) : ub;                                    \
+            hv_u b1 = hv_bad_v(ua, OP, BF, 0, 0) | hv_bad_v(ub, OP, BF, 1, 0);                   \
+            if (OP == HV_FMA)                                                                    \
+                b1 |= hv_bad_v(uc, OP, BF, 2, 0);                                                \
+            hv_u res = hv_op_v(ua, ub, uc, OP, BF);                                              \
+            if (pair) {                                                                          \
+                b1 |= hv_bad_v(ua, OP, BF, 0, 16) | hv_bad_v(ub, OP, BF, 1, 16);                 \
+                if (OP == HV_FMA)                                                                \
+                    b1 |= hv_bad_v(uc, OP, BF, 2, 16);                                           \
+                res |= hv_op_v(ua >> 16, ub >> 16, uc >> 16, OP, BF) << 16;                      \
             }                                                                                    \
-            hv_op(r2, a, b, c, OP, BF);                                                          \
-            for (unsigned l = 0; l < ISA_LANES; l++)                                             \
-                r[l] |= r2[l] << 16;                                                             \
+            bad |= mask == ISA_FULL ? b1 : b1 & hv_active(mask, i);                              \
+            memcpy(r + i, &res, sizeof res);                                                     \
         }                                                                                        \
+        uint32_t any = 0;                                                                        \
+        for (unsigned k = 0; k < HV_W; k++)                                                      \
+            any |= bad[k];                                                                       \
+        if (any)                                                                                 \
+            return GENERAL->fn(w_, f, in, mask);                                                 \
         ISA_LANE_LOOP(mask, { d[l] = (TD)r[l]; });                                               \
         return ISA_X_NEXT;                                                                       \
     }                                                                                            \

@@ -73,30 +73,37 @@ HV_INLINE hv_u hv_round_bf16(hv_f s, hv_f e)
 
 enum { HV_ADD, HV_MUL, HV_FMA };
 
-/* r = op(a, b[, c]) for 32 lanes of halves (f16, or bf16 when bf); sub is add with b's
- * sign flipped by the caller. */
+/* op(a, b[, c]) for 16 lanes of halves (f16, or bf16 when bf) in the low 16 bits of each
+ * element (the bits above are ignored); sub is add with b's sign flipped by the caller. */
+HV_INLINE hv_u hv_op_v(hv_u ua, hv_u ub, hv_u uc, int op, int bf)
+{
+    hv_f x = bf ? hv_dec_bf16(ua) : hv_dec_f16(ua), y = bf ? hv_dec_bf16(ub) : hv_dec_f16(ub);
+    hv_f s, e = { 0 };
+    if (op == HV_MUL) {
+        s = x * y;
+    } else {
+        if (op == HV_FMA) {
+            x = x * y;
+            y = bf ? hv_dec_bf16(uc) : hv_dec_f16(uc);
+        }
+        s = x + y;
+        hv_f bb = s - x;
+        e = (x - (s - bb)) + (y - bb);
+    }
+    return bf ? hv_round_bf16(s, e) : hv_round_f16(s, e);
+}
+
+/* r = op(a, b[, c]) for 32 lanes of halves. */
 HV_INLINE void hv_op(uint32_t *r, const uint32_t *a, const uint32_t *b,
                                                         const uint32_t *c, int op, int bf)
 {
     for (unsigned i = 0; i < 32; i += HV_W) {
-        hv_u ua, ub, uc;
+        hv_u ua, ub, uc = { 0 };
         memcpy(&ua, a + i, sizeof ua);
         memcpy(&ub, b + i, sizeof ub);
-        hv_f x = bf ? hv_dec_bf16(ua) : hv_dec_f16(ua), y = bf ? hv_dec_bf16(ub) : hv_dec_f16(ub);
-        hv_f s, e = { 0 };
-        if (op == HV_MUL) {
-            s = x * y;
-        } else {
-            if (op == HV_FMA) {
-                memcpy(&uc, c + i, sizeof uc);
-                x = x * y;
-                y = bf ? hv_dec_bf16(uc) : hv_dec_f16(uc);
-            }
-            s = x + y;
-            hv_f bb = s - x;
-            e = (x - (s - bb)) + (y - bb);
-        }
-        hv_u res = bf ? hv_round_bf16(s, e) : hv_round_f16(s, e);
+        if (op == HV_FMA)
+            memcpy(&uc, c + i, sizeof uc);
+        hv_u res = hv_op_v(ua, ub, uc, op, bf) & 0xffffu;
         memcpy(r + i, &res, sizeof res);
     }
 }
