@@ -234,71 +234,72 @@ ISA_H3(fma_bf16x2, uint32_t, uint32_t, uint32_t, uint32_t,
  * .oob), a whole warp at once in vectors (hvec.h): in f32, where the products are exact and
  * the sums exact as two-sums, rounded once to the format's bits.  A lane whose operands the
  * f32 form cannot take exactly (f16: an infinity or NaN; bf16: not finite, or a factor
- * whose product could leave f32's normal range) sends the whole instruction to the general
+ * whose product might not be exact in f32) sends the whole instruction to the general
  * handler above.
  *====================================================================*/
-/* Lanes (nonzero) whose half at bit `at` (0 or 16) of a 32-bit element must go the general
- * way as operand i (0 and 1 the factors of mul and fma, 2 the addend) of op: f16 not
- * finite; bf16 not finite as an addend, a factor neither zero nor of exponent field
- * 64..190. */
-HV_INLINE hv_u hv_bad_v(hv_u v, int op, int bf, int i, unsigned at)
+/* Bits 15 and 31 of each 32-bit element set where its low or high half must go the general
+ * way as operand i (0 and 1 the factors of mul and fma, 2 the addend) of op, other bits of
+ * no meaning: f16 not finite; bf16 not finite as an addend, a factor neither zero nor of
+ * exponent field 63..190 (t holds field + 65: 128..255 has bit 7 set and bit 8 clear). */
+HV_INLINE hv_u hv_bad_v(hv_u v, int op, int bf, int i)
 {
     if (!bf)
-        return ((v & 0x7c00u << at) + (0x400u << at)) & 0x8000u << at;
+        return (v & 0x7c007c00u) + 0x04000400u;
     if (op == HV_ADD || i == 2)
-        return ((v & 0x7f80u << at) + (0x80u << at)) & 0x8000u << at;
-    hv_u h = v >> at & 0xffffu;
-    hv_i t = (hv_i)(h >> 7 & 0xffu) - 64;
-    hv_u nz = (0u - (h & 0x7fffu)) >> 31;
-    return nz & (hv_u)((t | (126 - t)) >> 31);
+        return (v & 0x7f807f80u) + 0x00800080u;
+    hv_u t = (v & 0x7f807f80u) + (65u << 7 | 65u << 23);
+    hv_u nz = (v & 0x7fff7fffu) + 0x7fff7fffu;
+    return nz & (t | ~(t << 1));
 }
-/* A register's 16 lanes from lane i as 32-bit elements, halves zero-extended. */
-#define HV_LOAD(TD, p, i) (sizeof(TD) == 4 ? hv_load32((const uint32_t *)(const void *)(p) + (i))       \
-                                           : hv_load16((const uint16_t *)(const void *)(p) + (i)))
-typedef uint16_t hv_h __attribute__((vector_size(32)));
-HV_INLINE hv_u hv_load32(const uint32_t *p) { hv_u v; memcpy(&v, p, sizeof v); return v; }
-HV_INLINE hv_u hv_load16(const uint16_t *p) { hv_h v; memcpy(&v, p, sizeof v); return __builtin_convertvector(v, hv_u); }
-/* One vector's lanes active in mask (all ones) from lane i. */
-HV_INLINE hv_u hv_active(uint32_t mask, unsigned i)
+/* The elements (all ones) of one vector whose lanes are active in mask: 16 lanes from lane i
+ * of 32-bit registers, or 32 lanes of 16-bit registers (two per element). */
+HV_INLINE hv_u hv_active(uint32_t mask, unsigned i, int pair)
 {
     static const hv_u idx = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
-    return 0u - ((((hv_u){ 0 } + (mask >> i)) >> idx) & 1u);
+    hv_u m = (hv_u){ 0 } + mask;
+    if (pair)
+        return 0u - ((m >> (idx + i)) & 1u);
+    return (0u - ((m >> (idx + idx)) & 1u)) >> 16 | (0u - ((m >> (idx + idx + 1u)) & 1u)) << 16;
 }
-/* The operands are read whole (16 lanes at a time, inactive lanes too: their values only
- * matter through the active-lane mask of the check), the results of all lanes computed
+/* The operands are read whole, 64 bytes at a time (inactive lanes too: their values only
+ * matter through the active-lane mask of the check), as 32-bit elements holding two halves:
+ * one lane's pair, or two lanes of 16-bit registers.  The results of all lanes are computed
  * before any is written (d may be a source). */
 #define HV_FAST(NAME, TD, OP, BF, NEG, GENERAL)                                                  \
     ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)              \
     {                                                                                            \
         TD *d = ISA_SLOT(TD, f, in->o[0]);                                                       \
-        const TD *pa = ISA_SLOT(const TD, f, in->o[1]);                                          \
-        const TD *pb = ISA_SLOT(const TD, f, in->o[2]);                                          \
-        const TD *pc = OP == HV_FMA ? ISA_SLOT(const TD, f, in->o[3]) : pb;                      \
+        const uint8_t *pa = f + in->o[1], *pb = f + in->o[2];                                    \
+        const uint8_t *pc = OP == HV_FMA ? f + in->o[3] : pb;                                    \
         const int pair = sizeof(TD) == 4;                                                        \
-        uint32_t r[ISA_LANES];                                                                   \
+        union { uint32_t w[ISA_LANES]; TD l[ISA_LANES]; } r;                                     \
         hv_u bad = { 0 };                                                                        \
-        for (unsigned i = 0; i < ISA_LANES; i += HV_W) {                                         \
-            hv_u ua = HV_LOAD(TD, pa, i), ub = HV_LOAD(TD, pb, i) ^ ((NEG) | (NEG) << 16);        \
-            hv_u uc = OP == HV_FMA ? HV_LOAD(TD, pc, i) : ub;                                    \
-            hv_u b1 = hv_bad_v(ua, OP, BF, 0, 0) | hv_bad_v(ub, OP, BF, 1, 0);                   \
+        for (unsigned i = 0; i < (pair ? 2u : 1u); i++) {                                        \
+            hv_u ua, ub, uc;                                                                     \
+            memcpy(&ua, pa + 64 * i, sizeof ua);                                                 \
+            memcpy(&ub, pb + 64 * i, sizeof ub);                                                 \
+            ub ^= (NEG) | (NEG) << 16;                                                           \
             if (OP == HV_FMA)                                                                    \
-                b1 |= hv_bad_v(uc, OP, BF, 2, 0);                                                \
-            hv_u res = hv_op_v(ua, ub, uc, OP, BF);                                              \
-            if (pair) {                                                                          \
-                b1 |= hv_bad_v(ua, OP, BF, 0, 16) | hv_bad_v(ub, OP, BF, 1, 16);                 \
-                if (OP == HV_FMA)                                                                \
-                    b1 |= hv_bad_v(uc, OP, BF, 2, 16);                                           \
-                res |= hv_op_v(ua >> 16, ub >> 16, uc >> 16, OP, BF) << 16;                      \
-            }                                                                                    \
-            bad |= mask == ISA_FULL ? b1 : b1 & hv_active(mask, i);                              \
-            memcpy(r + i, &res, sizeof res);                                                     \
+                memcpy(&uc, pc + 64 * i, sizeof uc);                                             \
+            else                                                                                 \
+                uc = ub;                                                                         \
+            hv_u b1 = hv_bad_v(ua, OP, BF, 0) | hv_bad_v(ub, OP, BF, 1);                         \
+            if (OP == HV_FMA)                                                                    \
+                b1 |= hv_bad_v(uc, OP, BF, 2);                                                   \
+            hv_u res = hv_op_v(hv_dec(ua, 0, BF), hv_dec(ub, 0, BF), hv_dec(uc, 0, BF), OP, BF) |  \
+                       hv_op_v(hv_dec(ua, 1, BF), hv_dec(ub, 1, BF), hv_dec(uc, 1, BF), OP, BF) << 16; \
+            bad |= mask == ISA_FULL ? b1 : b1 & hv_active(mask, 16 * i, pair);                   \
+            memcpy(r.w + 16 * i, &res, sizeof res);                                              \
         }                                                                                        \
         uint32_t any = 0;                                                                        \
         for (unsigned k = 0; k < HV_W; k++)                                                      \
             any |= bad[k];                                                                       \
-        if (any)                                                                                 \
+        if (any & 0x80008000u)                                                                                 \
             return GENERAL->fn(w_, f, in, mask);                                                 \
-        ISA_LANE_LOOP(mask, { d[l] = (TD)r[l]; });                                               \
+        if (mask == ISA_FULL)                                                                    \
+            memcpy(d, r.l, sizeof r.l);                                                          \
+        else                                                                                     \
+            ISA_LANE_LOOP(mask, { d[l] = r.l[l]; });                                             \
         return ISA_X_NEXT;                                                                       \
     }                                                                                            \
     static const isa_xdesc_t NAME[1] = { { NAME##_f, { sizeof(TD), sizeof(TD), sizeof(TD), sizeof(TD) }, 0 } };
@@ -312,6 +313,13 @@ HV_FOUR(add, HV_ADD, 0u)
 HV_FOUR(sub, HV_ADD, 0x8000u)
 HV_FOUR(mul, HV_MUL, 0u)
 /*}=====================================================================*/
+
+#ifdef PTXEMU_TESTING
+bool isa_sem_general_only;
+#define GENERAL_ONLY isa_sem_general_only
+#else
+#define GENERAL_ONLY false
+#endif
 
 /* An operation's four handlers, in the order f16, bf16, f16x2, bf16x2. */
 typedef const isa_xdesc_t *const h_four_t[4];
@@ -378,7 +386,7 @@ bool isa_sem_half(const isa_instr_t *in, isa_xinsn_t *x)
     x->aux = (uint64_t)mode | (ftz ? AUX_FTZ : 0) | (sat ? AUX_SAT : 0) | (relu ? AUX_RELU : 0) |
              (nan ? AUX_NAN : 0) | (xs ? AUX_XORSIGN : 0) | (oob ? AUX_OOB : 0);
     /* to nearest without modifiers: the warp-wide vector handlers */
-    if (mode == ISA_RND_N && !ftz && !sat && !relu && !oob) {
+    if (mode == ISA_RND_N && !ftz && !sat && !relu && !oob && !GENERAL_ONLY) {
         switch ((isa_op_t)in->op) {
         case ISA_OP_FMA: x->desc = hv_fma_t[k]; break;
         case ISA_OP_ADD: x->desc = hv_add_t[k]; break;

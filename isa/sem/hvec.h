@@ -5,9 +5,9 @@
  * The arithmetic is done in f32, where it is exact: an f16 or bf16 product has at most 22
  * (16) significant bits, and a sum is exact as the two-sum s + e.  The exact result is then
  * rounded once to nearest even, straight to the format's bits.  Callers guarantee the
- * ranges (half.c): f16 operands finite; bf16 factors zero or of exponent field 64..190, so
- * that their product is a normal f32 (sums of finite bf16 may overflow f32: the rounding
- * below still gives infinity).  hv_round_f16 is the vector form of fp.h's one-lane
+ * ranges (half.c): f16 operands finite; bf16 factors zero or of exponent field 63..190, so
+ * that their product is an exact f32 (at least 2^-128, below 2^128; sums of finite bf16 may
+ * overflow f32: the rounding below still gives infinity).  hv_round_f16 is the vector form of fp.h's one-lane
  * isa_f16_round_f32 (tests/unit/isa/check_hvec.c holds the two equal). */
 #ifndef PTXEMU_ISA_SEM_HVEC_H
 #define PTXEMU_ISA_SEM_HVEC_H
@@ -33,14 +33,17 @@ HV_INLINE hv_u hv_sel(hv_u m, hv_u a, hv_u b) { return (m & a) | (~m & b); }
 /* All ones in the lanes where x < y (both below 2^31). */
 HV_INLINE hv_u hv_lt(hv_u x, uint32_t y) { return (hv_u)((hv_i)(x - y) >> 31); }
 
-/* f16 bits (finite) to f32: the fraction shifted into place, the exponent rebiased by a
- * multiplication by 2^112 (exact, subnormals included). */
-HV_INLINE hv_f hv_dec_f16(hv_u u)
+/* The low (hi = 0) or high half of each 32-bit element, f16 bits (finite) or bf16 bits, to
+ * f32.  f16: the half's sign moved to bit 31 and its exponent and fraction to bits 13-27 by
+ * an arithmetic shift, the exponent rebiased by a multiplication by 2^112 (exact,
+ * subnormals included). */
+HV_INLINE hv_f hv_dec_f16(hv_u u, int hi)
 {
-    hv_f v = (hv_f)((u & 0x7fffu) << 13) * 0x1p112f;
-    return (hv_f)((hv_u)v | (u & 0x8000u) << 16);
+    hv_u x = hi ? (hv_u)((hv_i)u >> 3) & 0x8fffe000u : (hv_u)((hv_i)(u << 16) >> 3) & 0x8fffffffu;
+    return (hv_f)x * 0x1p112f;
 }
-HV_INLINE hv_f hv_dec_bf16(hv_u u) { return (hv_f)(u << 16); }
+HV_INLINE hv_f hv_dec_bf16(hv_u u, int hi) { return (hv_f)(hi ? u & 0xffff0000u : u << 16); }
+HV_INLINE hv_f hv_dec(hv_u u, int hi, int bf) { return bf ? hv_dec_bf16(u, hi) : hv_dec_f16(u, hi); }
 
 /* |s| + e as f32 magnitude bits whose rounding at any coarser place is that of the exact
  * value (|e| below half an ulp of s): one ulp below |s| when e points down, and the
@@ -73,18 +76,17 @@ HV_INLINE hv_u hv_round_bf16(hv_f s, hv_f e)
 
 enum { HV_ADD, HV_MUL, HV_FMA };
 
-/* op(a, b[, c]) for 16 lanes of halves (f16, or bf16 when bf) in the low 16 bits of each
- * element (the bits above are ignored); sub is add with b's sign flipped by the caller. */
-HV_INLINE hv_u hv_op_v(hv_u ua, hv_u ub, hv_u uc, int op, int bf)
+/* op(x, y[, z]) for 16 lanes of decoded halves, rounded to f16 (or bf16 when bf) bits;
+ * sub is add with y's sign flipped by the caller. */
+HV_INLINE hv_u hv_op_v(hv_f x, hv_f y, hv_f z, int op, int bf)
 {
-    hv_f x = bf ? hv_dec_bf16(ua) : hv_dec_f16(ua), y = bf ? hv_dec_bf16(ub) : hv_dec_f16(ub);
     hv_f s, e = { 0 };
     if (op == HV_MUL) {
         s = x * y;
     } else {
         if (op == HV_FMA) {
             x = x * y;
-            y = bf ? hv_dec_bf16(uc) : hv_dec_f16(uc);
+            y = z;
         }
         s = x + y;
         hv_f bb = s - x;
@@ -103,7 +105,7 @@ HV_INLINE void hv_op(uint32_t *r, const uint32_t *a, const uint32_t *b,
         memcpy(&ub, b + i, sizeof ub);
         if (op == HV_FMA)
             memcpy(&uc, c + i, sizeof uc);
-        hv_u res = hv_op_v(ua, ub, uc, op, bf) & 0xffffu;
+        hv_u res = hv_op_v(hv_dec(ua, 0, bf), hv_dec(ub, 0, bf), hv_dec(uc, 0, bf), op, bf) & 0xffffu;
         memcpy(r + i, &res, sizeof res);
     }
 }
@@ -128,7 +130,7 @@ HV_INLINE void hv_cvt_f32_f16(uint32_t *r, const uint32_t *x)
         hv_u special = (hv_u){ 0 } - (((u & 0x7c00u) + 0x400u) >> 15);       /* exponent all ones */
         hv_u nan = (hv_u)((hv_i)(0u - (u & 0x3ffu)) >> 31);
         hv_u inf = (u & 0x8000u) << 16 | 0x7f800000u;
-        hv_u res = hv_sel(special, hv_sel(nan, (hv_u){ 0 } + 0x7fffffffu, inf), (hv_u)hv_dec_f16(u & 0xffffu));
+        hv_u res = hv_sel(special, hv_sel(nan, (hv_u){ 0 } + 0x7fffffffu, inf), (hv_u)hv_dec_f16(u, 0));
         memcpy(r + i, &res, sizeof res);
     }
 }

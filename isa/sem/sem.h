@@ -93,6 +93,11 @@ struct isa_xinsn {
  * instruction whose operands have their instruction types' widths.  Returns false when
  * the instruction has no semantics yet. */
 bool isa_sem_select(const isa_instr_t *in, isa_xinsn_t *out);
+#ifdef PTXEMU_TESTING
+/* Unit tests: when set, selection takes the general handlers where a warp-wide form exists
+ * (half.c), to compare the two. */
+extern bool isa_sem_general_only;
+#endif
 
 /* cvt with a float operand in a register wider than its type (cvt.rn.f16.f32 %r1, %f1;
  * cvt.f64.f32 %fd1, %rd1): x, selected by isa_sem_select, becomes a handler that reads the

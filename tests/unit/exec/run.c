@@ -12,6 +12,7 @@ Suite *make_collective_suite(void);
 Suite *make_tex_suite(void);
 Suite *make_stack_suite(void);
 Suite *make_policy_suite(void);
+Suite *make_halfvec_suite(void);
 
 int main(void)
 {
@@ -25,6 +26,7 @@ int main(void)
     srunner_add_suite(sr, make_tex_suite());
     srunner_add_suite(sr, make_stack_suite());
     srunner_add_suite(sr, make_policy_suite());
+    srunner_add_suite(sr, make_halfvec_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
