@@ -6,6 +6,7 @@
  * them.  Every variant is one handler per operation whose types, modifiers and operand
  * selectors are decoded once into aux (layout below); the lane function is pure. */
 #include "isa/sem/lanes.h"
+#include "isa/sem/hvec.h"
 
 /* aux layout.  Pre-decoding adds what the operands carry (isa_sem_video_opd): the
  * scalar forms' byte/half selectors (ISA_AUX_SEL_SHIFT), vmad's negations, and the SIMD
@@ -293,11 +294,62 @@ static inline uint32_t vsimd(unsigned op, unsigned n, uint32_t a, uint32_t b, ui
     }                                                                                       \
     ISA_DESC(NAME, 4, 4, 4, 4)
 
-VIDEO_H(vadd_x, varith(VADD, a, b, c, aux))
-VIDEO_H(vsub_x, varith(VSUB, a, b, c, aux))
-VIDEO_H(vabsdiff_x, varith(VABSDIFF, a, b, c, aux))
-VIDEO_H(vmin_x, varith(VMIN, a, b, c, aux))
-VIDEO_H(vmax_x, varith(VMAX, a, b, c, aux))
+/* vadd, vsub, vabsdiff, vmin, vmax without selectors or .sat (the common forms): varith
+ * branch-free, the types' signs as masks (all ones for .s32), so that the lane loop runs
+ * in vectors.  op and op2 are constants in each copy. */
+/* x extended to 64 bits, by its sign where sgn is all ones */
+static inline int64_t vext(uint32_t x, uint32_t sgn)
+{
+    return (int64_t)((uint64_t)x | (0u - (uint64_t)(x >> 31 & sgn & 1u)) << 32);
+}
+static inline uint32_t vplain(unsigned op, unsigned op2, uint32_t a, uint32_t b, uint32_t c, uint32_t as,
+                              uint32_t bs, uint32_t ds)
+{
+    int64_t ta = vext(a, as), tb = vext(b, bs);
+    int64_t t = op == VADD ? ta + tb : op == VSUB ? ta - tb : op == VABSDIFF ? (ta > tb ? ta - tb : tb - ta)
+              : op == VMIN ? (ta < tb ? ta : tb) : (ta > tb ? ta : tb);
+    if (op2 == OP2_NONE)
+        return (uint32_t)t;
+    if (op2 == OP2_ADD)
+        return (uint32_t)t + c;
+    int64_t x = op == VADD || op == VSUB ? (int64_t)(int32_t)(uint32_t)t : t;
+    int64_t tc = vext(c, ds);
+    /* signed: x < c sign-extended; unsigned: x's 64-bit pattern against c zero-extended */
+    bool lt = ds ? x < tc : (uint64_t)x < (uint64_t)tc;
+    return (op2 == OP2_MIN ? lt : !lt) ? (uint32_t)t : c;
+}
+#define V_NOT_PLAIN ((uint64_t)V_SAT | 0xfffull << ISA_AUX_SEL_SHIFT(0))
+#define VPLAIN_LOOP(OP, OP2)                                                                \
+    ISA_LANE_LOOP(mask, { d[l] = vplain(OP, OP2, pa[l], pb[l], pc[l], as, bs, ds); })
+#define VARITH_H(NAME, OP)                                                                  \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)        \
+    {                                                                                       \
+        (void)w_;                                                                           \
+        uint32_t *d = ISA_SLOT(uint32_t, f, in->o[0]);                                      \
+        const uint32_t *pa = ISA_SLOT(const uint32_t, f, in->o[1]);                         \
+        const uint32_t *pb = ISA_SLOT(const uint32_t, f, in->o[2]);                         \
+        const uint32_t *pc = in->o[3] == ISA_NONE ? pa : ISA_SLOT(const uint32_t, f, in->o[3]); \
+        uint64_t aux = in->aux;                                                             \
+        if (aux & V_NOT_PLAIN) {                                                            \
+            ISA_LANE_LOOP(mask, { d[l] = varith(OP, pa[l], pb[l], pc[l], aux); });           \
+            return ISA_X_NEXT;                                                              \
+        }                                                                                   \
+        uint32_t as = aux & V_AS ? ~0u : 0, bs = aux & V_BS ? ~0u : 0, ds = aux & V_DS ? ~0u : 0; \
+        switch (aux >> V_OP2_SHIFT & 3) {                                                   \
+        case OP2_NONE: VPLAIN_LOOP(OP, OP2_NONE); break;                                     \
+        case OP2_ADD: VPLAIN_LOOP(OP, OP2_ADD); break;                                       \
+        case OP2_MIN: VPLAIN_LOOP(OP, OP2_MIN); break;                                       \
+        default: VPLAIN_LOOP(OP, OP2_MAX); break;                                            \
+        }                                                                                   \
+        return ISA_X_NEXT;                                                                  \
+    }                                                                                       \
+    ISA_DESC(NAME, 4, 4, 4, 4)
+
+VARITH_H(vadd_x, VADD)
+VARITH_H(vsub_x, VSUB)
+VARITH_H(vabsdiff_x, VABSDIFF)
+VARITH_H(vmin_x, VMIN)
+VARITH_H(vmax_x, VMAX)
 VIDEO_H(vshl_x, vshift(true, a, b, c, aux))
 VIDEO_H(vshr_x, vshift(false, a, b, c, aux))
 VIDEO_H(vset_x, vset1(a, b, c, aux))
@@ -314,18 +366,10 @@ SIMD_H(vmin, SMIN)
 SIMD_H(vmax, SMAX)
 SIMD_H(vset, SSET)
 
-/* vabsdiff4.u32.u32.u32.add, the sum of absolute differences of four unsigned bytes plus
- * c, in its plain form (no .sat, no selectors, every field): branch-free, else vsimd. */
-static inline uint32_t sad4_lane(uint32_t a, uint32_t b, uint32_t c)
-{
-    uint32_t s = c;
-    for (unsigned i = 0; i < 32; i += 8) {
-        int32_t d = (int32_t)(a >> i & 0xff) - (int32_t)(b >> i & 0xff);
-        s += (uint32_t)(d < 0 ? -d : d);
-    }
-    return s;
-}
 static const uint64_t sad4_aux = (uint64_t)OP2_ADD << V_OP2_SHIFT | 0xfull << V_MASK_SHIFT;
+/* vabsdiff4.u32.u32.u32.add, the sum of absolute differences of four unsigned bytes plus
+ * c, in its plain form (no .sat, no selectors, every field): 16 lanes at a time in
+ * vectors, else vsimd. */
 ISA_HOT static int sad4_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
     if (in->aux != sad4_aux || in->o[3] == ISA_NONE)
@@ -334,7 +378,22 @@ ISA_HOT static int sad4_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t 
     const uint32_t *pa = ISA_SLOT(const uint32_t, f, in->o[1]);
     const uint32_t *pb = ISA_SLOT(const uint32_t, f, in->o[2]);
     const uint32_t *pc = ISA_SLOT(const uint32_t, f, in->o[3]);
-    ISA_LANE_LOOP(mask, { d[l] = sad4_lane(pa[l], pb[l], pc[l]); });
+    uint32_t r[ISA_LANES];
+    for (unsigned i = 0; i < ISA_LANES; i += HV_W) {
+        hv_u a, b, s;
+        memcpy(&a, pa + i, sizeof a);
+        memcpy(&b, pb + i, sizeof b);
+        memcpy(&s, pc + i, sizeof s);
+        for (unsigned k = 0; k < 32; k += 8) {
+            hv_i x = (hv_i)(a >> k & 0xffu) - (hv_i)(b >> k & 0xffu), m = x >> 31;
+            s += (hv_u)((x ^ m) - m);
+        }
+        memcpy(r + i, &s, sizeof s);
+    }
+    if (mask == ISA_FULL)
+        memcpy(d, r, sizeof r);
+    else
+        ISA_LANE_LOOP(mask, { d[l] = r[l]; });
     return ISA_X_NEXT;
 }
 ISA_DESC(sad4, 4, 4, 4, 4)
