@@ -108,10 +108,45 @@ static inline uint32_t f32_minmax3(uint32_t a, uint32_t b, uint32_t c, uint64_t 
 ISA_H3(minmax3_f32, uint32_t, uint32_t, uint32_t, uint32_t, f32_minmax3(a, b, c, in->aux))
 ISA_H2(copysign_f32, uint32_t, uint32_t, uint32_t, (b & 0x7fffffffu) | (a & 0x80000000u))
 
-ISA_H2(add_f64, double, double, double, F64_RN(a + b, f64_nan_ba(a, b, r)))
-ISA_H2(sub_f64, double, double, double, F64_RN(a - b, f64_nan_ba(a, b, r)))
-ISA_H2(mul_f64, double, double, double, F64_RN(a * b, f64_nan_ba(a, b, r)))
-ISA_H3(fma_f64, double, double, double, double, F64_RN(fma(a, b, c), f64_nan_bca(a, b, c, r)))
+/* f64 add, sub, mul and fma to nearest: the host's results for all 32 lanes (in vectors),
+ * then the NaN rule in the lanes whose result is a NaN, if any. */
+#define F64_RN_H(NAME, HAS_C, RAW, NAN_RULE)                                                          \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)          \
+    {                                                                                        \
+        (void)w_;                                                                            \
+        double *d = ISA_SLOT(double, f, in->o[0]);                                           \
+        const double *pa = ISA_SLOT(const double, f, in->o[1]);                              \
+        const double *pb = ISA_SLOT(const double, f, in->o[2]);                              \
+        const double *pc = HAS_C ? ISA_SLOT(const double, f, in->o[3]) : pb;                  \
+        double res[ISA_LANES];                                                               \
+        int nan = 0;                                                                         \
+        for (unsigned l = 0; l < ISA_LANES; l++) {                                           \
+            double a = pa[l], b = pb[l], c = pc[l];                                          \
+            (void)c;                                                                         \
+            res[l] = (RAW);                                                                  \
+            nan |= res[l] != res[l];                                                         \
+        }                                                                                    \
+        if (nan)                                                                             \
+            for (unsigned l = 0; l < ISA_LANES; l++)                                         \
+                if (res[l] != res[l]) {                                                      \
+                    double a = pa[l], b = pb[l], c = pc[l], r = res[l];                      \
+                    (void)c;                                                                 \
+                    res[l] = (NAN_RULE);                                                     \
+                }                                                                            \
+        if (mask == ISA_FULL)                                                                \
+            memcpy(d, res, sizeof res);                                                      \
+        else                                                                                 \
+            ISA_LANE_LOOP(mask, { d[l] = res[l]; });                                         \
+        return ISA_X_NEXT;                                                                   \
+    }
+F64_RN_H(add_f64, 0, a + b, f64_nan_ba(a, b, r))
+ISA_DESC(add_f64, 8, 8, 8)
+F64_RN_H(sub_f64, 0, a - b, f64_nan_ba(a, b, r))
+ISA_DESC(sub_f64, 8, 8, 8)
+F64_RN_H(mul_f64, 0, a * b, f64_nan_ba(a, b, r))
+ISA_DESC(mul_f64, 8, 8, 8)
+F64_RN_H(fma_f64, 1, fma(a, b, c), f64_nan_bca(a, b, c, r))
+ISA_DESC(fma_f64, 8, 8, 8, 8)
 ISA_H2(add_f64_sat, double, double, double, f64_sat(a + b))
 ISA_H2(sub_f64_sat, double, double, double, f64_sat(a - b))
 ISA_H2(mul_f64_sat, double, double, double, f64_sat(a * b))
