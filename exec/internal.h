@@ -301,6 +301,10 @@ typedef struct ex_warp {
     const ex_insn_t *fault_insn;
     char        fault_buf[192];  /* a fault message composed at run time */
     uint64_t    ninstr, nlane_instr;
+    /* Polls: strong loads of global memory, compare-and-swap and exchange on it, nanosleep
+     * (what a warp waiting for another CTA executes); each costs its CTA EX_POLL_COST
+     * warp instructions of its time slice (interp.c: cta_step). */
+    uint64_t    polls;
     /* The warp's runnable lanes all spin in a loop that only an mbarrier phase completing
      * can end (exec/sync/async.c): the wait that last failed, and where its barrier is. */
     bool        mb_stuck;

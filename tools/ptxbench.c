@@ -432,7 +432,7 @@ static int bench_launch(void)
     ex_device_config_t cfg = { .workers = 2 };
     ex_device_t *dev = ex_device_new(&cfg);
     ex_program_t *p = ex_program_new(dev, m);
-    uint32_t *out = buf(p, 1024 * 8 * 4);
+    uint32_t *out = buf(p, 1024 * 8 * 4 + 64);
     uint64_t prm = (uintptr_t)out;
     int bad = 0;
     struct { const char *entry; unsigned grid, block, workers; double secs; } cases[] = {
@@ -460,6 +460,23 @@ static int bench_launch(void)
         for (unsigned t = 0; strcmp(cases[c].entry, "local_rev") == 0 && t < 1024; t++)
             if (out[t] != 4 * t + 3)
                 bad = 1;
+    }
+
+    /* Grid-wide barriers: 132 CTAs of 256 threads, 8 barriers polled by acquire loads. */
+    for (unsigned j = 1; j <= 2; j++) {
+        uint32_t e = isa_module_find_func(m, "grid_sync");
+        ex_launch_t l = { { 132, 1, 1 }, { 256, 1, 1 }, 0, j, 0, NULL, 0, false, { 0, 0, 0 }, false };
+        ex_stats_t st;
+        double best = 1e30;
+        for (int r = 0; r < 3; r++) {
+            out[4096] = 0;
+            double t0 = now();
+            bad |= ex_launch(p, e, &l, &prm, 8, &st) != ISA_ST_OK;
+            double dt = now() - t0;
+            best = dt < best ? dt : best;
+            bad |= out[4096] != 8 * 132;
+        }
+        printf("  grid_sync 132x256 -j%u: %.3f ms per grid-wide barrier\n", j, best / 8 * 1e3);
     }
 
     /* The device heap: 1M threads each allocate and free (4096 CTAs of 256 at -j 2). */

@@ -35,6 +35,10 @@
 #define EX_LOCAL_BYTES EX_M_LOCAL_BYTES /* local memory per thread, reserved, not allocated:
                                     the OS backs the pages a kernel touches */
 #define EX_SLICE       (1u << 20) /* warp instructions of a resident CTA before the next one runs */
+/* What a poll (ex_warp_t.polls) costs of the slice: a CTA that waits for another one
+ * (cooperative groups' grid.sync, a flag, a lock) gives way after 256 polls instead of
+ * spinning for the whole slice; the CTAs it waits for run sooner. */
+#define EX_POLL_COST   (1u << 12)
 
 
 /*{=====================================================================
@@ -902,12 +906,12 @@ static int cta_step(launch_t *L, ex_cta_t **u, uint32_t n, uint64_t slice)
                 ex_warp_t *w = &c->warps[i];
                 if (w->depth == 0)
                     continue;
-                uint64_t before = w->ninstr;
+                uint64_t before = w->ninstr, polls_before = w->polls;
                 uint32_t wait_before = w->waiting;
                 bool stuck_before = w->mb_stuck;
                 uint32_t passed_before = w->mb_passed;
                 int st = L->model ? warp_run_stats(w, EX_STATS_QUANTUM) : warp_run(w, EX_QUANTUM);
-                spent += w->ninstr - before;
+                spent += w->ninstr - before + (w->polls - polls_before) * EX_POLL_COST;
                 /* a warp that only went round a loop waiting for an mbarrier phase (and
                  * did so before, no wait letting it on) changed nothing: blocked, as far
                  * as progress goes */

@@ -174,6 +174,7 @@ static int nanosleep_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask
         }
     if (!mask)
         return ISA_X_NEXT;
+    w->polls++;
     t = t > 1000000 ? 1000000 : t;
     uint64_t now = w->cta->clock_base + w->ninstr * 4;
     now = now > w->clock_last ? now : w->clock_last;

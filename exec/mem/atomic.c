@@ -394,6 +394,8 @@ static int atom_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         AT_LANES(mask, cv[l] = slot_get(f, x->o[2], eb, l));
         c = cv;
     }
+    if ((mask & ~sh) && (x->o[2] != ISA_NONE || kind == AK_EXCH))
+        w->polls++;                    /* a lock's compare-and-swap or exchange */
     for (unsigned k = 0; k < vec; k++) {
         if (sh)
             shared_rmw(h, k * eb, sh, eb, kind, AT_FN_S(x->aux), b[k], c, ret[k]);

@@ -561,6 +561,7 @@ ISA_HOT static int ld_ord_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux), sgn = LS_SIGNED(x->aux);
     bool whole = ord_whole(bytes, vec);
+    w->polls++;
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         if (whole) {
