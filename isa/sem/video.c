@@ -366,27 +366,37 @@ SIMD_H(vmin, SMIN)
 SIMD_H(vmax, SMAX)
 SIMD_H(vset, SSET)
 
-static const uint64_t sad4_aux = (uint64_t)OP2_ADD << V_OP2_SHIFT | 0xfull << V_MASK_SHIFT;
-/* vabsdiff4.u32.u32.u32.add, the sum of absolute differences of four unsigned bytes plus
- * c, in its plain form (no .sat, no selectors, every field): 16 lanes at a time in
- * vectors, else vsimd. */
+/* vabsdiff4 with every field, the sources as they are and no .sat (nvcc's __vabsdiffu4,
+ * __vsadu4, __vabsss4: `vabsdiff4.u32.u32.u32[.add]`): the four fields' absolute
+ * differences, or their sum plus c with .add, 16 lanes at a time in vectors; other forms
+ * go to vsimd. */
+#define SAD4_FORM (0xfull << V_MASK_SHIFT)
+#define SAD4_FREE ((uint64_t)V_DS | V_AS | V_BS | (uint64_t)3 << V_OP2_SHIFT)
 ISA_HOT static int sad4_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
-    if (in->aux != sad4_aux || in->o[3] == ISA_NONE)
+    uint64_t aux = in->aux;
+    unsigned op2 = (unsigned)(aux >> V_OP2_SHIFT) & 3;
+    if ((aux & ~SAD4_FREE) != SAD4_FORM || (op2 != OP2_NONE && op2 != OP2_ADD) ||
+        (op2 == OP2_ADD && in->o[3] == ISA_NONE))
         return vabsdiff4_x->fn(w_, f, in, mask);
     uint32_t *d = ISA_SLOT(uint32_t, f, in->o[0]);
     const uint32_t *pa = ISA_SLOT(const uint32_t, f, in->o[1]);
     const uint32_t *pb = ISA_SLOT(const uint32_t, f, in->o[2]);
-    const uint32_t *pc = ISA_SLOT(const uint32_t, f, in->o[3]);
+    const uint32_t *pc = in->o[3] == ISA_NONE ? pa : ISA_SLOT(const uint32_t, f, in->o[3]);
+    uint32_t as = aux & V_AS ? 0x80u : 0, bs = aux & V_BS ? 0x80u : 0;
     uint32_t r[ISA_LANES];
     for (unsigned i = 0; i < ISA_LANES; i += HV_W) {
-        hv_u a, b, s;
+        hv_u a, b, s = { 0 };
         memcpy(&a, pa + i, sizeof a);
         memcpy(&b, pb + i, sizeof b);
-        memcpy(&s, pc + i, sizeof s);
+        if (op2 == OP2_ADD)
+            memcpy(&s, pc + i, sizeof s);
         for (unsigned k = 0; k < 32; k += 8) {
-            hv_i x = (hv_i)(a >> k & 0xffu) - (hv_i)(b >> k & 0xffu), m = x >> 31;
-            s += (hv_u)((x ^ m) - m);
+            /* a field, sign-extended when its type is signed: (x ^ 0x80) - 0x80 */
+            hv_i x = ((hv_i)((a >> k & 0xffu) ^ as) - (int32_t)as) - ((hv_i)((b >> k & 0xffu) ^ bs) - (int32_t)bs);
+            hv_i m = x >> 31;
+            hv_u t = (hv_u)((x ^ m) - m);
+            s += op2 == OP2_ADD ? t : (t & 0xffu) << k;
         }
         memcpy(r + i, &s, sizeof s);
     }
