@@ -91,17 +91,17 @@ static bool kind_ok(check_t *K, char k, const isa_operand_t *o)
             return true;
         }
         return (o->kind == ISA_OPD_REG || o->kind == ISA_OPD_SINK) &&
-               !(o->flags & (ISA_OPDF_NEG | OPDF_MINUS | OPDF_REGOFF));
+               !(o->flags & (ISA_OPDF_NEG | ISA_OPDF_MINUS | ISA_OPDF_REGOFF));
     case 'e':
-        if (o->kind == OPD_DUAL)
+        if (o->kind == ISA_OPD_DUAL)
             return kind_ok(K, 'd', &pool[o->u.first]) &&
                    (is_pred_reg(K, &pool[o->u.first + 1]) || pool[o->u.first + 1].kind == ISA_OPD_SINK);
         return kind_ok(K, 'd', o);
     case 'p':
-        if (o->kind == OPD_DUAL)
+        if (o->kind == ISA_OPD_DUAL)
             return kind_ok(K, 'p', &pool[o->u.first]) && kind_ok(K, 'p', &pool[o->u.first + 1]);
         return o->kind == ISA_OPD_SINK ||
-               (is_pred_reg(K, o) && !(o->flags & (ISA_OPDF_NEG | OPDF_MINUS | OPDF_REGOFF)));
+               (is_pred_reg(K, o) && !(o->flags & (ISA_OPDF_NEG | ISA_OPDF_MINUS | ISA_OPDF_REGOFF)));
     case 's':
         if ((o->flags & ISA_OPDF_NEG) && !is_pred_reg(K, o))
             return false;
@@ -121,7 +121,7 @@ static bool kind_ok(check_t *K, char k, const isa_operand_t *o)
     case 'f':
         return o->kind == ISA_OPD_FUNC || o->kind == ISA_OPD_REG;
     case 'l':
-        return o->kind == OPD_LIST;
+        return o->kind == ISA_OPD_LIST;
     default:
         return true;
     }
@@ -544,7 +544,7 @@ static const char *sfx_text(const isa_instr_t *in, unsigned i)
 /* Whether the first operand (the destination, or the d of d|p) is the sink '_'. */
 static bool sink_first(const check_t *K, const isa_operand_t *o)
 {
-    return o->kind == ISA_OPD_SINK || (o->kind == OPD_DUAL && K->f->opds[o->u.first].kind == ISA_OPD_SINK);
+    return o->kind == ISA_OPD_SINK || (o->kind == ISA_OPD_DUAL && K->f->opds[o->u.first].kind == ISA_OPD_SINK);
 }
 
 static void check_rules(check_t *K, const isa_instr_t *in)
@@ -736,7 +736,7 @@ static void check_minus(check_t *K, const isa_instr_t *in)
     bool neg[4] = { false, false, false, false };
     const isa_operand_t *first = NULL;
     for (unsigned i = 0; i < in->nopd; i++)
-        if (o[i].flags & OPDF_MINUS) {
+        if (o[i].flags & ISA_OPDF_MINUS) {
             if (i < 4)
                 neg[i] = true;
             if (!first)
@@ -848,14 +848,14 @@ static void check_sink(check_t *K, const isa_instr_t *in)
                      isa_instr_name(K->m, in, name, sizeof name));
             continue;
         }
-        if (o->kind == OPD_DUAL && pool[o->u.first].kind == ISA_OPD_SINK &&
+        if (o->kind == ISA_OPD_DUAL && pool[o->u.first].kind == ISA_OPD_SINK &&
             pool[o->u.first + 1].kind == ISA_OPD_SINK)
             CERR(K, o->loc, "'_|_' discards both results of '%s'",
                  isa_instr_name(K->m, in, name, sizeof name));
         else if (sink_first(K, o) && !(oi->flags & ISA_OF_SINKD))
             CERR(K, o->loc, "the result of '%s' cannot be discarded with '_'",
                  isa_instr_name(K->m, in, name, sizeof name));
-        else if (o->kind == OPD_DUAL && pool[o->u.first + 1].kind == ISA_OPD_SINK && (oi->flags & ISA_OF_PREDOUT))
+        else if (o->kind == ISA_OPD_DUAL && pool[o->u.first + 1].kind == ISA_OPD_SINK && (oi->flags & ISA_OF_PREDOUT))
             CERR(K, pool[o->u.first + 1].loc, "'%s' needs a predicate register as p of d|p, not '_'",
                  isa_instr_name(K->m, in, name, sizeof name));
     }
@@ -878,11 +878,11 @@ static void check_lop3(check_t *K, const isa_instr_t *in)
     else if (!boolop && in->nopd != 5)
         CERR(K, in->loc, "'%s' with a predicate operand needs a BoolOp .and or .or",
              isa_instr_name(K->m, in, name, sizeof name));
-    else if (boolop && (o[0].kind != OPD_DUAL || (K->f->opds[o[0].u.first + 1].kind != ISA_OPD_REG &&
+    else if (boolop && (o[0].kind != ISA_OPD_DUAL || (K->f->opds[o[0].u.first + 1].kind != ISA_OPD_REG &&
                                                  K->f->opds[o[0].u.first + 1].kind != ISA_OPD_SINK)))
         CERR(K, o[0].loc, "operand 1 of '%s' must be d|p with a predicate register p",
              isa_instr_name(K->m, in, name, sizeof name));
-    else if (!boolop && o[0].kind == OPD_DUAL)
+    else if (!boolop && o[0].kind == ISA_OPD_DUAL)
         CERR(K, o[0].loc, "'%s' with a predicate destination needs a BoolOp .and or .or",
              isa_instr_name(K->m, in, name, sizeof name));
 }
@@ -967,7 +967,7 @@ static void check_createpolicy(check_t *K, const isa_instr_t *in)
             }
             if (!(v > 0 && v <= 1))
                 CERR(K, o[1].loc, "the fraction of '%s' must lie in (0, 1]", name);
-        } else if (in->nopd == 2 && !(o[1].kind == ISA_OPD_REG && !(o[1].flags & (ISA_OPDF_NEG | OPDF_MINUS)) &&
+        } else if (in->nopd == 2 && !(o[1].kind == ISA_OPD_REG && !(o[1].flags & (ISA_OPDF_NEG | ISA_OPDF_MINUS)) &&
                                       K->f->regs[o[1].u.reg].type != ISA_T_PRED &&
                                       isa_types[K->f->regs[o[1].u.reg].type].bits == 32))
             CERR(K, o[1].loc, "operand 2 of '%s' (the fraction) must be a float constant or a 32-bit register", name);

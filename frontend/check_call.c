@@ -144,7 +144,7 @@ static void check_list(fe_ctx_t *c, const isa_func_t *f, const isa_operand_t *ls
                 CERR(o->loc, "'_' cannot be a call argument");
             continue;
         }
-        if ((o->kind == ISA_OPD_REG && (o->sel || (o->flags & (ISA_OPDF_NEG | OPDF_MINUS)))) ||
+        if ((o->kind == ISA_OPD_REG && (o->sel || (o->flags & (ISA_OPDF_NEG | ISA_OPDF_MINUS)))) ||
             (o->kind == ISA_OPD_SYM && ((o->flags & ISA_OPDF_MODSYM) || f->vars[o->u.sym].space != ISA_SP_PARAM)) ||
             (o->kind != ISA_OPD_REG && o->kind != ISA_OPD_SYM && !imm)) {
             CERR(o->loc, "a call %s must be a register, a .param variable%s", what,
@@ -206,7 +206,7 @@ void fe_check_call(fe_ctx_t *c, const isa_module_t *m, const isa_func_t *f, cons
 {
     const isa_operand_t *o = f->opds ? &f->opds[in->opd] : NULL;
     unsigned n = in->nopd, i = 0;
-    if (n && o[0].kind == OPD_LIST)
+    if (n && o[0].kind == ISA_OPD_LIST)
         i = 1;
     if (i >= n) {
         CERR(in->loc, "'call' needs a function or a function address");
@@ -215,10 +215,10 @@ void fe_check_call(fe_ctx_t *c, const isa_module_t *m, const isa_func_t *f, cons
     const isa_operand_t *tgt = &o[i];
     const isa_operand_t *rets = i ? &o[0] : NULL, *args = NULL, *sig = NULL;
     unsigned k = i + 1;
-    if (k < n && o[k].kind == OPD_LIST)
+    if (k < n && o[k].kind == ISA_OPD_LIST)
         args = &o[k++];
-    if (k < n && (o[k].kind == OPD_PROTO || (o[k].kind == ISA_OPD_SYM && (o[k].flags & ISA_OPDF_MODSYM) && tgt->kind == ISA_OPD_REG) ||
-                  (o[k].kind == OPD_BRTARGETS && f->brts[o[k].u.idx].calltargets)))
+    if (k < n && (o[k].kind == ISA_OPD_PROTO || (o[k].kind == ISA_OPD_SYM && (o[k].flags & ISA_OPDF_MODSYM) && tgt->kind == ISA_OPD_REG) ||
+                  (o[k].kind == ISA_OPD_BRTARGETS && f->brts[o[k].u.idx].calltargets)))
         sig = &o[k++];
     if (k < n) {
         CERR(o[k].loc, "operand %u of 'call' must be %s", k + 1,
@@ -253,7 +253,7 @@ void fe_check_call(fe_ctx_t *c, const isa_module_t *m, const isa_func_t *f, cons
              * the list: its functions are known only at run time; nothing to check here. */
             return;
         }
-        if (sig->kind == OPD_PROTO) {
+        if (sig->kind == ISA_OPD_PROTO) {
             const isa_proto_t *p = &f->protos[sig->u.proto];
             frets = p->rets; nret = p->nret;
             fparams = p->params; nparam = p->nparam;

@@ -755,8 +755,8 @@ static void lower_name(lower_t *L, const fe_node_t *n, isa_operand_t *o)
         case S_MODVAR: o->kind = ISA_OPD_SYM; o->u.sym = s->idx; o->flags |= ISA_OPDF_MODSYM; return;
         case S_FUNC:   o->kind = ISA_OPD_FUNC; o->u.func = s->idx; return;
         case S_LABEL:  o->kind = ISA_OPD_LABEL; o->u.label = s->idx; return;
-        case S_PROTO:  o->kind = OPD_PROTO; o->u.proto = s->idx; return;
-        case S_BRT:    o->kind = OPD_BRTARGETS; o->u.idx = s->idx; return;
+        case S_PROTO:  o->kind = ISA_OPD_PROTO; o->u.proto = s->idx; return;
+        case S_BRT:    o->kind = ISA_OPD_BRTARGETS; o->u.idx = s->idx; return;
         }
     }
     if (n->s[0] == '%' && lower_sreg(L, n, o))
@@ -837,7 +837,7 @@ static void lower_opnd(lower_t *L, const fe_node_t *n, uint32_t slot)
         lower_name(L, n, &tmp);
         if (tmp.kind != ISA_OPD_REG && tmp.kind != ISA_OPD_SINK)
             ERR(L, n->span, "'-' applies to a register");
-        tmp.flags |= OPDF_MINUS;
+        tmp.flags |= ISA_OPDF_MINUS;
         break;
     case N_INT:
         tmp.kind = ISA_OPD_IMM;
@@ -855,7 +855,7 @@ static void lower_opnd(lower_t *L, const fe_node_t *n, uint32_t slot)
             ERR(L, n->span, "'%.*s+offset' needs a variable or a register", (int)n->n, n->s);
         tmp.imm = (int64_t)n->u;
         if (tmp.kind == ISA_OPD_REG)
-            tmp.flags |= OPDF_REGOFF;   /* a source register plus an immediate: %r2+1 */
+            tmp.flags |= ISA_OPDF_REGOFF;   /* a source register plus an immediate: %r2+1 */
         break;
     }
     case N_ADDR: {
@@ -895,11 +895,11 @@ static void lower_opnd(lower_t *L, const fe_node_t *n, uint32_t slot)
         return;
     case N_LIST:
         L->f->opds.v[slot] = tmp;
-        lower_elems(L, n, slot, OPD_LIST);
+        lower_elems(L, n, slot, ISA_OPD_LIST);
         return;
     case N_DUAL:
         L->f->opds.v[slot] = tmp;
-        lower_elems(L, n, slot, OPD_DUAL);
+        lower_elems(L, n, slot, ISA_OPD_DUAL);
         return;
     default:
         ERR(L, n->span, "invalid operand");

@@ -203,7 +203,7 @@ static void dump_operand(const dp_t *d, const isa_operand_t *o)
     const isa_func_t *f = d->f;
     if (o->flags & ISA_OPDF_NEG)
         fputc('!', out);
-    if (o->flags & OPDF_MINUS)
+    if (o->flags & ISA_OPDF_MINUS)
         fputc('-', out);
     switch ((isa_opdkind_t)o->kind) {
     case ISA_OPD_REG:
@@ -212,7 +212,7 @@ static void dump_operand(const dp_t *d, const isa_operand_t *o)
             char selbuf[8];
             fprintf(out, ".%s", isa_sel_text(o->sel, o->fsel, selbuf, sizeof selbuf));
         }
-        if (o->flags & OPDF_REGOFF)
+        if (o->flags & ISA_OPDF_REGOFF)
             fprintf(out, " +imm %" PRId64, o->imm);
         break;
     case ISA_OPD_SINK:
@@ -273,19 +273,19 @@ static void dump_operand(const dp_t *d, const isa_operand_t *o)
         dump_elems(d, o->u.first, o->count, ", ");
         fputc('}', out);
         break;
-    case OPD_LIST:
+    case ISA_OPD_LIST:
         fputs("list(", out);
         dump_elems(d, o->u.first, o->count, ", ");
         fputc(')', out);
         break;
-    case OPD_PROTO:
+    case ISA_OPD_PROTO:
         fprintf(out, "proto %s#%" PRIu32, o->u.proto < f->nproto ? f->protos[o->u.proto].name : "?",
                 o->u.proto);
         break;
-    case OPD_BRTARGETS:
+    case ISA_OPD_BRTARGETS:
         fprintf(out, "brt %s#%" PRIu32, o->u.idx < f->nbrt ? f->brts[o->u.idx].name : "?", o->u.idx);
         break;
-    case OPD_DUAL:
+    case ISA_OPD_DUAL:
         fputs("dual(", out);
         dump_elems(d, o->u.first, o->count, "|");
         fputc(')', out);

@@ -334,10 +334,10 @@ typedef enum {
     ISA_OPD_LABEL,    /* label: label index in the function */
     ISA_OPD_ADDR,     /* [base + offset]: base is one of REG, SYM, or none; or a list (tex) */
     ISA_OPD_VEC,      /* {a, b, ...}: elems = first/count into the function's operand pool */
-    OPD_LIST,     /* (a, b, ...): call parameter list, same storage as VEC */
-    OPD_PROTO,    /* proto: .callprototype index in the function */
-    OPD_BRTARGETS,/* .branchtargets list index in the function */
-    OPD_DUAL      /* d|p: elems = two operands in the pool */
+    ISA_OPD_LIST,     /* (a, b, ...): call parameter list, same storage as VEC */
+    ISA_OPD_PROTO,    /* proto: .callprototype index in the function */
+    ISA_OPD_BRTARGETS,/* .branchtargets list index in the function */
+    ISA_OPD_DUAL      /* d|p: elems = two operands in the pool */
 } isa_opdkind_t;
 
 enum {
@@ -345,8 +345,8 @@ enum {
     ISA_OPDF_MODSYM  = 1 << 1,  /* sym refers to a module-scope variable */
     ISA_OPDF_UNSIGNED= 1 << 2,  /* immediate written with a U suffix */
     ISA_OPDF_ADDRLIST= 1 << 3,  /* address is a list [a, b, {c}] kept in the pool */
-    OPDF_MINUS   = 1 << 4,  /* -a: a negated register source (vmad's {-}a, {-}b, {-}c) */
-    OPDF_REGOFF  = 1 << 5   /* r+imm: a register source plus the immediate in imm (%r2+1),
+    ISA_OPDF_MINUS   = 1 << 4,  /* -a: a negated register source (vmad's {-}a, {-}b, {-}c) */
+    ISA_OPDF_REGOFF  = 1 << 5   /* r+imm: a register source plus the immediate in imm (%r2+1),
                                the sum taken in the register's width */
 };
 

@@ -127,7 +127,7 @@ static void print_operand(const pr_t *p, const isa_operand_t *o)
     FILE *out = p->out;
     if (o->flags & ISA_OPDF_NEG)
         fputc('!', out);
-    if (o->flags & OPDF_MINUS)
+    if (o->flags & ISA_OPDF_MINUS)
         fputc('-', out);
     switch ((isa_opdkind_t)o->kind) {
     case ISA_OPD_REG:
@@ -136,7 +136,7 @@ static void print_operand(const pr_t *p, const isa_operand_t *o)
             char selbuf[8];
             fprintf(out, ".%s", isa_sel_text(o->sel, o->fsel, selbuf, sizeof selbuf));
         }
-        if (o->flags & OPDF_REGOFF)
+        if (o->flags & ISA_OPDF_REGOFF)
             fprintf(out, "+%" PRId64, o->imm);   /* %r2+1, %r2+-4: ptxas reads both */
         break;
     case ISA_OPD_SINK:
@@ -178,18 +178,18 @@ static void print_operand(const pr_t *p, const isa_operand_t *o)
         print_elems(p, o->u.first, o->count, ", ");
         fputc('}', out);
         break;
-    case OPD_LIST:
+    case ISA_OPD_LIST:
         fputc('(', out);
         print_elems(p, o->u.first, o->count, ", ");
         fputc(')', out);
         break;
-    case OPD_PROTO:
+    case ISA_OPD_PROTO:
         fputs(p->f && o->u.proto < p->f->nproto ? p->f->protos[o->u.proto].name : "?", out);
         break;
-    case OPD_BRTARGETS:
+    case ISA_OPD_BRTARGETS:
         fputs(p->f && o->u.idx < p->f->nbrt ? p->f->brts[o->u.idx].name : "?", out);
         break;
-    case OPD_DUAL:
+    case ISA_OPD_DUAL:
         print_elems(p, o->u.first, o->count, "|");
         break;
     }

@@ -63,7 +63,7 @@ static void each_in(const isa_func_t *fn, uint32_t k, ex_reg_fn f, void *c)
             f(c, o->u.reg, k);
         }
         return;
-    case ISA_OPD_VEC: case OPD_LIST: case OPD_DUAL:
+    case ISA_OPD_VEC: case ISA_OPD_LIST: case ISA_OPD_DUAL:
         for (uint32_t e = 0; e < o->count; e++)
             each_in(fn, o->u.first + e, f, c);
         return;
@@ -80,7 +80,7 @@ void ex_each_read(const isa_func_t *fn, const isa_instr_t *in, ex_reg_fn f, void
     for (unsigned k = 0; k < in->nopd; k++) {
         char kind = isa_shape_kind(sh, k);
         const isa_operand_t *o = &fn->opds[in->opd + k];
-        if ((kind == 'd' || kind == 'p') && (o->kind == ISA_OPD_REG || o->kind == ISA_OPD_VEC || o->kind == OPD_DUAL ||
+        if ((kind == 'd' || kind == 'p') && (o->kind == ISA_OPD_REG || o->kind == ISA_OPD_VEC || o->kind == ISA_OPD_DUAL ||
                                            o->kind == ISA_OPD_SINK))
             continue;
         each_in(fn, in->opd + k, f, c);
@@ -97,7 +97,7 @@ void ex_each_write(const isa_func_t *fn, const isa_instr_t *in, ex_reg_fn f, voi
         const isa_operand_t *o = &fn->opds[in->opd + k];
         if (o->kind == ISA_OPD_REG)
             f(c, o->u.reg, in->opd + k);
-        else if (o->kind == ISA_OPD_VEC || o->kind == OPD_DUAL || o->kind == OPD_LIST)
+        else if (o->kind == ISA_OPD_VEC || o->kind == ISA_OPD_DUAL || o->kind == ISA_OPD_LIST)
             for (uint32_t e = 0; e < o->count; e++)
                 if (fn->opds[o->u.first + e].kind == ISA_OPD_REG)
                     f(c, fn->opds[o->u.first + e].u.reg, o->u.first + e);
@@ -177,7 +177,7 @@ static uint32_t successors(const flow_t *g, uint32_t b, uint32_t *out)
                 if (out)
                     out[n] = g->bof[fn->labels[o->u.label].instr];
                 n++;
-            } else if (o->kind == OPD_BRTARGETS) {
+            } else if (o->kind == ISA_OPD_BRTARGETS) {
                 const isa_brtargets_t *bt = &fn->brts[o->u.idx];
                 for (uint32_t e = 0; e < bt->count; e++) {
                     uint32_t at = fn->labels[bt->targets[e]].instr;

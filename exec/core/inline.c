@@ -207,7 +207,7 @@ static void count_syms(const isa_operand_t *pool, uint32_t k, uint32_t *count, u
                                           !(o->flags & ISA_OPDF_ADDRLIST));
     if (sym && !(o->flags & ISA_OPDF_MODSYM) && o->u.sym < nv)
         count[o->u.sym]++;
-    if (o->kind == ISA_OPD_VEC || o->kind == OPD_LIST || o->kind == OPD_DUAL ||
+    if (o->kind == ISA_OPD_VEC || o->kind == ISA_OPD_LIST || o->kind == ISA_OPD_DUAL ||
         (o->kind == ISA_OPD_ADDR && (o->flags & ISA_OPDF_ADDRLIST)))
         for (uint32_t e = 0; e < o->count; e++)
             count_syms(pool, o->u.first + e, count, nv, addr);
@@ -258,11 +258,11 @@ static const isa_func_t *site(const ex_program_t *p, uint32_t fi, const isa_inst
     if (in->op != ISA_OP_CALL || in->nopd == 0)
         return NULL;
     const isa_operand_t *o = &f->opds[in->opd];
-    unsigned fpos = o[0].kind == OPD_LIST ? 1 : 0;
+    unsigned fpos = o[0].kind == ISA_OPD_LIST ? 1 : 0;
     if (fpos >= in->nopd || o[fpos].kind != ISA_OPD_FUNC)
         return NULL;
     *rets = fpos ? 0 : -1;
-    *args = fpos + 1 < in->nopd && o[fpos + 1].kind == OPD_LIST ? (int)fpos + 1 : -1;
+    *args = fpos + 1 < in->nopd && o[fpos + 1].kind == ISA_OPD_LIST ? (int)fpos + 1 : -1;
     if (in->nopd > fpos + 1 + (*args >= 0))
         return NULL;             /* a prototype or list of targets */
     const isa_func_t *b = callee_body(p, o[fpos].u.func, fi);
@@ -353,9 +353,9 @@ static void expand(bld_t *b, const isa_func_t *f, const isa_instr_t *in, const i
                 x.u.sym = vm[x.u.sym];
             break;
         case ISA_OPD_LABEL: x.u.label += lbase; break;
-        case ISA_OPD_VEC: case OPD_LIST: case OPD_DUAL: x.u.first += ob; break;
-        case OPD_PROTO: x.u.proto += pbase; break;
-        case OPD_BRTARGETS: x.u.idx += bbase; break;
+        case ISA_OPD_VEC: case ISA_OPD_LIST: case ISA_OPD_DUAL: x.u.first += ob; break;
+        case ISA_OPD_PROTO: x.u.proto += pbase; break;
+        case ISA_OPD_BRTARGETS: x.u.idx += bbase; break;
         default: break;
         }
         b->op[b->nop++] = x;

@@ -209,7 +209,7 @@ static bool widths_ok(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
     for (unsigned i = 0; i < in->nopd && i < 6; i++) {
         const isa_operand_t *o = &fn->opds[in->opd + i];
         unsigned want = x->desc->w[i];
-        if (o->kind == OPD_DUAL && i == 0)
+        if (o->kind == ISA_OPD_DUAL && i == 0)
             continue;                 /* p|q: checked below */
         if (o->kind == ISA_OPD_SINK)
             continue;
@@ -379,7 +379,7 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
             x->o[0] = ISA_NONE;
             continue;
         }
-        if (o->kind == OPD_DUAL && i == 0) {
+        if (o->kind == ISA_OPD_DUAL && i == 0) {
             const isa_operand_t *pp = &fn->opds[o->u.first], *qq = pp + 1;
             if ((pp->kind != ISA_OPD_REG && pp->kind != ISA_OPD_SINK) || (qq->kind != ISA_OPD_REG && qq->kind != ISA_OPD_SINK))
                 return false;
@@ -393,17 +393,17 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
                 return false;
             continue;
         }
-        if (o->kind == ISA_OPD_REG && (o->sel || (o->flags & OPDF_MINUS)) &&
+        if (o->kind == ISA_OPD_REG && (o->sel || (o->flags & ISA_OPDF_MINUS)) &&
             isa_ops[in->op].family == ISA_FAM_VIDEO) {
             /* A video operand's selectors (%r.b2, %r.h21, d.b310) or vmad's negation
              * (-%r): the whole register's slot, and what it carries in aux and imm for
              * the handler (widths_ok checks the register's width). */
-            if ((o->flags & ISA_OPDF_NEG) || !isa_sem_video_opd(in, i, o->sel, o->fsel, o->flags & OPDF_MINUS, x))
+            if ((o->flags & ISA_OPDF_NEG) || !isa_sem_video_opd(in, i, o->sel, o->fsel, o->flags & ISA_OPDF_MINUS, x))
                 return false;
             x->o[i] = d->f->reg_slot[o->u.reg];
             continue;
         }
-        if (o->flags & OPDF_MINUS)
+        if (o->flags & ISA_OPDF_MINUS)
             return false;             /* no other instruction negates a register operand */
         if (o->kind == ISA_OPD_IMM && w == 4 && x->desc->w[i] == ISA_W_PRED) {
             x->o[i] = const_slot(d, o->imm ? ISA_FULL : 0, 4);   /* a constant predicate */
@@ -467,7 +467,7 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
 static bool regoff_pool(const isa_func_t *fn)
 {
     for (uint32_t i = 0; i < fn->nopd; i++)
-        if ((fn->opds[i].flags & OPDF_REGOFF) && fn->opds[i].kind == ISA_OPD_REG)
+        if ((fn->opds[i].flags & ISA_OPDF_REGOFF) && fn->opds[i].kind == ISA_OPD_REG)
             return true;
     return false;
 }
@@ -480,7 +480,7 @@ static isa_func_t *regoff_rename(const isa_func_t *fn)
         return NULL;
     uint32_t n = 0;
     for (uint32_t i = 0; i < fn->nopd; i++)
-        n += (fn->opds[i].flags & OPDF_REGOFF) && fn->opds[i].kind == ISA_OPD_REG;
+        n += (fn->opds[i].flags & ISA_OPDF_REGOFF) && fn->opds[i].kind == ISA_OPD_REG;
     isa_func_t *c = PD_MALLOC(sizeof *c);
     *c = *fn;
     c->opds = PD_MALLOC(fn->nopd * sizeof *c->opds + 1);
@@ -489,7 +489,7 @@ static isa_func_t *regoff_rename(const isa_func_t *fn)
     memcpy(c->regs, fn->regs, fn->nreg * sizeof *c->regs);
     for (uint32_t i = 0; i < fn->nopd; i++) {
         isa_operand_t *o = &c->opds[i];
-        if (!(o->flags & OPDF_REGOFF) || o->kind != ISA_OPD_REG)
+        if (!(o->flags & ISA_OPDF_REGOFF) || o->kind != ISA_OPD_REG)
             continue;
         c->regs[c->nreg] = fn->regs[o->u.reg];
         o->u.reg = c->nreg++;
@@ -506,13 +506,13 @@ static bool regoff_sums(pd_t *d, const isa_func_t *orig, uint32_t first, uint32_
     ex_func_t *f = d->f;
     for (uint32_t i = first; i < first + count; i++) {
         const isa_operand_t *o = &f->ir->opds[i];
-        if (o->kind == ISA_OPD_VEC || o->kind == OPD_LIST || o->kind == OPD_DUAL ||
+        if (o->kind == ISA_OPD_VEC || o->kind == ISA_OPD_LIST || o->kind == ISA_OPD_DUAL ||
             (o->kind == ISA_OPD_ADDR && (o->flags & ISA_OPDF_ADDRLIST))) {
             if (!regoff_sums(d, orig, o->u.first, o->count, list, n, cap))
                 return false;
             continue;
         }
-        if (!(o->flags & OPDF_REGOFF) || o->kind != ISA_OPD_REG)
+        if (!(o->flags & ISA_OPDF_REGOFF) || o->kind != ISA_OPD_REG)
             continue;
         const isa_reg_t *base = &orig->regs[orig->opds[i].u.reg];
         isa_tclass_t cls = isa_types[base->type].cls;
@@ -564,14 +564,14 @@ static int preadd_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 /* The forms (honours bits) that operand o and its elements carry. */
 static unsigned opd_forms(const isa_func_t *fn, const isa_operand_t *o)
 {
-    unsigned m = o->flags & (ISA_OPDF_NEG | OPDF_MINUS);
+    unsigned m = o->flags & (ISA_OPDF_NEG | ISA_OPDF_MINUS);
     if (o->kind == ISA_OPD_REG && o->sel >= ISA_SEL_B0)
         m |= ISA_HON_VSEL;
-    if (o->kind == OPD_DUAL)
+    if (o->kind == ISA_OPD_DUAL)
         m |= ISA_HON_DUAL;
     if (o->kind == ISA_OPD_SINK)
         m |= ISA_HON_SINK;
-    if (o->kind == ISA_OPD_VEC || o->kind == OPD_DUAL)
+    if (o->kind == ISA_OPD_VEC || o->kind == ISA_OPD_DUAL)
         for (uint32_t k = 0; k < o->count; k++)
             m |= opd_forms(fn, &fn->opds[o->u.first + k]);
     return m;
@@ -584,7 +584,7 @@ static uint32_t form_refused(const isa_func_t *fn, const isa_instr_t *in, const 
 {
     unsigned hon = x->desc->honours;
     if (isa_ops[in->op].family == ISA_FAM_VIDEO)
-        hon |= OPDF_MINUS | ISA_HON_VSEL;
+        hon |= ISA_OPDF_MINUS | ISA_HON_VSEL;
     for (unsigned i = 0; i < in->nopd; i++)
         if (opd_forms(fn, &fn->opds[in->opd + i]) & ~hon)
             return in->opd + i;
@@ -745,7 +745,7 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
                            select_alu(&d, in, x));
         if (!sums) {
             for (unsigned k = 0; k < in->nopd; k++)
-                if (fn->opds[in->opd + k].flags & OPDF_REGOFF) {
+                if (fn->opds[in->opd + k].flags & ISA_OPDF_REGOFF) {
                     why_set(f, i, in->opd + k);
                     break;
                 }

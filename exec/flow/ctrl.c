@@ -321,7 +321,7 @@ void ex_call_locs(ex_func_t *f)
             continue;
         const isa_operand_t *o = &fn->opds[in->opd];
         for (unsigned k = 0; k < in->nopd; k++)
-            if (o[k].kind == OPD_LIST)
+            if (o[k].kind == ISA_OPD_LIST)
                 for (uint32_t e = 0; e < o[k].count; e++)
                     f->actual[o[k].u.first + e] = actual_loc(f, o[k].u.first + e);
     }
@@ -366,9 +366,9 @@ static void cloc_copy(uint8_t *df, ex_cloc_t d, const uint8_t *sf, ex_cloc_t s, 
  * {(rets),} func{, (args)}{, proto|flist}. */
 static void call_lists(const isa_instr_t *in, const isa_operand_t *o, int *out_rets, int *out_args)
 {
-    unsigned fpos = o[0].kind == OPD_LIST ? 1 : 0;
+    unsigned fpos = o[0].kind == ISA_OPD_LIST ? 1 : 0;
     *out_rets = fpos ? 0 : -1;
-    *out_args = fpos + 1 < in->nopd && o[fpos + 1].kind == OPD_LIST ? (int)fpos + 1 : -1;
+    *out_args = fpos + 1 < in->nopd && o[fpos + 1].kind == ISA_OPD_LIST ? (int)fpos + 1 : -1;
 }
 
 /* The arguments of call x in the caller's frame into the callee's new frame. */
@@ -764,7 +764,7 @@ static bool select_call(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
 {
     const isa_operand_t *o = &f->ir->opds[in->opd];
     unsigned i = 0;
-    if (i < in->nopd && o[i].kind == OPD_LIST)
+    if (i < in->nopd && o[i].kind == ISA_OPD_LIST)
         i++;
     if (i >= in->nopd)
         return false;
@@ -776,9 +776,9 @@ static bool select_call(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         const isa_func_t *callee = &f->mod->funcs[o[i].u.func];
         if (!callee->has_body) {
             int svc = service_of(callee);
-            bool has_rets = i == 1, has_args = i + 1 < in->nopd && o[i + 1].kind == OPD_LIST;
+            bool has_rets = i == 1, has_args = i + 1 < in->nopd && o[i + 1].kind == ISA_OPD_LIST;
             if (svc < 0 || !has_args || (services[svc].nret && !has_rets) ||
-                !select_list(pd, f, has_rets ? &o[0] : &(isa_operand_t){ .kind = OPD_LIST }, callee->rets,
+                !select_list(pd, f, has_rets ? &o[0] : &(isa_operand_t){ .kind = ISA_OPD_LIST }, callee->rets,
                              callee->nret, true) ||
                 !select_list(pd, f, &o[i + 1], callee->params, callee->nparam, false))
                 return false;
@@ -796,14 +796,14 @@ static bool select_call(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         x->aux = EX_CALL_INDIRECT;
         x->o[0] = ex_reg_operand(f, &o[i], &rw);
         x->width = (uint8_t)rw;
-        if (last->kind == OPD_BRTARGETS && f->ir->brts[last->u.idx].calltargets &&
+        if (last->kind == ISA_OPD_BRTARGETS && f->ir->brts[last->u.idx].calltargets &&
             f->ir->brts[last->u.idx].count) {
             x->vec = 1;
             x->imm = last->u.idx;
             const isa_func_t *t0 = &f->mod->funcs[f->ir->brts[last->u.idx].targets[0]];
             rets = t0->rets; nret = t0->nret;
             params = t0->params; nparam = t0->nparam;
-        } else if (last->kind == OPD_PROTO) {
+        } else if (last->kind == ISA_OPD_PROTO) {
             x->vec = 2;
             x->imm = last->u.proto;
             const isa_proto_t *pr = &f->ir->protos[last->u.proto];
@@ -815,9 +815,9 @@ static bool select_call(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
     } else {
         return false;
     }
-    bool has_rets = i == 1, has_args = i + 1 < in->nopd && o[i + 1].kind == OPD_LIST;
-    if (!select_list(pd, f, has_rets ? &o[0] : &(isa_operand_t){ .kind = OPD_LIST }, rets, nret, true) ||
-        !select_list(pd, f, has_args ? &o[i + 1] : &(isa_operand_t){ .kind = OPD_LIST }, params, nparam, false))
+    bool has_rets = i == 1, has_args = i + 1 < in->nopd && o[i + 1].kind == ISA_OPD_LIST;
+    if (!select_list(pd, f, has_rets ? &o[0] : &(isa_operand_t){ .kind = ISA_OPD_LIST }, rets, nret, true) ||
+        !select_list(pd, f, has_args ? &o[i + 1] : &(isa_operand_t){ .kind = ISA_OPD_LIST }, params, nparam, false))
         return false;
     x->desc = call_d;
     return true;
@@ -880,7 +880,7 @@ bool ex_select_ctrl(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         return select_call(pd, f, in, x);
     case ISA_OP_BRX_IDX:
         /* brx.idx{.uni} index, tlist: the targets are looked up when it runs. */
-        if (in->nopd != 2 || o[1].kind != OPD_BRTARGETS || f->ir->brts[o[1].u.idx].calltargets)
+        if (in->nopd != 2 || o[1].kind != ISA_OPD_BRTARGETS || f->ir->brts[o[1].u.idx].calltargets)
             return false;
         x->o[0] = ex_pd_operand(pd, &o[0], 4);
         if (x->o[0] == ISA_NONE || (o[0].kind == ISA_OPD_REG && ex_reg_width(f, &o[0]) != 4))

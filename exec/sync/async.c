@@ -501,7 +501,7 @@ static bool spin_only(const isa_func_t *fn, uint32_t i)
                 /* a register operation: its destination(s) known as computed, or not */
                 if (o[0].kind == ISA_OPD_REG) {
                     ok = set_known(&st, o[0].u.reg, ka && taken == 1, a);
-                } else if (o[0].kind == OPD_DUAL || o[0].kind == ISA_OPD_VEC) {
+                } else if (o[0].kind == ISA_OPD_DUAL || o[0].kind == ISA_OPD_VEC) {
                     for (uint32_t e = 0; e < o[0].count && ok; e++)
                         if (fn->opds[o[0].u.first + e].kind == ISA_OPD_REG)
                             ok = set_known(&st, fn->opds[o[0].u.first + e].u.reg, false, 0);

@@ -773,7 +773,7 @@ static bool select_tex(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t *
     /* d or d|p */
     const isa_operand_t *d = &ops[0];
     t->p = ISA_NONE;
-    if (d->kind == OPD_DUAL) {
+    if (d->kind == ISA_OPD_DUAL) {
         const isa_operand_t *pp = &fn->opds[d->u.first + 1];
         unsigned pw;
         if (pp->kind != ISA_OPD_REG || (t->p = ex_reg_operand(f, pp, &pw)) == ISA_NONE || pw != 0)

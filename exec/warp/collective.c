@@ -545,7 +545,7 @@ static bool dst_dual(ex_func_t *f, const isa_operand_t *o, unsigned dw, bool p_o
                      ex_insn_t *x)
 {
     x->o[0] = x->o[4] = ISA_NONE;
-    if (o->kind == OPD_DUAL) {
+    if (o->kind == ISA_OPD_DUAL) {
         const isa_operand_t *d = &f->ir->opds[o->u.first], *p = d + 1;
         if (!p_ok || p->kind != ISA_OPD_REG || (d->kind == ISA_OPD_SINK && !sink_ok))
             return false;

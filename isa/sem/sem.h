@@ -49,7 +49,7 @@ typedef int (*isa_xfn_t)(void *warp, uint8_t *frame, const isa_xinsn_t *in, uint
 #define ISA_W_ANY  0
 #define ISA_W_PRED 0xff
 /* honours: the operand forms beyond plain registers, vector components and constants that
- * the handler implements: ISA_OPDF_NEG (!p), OPDF_MINUS (-a), ISA_HON_SINK (_, a discarded
+ * the handler implements: ISA_OPDF_NEG (!p), ISA_OPDF_MINUS (-a), ISA_HON_SINK (_, a discarded
  * result), ISA_HON_VSEL (a video selector, %r1.b2, %r1.h10) and ISA_HON_DUAL (d|p).  Pre-decoding refuses an instruction with an
  * operand form its handler does not list ("... is not supported yet"), so that no form is
  * ever ignored (tests/unit/exec/check_forms.c walks every opcode). */

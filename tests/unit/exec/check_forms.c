@@ -33,10 +33,10 @@ typedef struct { const char *name; uint8_t flags; uint8_t sel; uint8_t hon; uint
 static const form_t forms[] = {
     { "_", 0, 0, ISA_HON_SINK, 1 },
     { "!a", ISA_OPDF_NEG, 0, ISA_OPDF_NEG, 0 },
-    { "-a", OPDF_MINUS, 0, OPDF_MINUS, 0 },
+    { "-a", ISA_OPDF_MINUS, 0, ISA_OPDF_MINUS, 0 },
     { "a.b1", 0, ISA_SEL_B1, ISA_HON_VSEL, 0 },
     { "a.h1", 0, ISA_SEL_H1, ISA_HON_VSEL, 0 },
-    { "a+1", OPDF_REGOFF, 0, 0, 0 },
+    { "a+1", ISA_OPDF_REGOFF, 0, 0, 0 },
 };
 
 /* Whether function fi's instruction i, pre-decoded from m as it is now, is refused or runs
@@ -55,7 +55,7 @@ static void check_one(isa_module_t *m, uint32_t fi, uint32_t i, const form_t *f,
         (*ran)++;
         unsigned hon = x->desc->honours;
         if (isa_ops[m->funcs[fi].instrs[i].op].family == ISA_FAM_VIDEO)
-            hon |= OPDF_MINUS | ISA_HON_VSEL;
+            hon |= ISA_OPDF_MINUS | ISA_HON_VSEL;
         if (f->hon)
             ck_assert_msg(hon & f->hon, "%s: %s runs with %s, which its handler does not honour",
                           file, name, f->name);
@@ -101,7 +101,7 @@ static void walk_module(isa_module_t *m, const char *file, unsigned *refused, un
                     o->sel = forms[fx].sel;
                     if (forms[fx].sink)
                         o->kind = ISA_OPD_SINK;
-                    if (forms[fx].flags & OPDF_REGOFF)
+                    if (forms[fx].flags & ISA_OPDF_REGOFF)
                         o->imm = 1;
                     check_one(m, fi, i, &forms[fx], file, refused, ran);
                     *o = save;

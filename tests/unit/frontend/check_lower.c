@@ -165,13 +165,13 @@ START_TEST(functions_and_calls)
     const isa_instr_t *call = &k->instrs[1];
     ck_assert_int_eq(call->op, ISA_OP_CALL);
     ck_assert_int_eq(call->nopd, 3);
-    ck_assert_int_eq(opd(k, 1, 0)->kind, OPD_LIST);
+    ck_assert_int_eq(opd(k, 1, 0)->kind, ISA_OPD_LIST);
     ck_assert_int_eq(opd(k, 1, 1)->kind, ISA_OPD_FUNC);
     ck_assert_int_eq(opd(k, 1, 1)->u.func, 0);
     const isa_instr_t *icall = &k->instrs[3];
     ck_assert_int_eq(icall->nopd, 4);
     ck_assert_int_eq(opd(k, 3, 1)->kind, ISA_OPD_REG);
-    ck_assert_int_eq(opd(k, 3, 3)->kind, OPD_PROTO);
+    ck_assert_int_eq(opd(k, 3, 3)->kind, ISA_OPD_PROTO);
     ck_assert_int_eq(k->nproto, 1);
     ck_assert_int_eq(k->protos[0].nparam, 1);
     isa_module_free(m);
@@ -200,7 +200,7 @@ START_TEST(reg_params_and_constant_lists)
     ck_assert_int_eq(opd(f, 0, 1)->kind, ISA_OPD_REG);
     ck_assert_int_eq(opd(f, 0, 1)->u.reg, 1);
     ck_assert_int_eq(opd(f, 0, 1)->sel, ISA_SEL_Y);
-    ck_assert_int_eq(opd(k, 1, 2)->kind, OPD_LIST);
+    ck_assert_int_eq(opd(k, 1, 2)->kind, ISA_OPD_LIST);
     ck_assert_int_eq(opd(k, 1, 2)->count, 2);
     ck_assert_int_eq(k->opds[opd(k, 1, 2)->u.first].kind, ISA_OPD_IMM);
     ck_assert_int_eq(k->opds[opd(k, 1, 2)->u.first].imm, 41);
@@ -219,11 +219,11 @@ START_TEST(negation_and_video_selectors)
                               "vadd2.u32.u32.u32 %r0.h10, %r1.h01, %r2.h32, %r3;\n"
                               "lop3.or.b32 %r0|%p1, %r1, %r2, %r3, 0xfe, !%p0;\n}\n");
     const isa_func_t *f = &m->funcs[0];
-    ck_assert_int_eq(opd(f, 0, 0)->flags & OPDF_MINUS, 0);
-    ck_assert(opd(f, 0, 1)->flags & OPDF_MINUS);
+    ck_assert_int_eq(opd(f, 0, 0)->flags & ISA_OPDF_MINUS, 0);
+    ck_assert(opd(f, 0, 1)->flags & ISA_OPDF_MINUS);
     ck_assert_int_eq(opd(f, 0, 1)->sel, ISA_SEL_B1);
-    ck_assert(opd(f, 0, 2)->flags & OPDF_MINUS);
-    ck_assert_int_eq(opd(f, 0, 3)->flags & OPDF_MINUS, 0);
+    ck_assert(opd(f, 0, 2)->flags & ISA_OPDF_MINUS);
+    ck_assert_int_eq(opd(f, 0, 3)->flags & ISA_OPDF_MINUS, 0);
     ck_assert_int_eq(opd(f, 1, 0)->sel, ISA_SEL_BXY);
     ck_assert_int_eq(opd(f, 1, 0)->fsel, 0x20);
     ck_assert_int_eq(opd(f, 1, 1)->sel, ISA_SEL_BXYZW);
@@ -236,7 +236,7 @@ START_TEST(negation_and_video_selectors)
     ck_assert_str_eq(isa_sel_text(ISA_SEL_HXY, 0x01, sb, sizeof sb), "h01");
     ck_assert_str_eq(isa_sel_text(ISA_SEL_BXYZ, 0x310, sb, sizeof sb), "b310");
     ck_assert_str_eq(isa_sel_text(ISA_SEL_H1, 0, sb, sizeof sb), "h1");
-    ck_assert_int_eq(opd(f, 3, 0)->kind, OPD_DUAL);
+    ck_assert_int_eq(opd(f, 3, 0)->kind, ISA_OPD_DUAL);
     ck_assert(opd(f, 3, 5)->flags & ISA_OPDF_NEG);
     char *text = NULL;
     size_t len = 0;
