@@ -592,6 +592,31 @@ static const drv_fn_t fft_table[99] = {
     (drv_fn_t)fft_slot96, (drv_fn_t)fft_slot97, (drv_fn_t)fft_slot98,
 };
 
+/* {1734dc26-800d-4745-8726-c0f1e7dd8bca}: asked for by cuBLASLt (matmul heuristics,
+ * cublasGemmEx: tests/driver/logs/cublaslt_fp8_1.log): 136 bytes, 16 slots; on the H200 slot
+ * 4 (out, out, in-out size 136) hands out two buffers that slot 13 then fills.  What they
+ * mean is not known: every slot answers CUDA_ERROR_NOT_SUPPORTED, named (cuBLASLt then
+ * reports a failure; with no table it called through a null pointer). */
+UNKNOWN_SLOT(blt, 1)
+UNKNOWN_SLOT(blt, 2)
+UNKNOWN_SLOT(blt, 3)
+UNKNOWN_SLOT(blt, 4)
+UNKNOWN_SLOT(blt, 5)
+UNKNOWN_SLOT(blt, 6)
+UNKNOWN_SLOT(blt, 7)
+UNKNOWN_SLOT(blt, 8)
+UNKNOWN_SLOT(blt, 9)
+UNKNOWN_SLOT(blt, 10)
+UNKNOWN_SLOT(blt, 11)
+UNKNOWN_SLOT(blt, 12)
+UNKNOWN_SLOT(blt, 13)
+UNKNOWN_SLOT(blt, 14)
+UNKNOWN_SLOT(blt, 15)
+UNKNOWN_SLOT(blt, 16)
+static const drv_fn_t blt_table[17] = {
+    DRV_SIZE(17), (drv_fn_t)blt_slot1, (drv_fn_t)blt_slot2, (drv_fn_t)blt_slot3, (drv_fn_t)blt_slot4, (drv_fn_t)blt_slot5, (drv_fn_t)blt_slot6, (drv_fn_t)blt_slot7, (drv_fn_t)blt_slot8, (drv_fn_t)blt_slot9, (drv_fn_t)blt_slot10, (drv_fn_t)blt_slot11, (drv_fn_t)blt_slot12, (drv_fn_t)blt_slot13, (drv_fn_t)blt_slot14, (drv_fn_t)blt_slot15, (drv_fn_t)blt_slot16,
+};
+
 static const struct { uint8_t uuid[16]; const void *table; } tables[] = {
     { { 0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9 }, cudart_table },
     { { 0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66 }, tools_table },
@@ -602,6 +627,7 @@ static const struct { uint8_t uuid[16]; const void *table; } tables[] = {
     { { 0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2 }, integrity_table },
     { { 0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48, 0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8, 0xf2 }, lib_table },
     { { 0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d, 0x83, 0x5c, 0xe1, 0x82, 0xaf, 0xf1, 0x99, 0x1e }, fft_table },
+    { { 0x17, 0x34, 0xdc, 0x26, 0x80, 0x0d, 0x47, 0x45, 0x87, 0x26, 0xc0, 0xf1, 0xe7, 0xdd, 0x8b, 0xca }, blt_table },
 };
 
 DRV_API CUresult cuGetExportTable(const void **table, const CUuuid *id)

@@ -20,7 +20,7 @@ for src in tests/apps/*.cu; do
     if [ $# -gt 0 ]; then
         case " $* " in *" $n "*) ;; *) continue ;; esac
     fi
-    libs=$(sed -n 's|.*link: \(-l[a-z]*\( -l[a-z]*\)*\).*|\1|p' "$src" | head -n 1)
+    libs=$(sed -n 's|.*link: \(-l[a-zA-Z]*\( -l[a-zA-Z]*\)*\).*|\1|p' "$src" | head -n 1)
     target=$(sed -n 's|^// target: \(.*\)$|\1|p' "$src" | head -n 1)
     # shellcheck disable=SC2086
     if ! "$NVCC" -O2 $target -o "$bin/$n" "$src" $libs ||

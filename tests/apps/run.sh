@@ -41,7 +41,7 @@ build_one() {   # NAME VARIANT
     if [ "$2" = shared ]; then bin=$out/$1.shared; flags="-cudart shared ${target:--arch=sm_90}"
     else bin=$out/$1; flags="$target"
     fi
-    libs=$(sed -n 's|.*link: \(-l[a-z]*\( -l[a-z]*\)*\).*|\1|p' "$src" | head -n 1)
+    libs=$(sed -n 's|.*link: \(-l[a-zA-Z]*\( -l[a-zA-Z]*\)*\).*|\1|p' "$src" | head -n 1)
     if [ -x "$bin" ] && [ "$bin" -nt "$src" ] && [ "$bin" -nt tests/apps/apps.h ]; then return 0; fi
     # shellcheck disable=SC2086
     "$NVCC" -O2 $flags -o "$bin" "$src" $libs > "$bin.log" 2>&1 || { echo "BUILD FAILED $1 ($2):"; cat "$bin.log"; return 1; }
