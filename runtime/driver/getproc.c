@@ -5,6 +5,9 @@
  * context checks, and the integrity answer with which the runtime checks that the tables
  * come from the driver. */
 #include <nettle/hmac.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <nettle/md2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -639,6 +642,25 @@ DRV_API CUresult cuGetExportTable(const void **table, const CUuuid *id)
             *table = tables[i].table;
             return CUDA_SUCCESS;
         }
+    /* A table no recording showed: named once per UUID, so that a library that calls
+     * through it anyway (cuBLASLt did, before its table was known) leaves a clue. */
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static uint8_t said[16][16];
+    static unsigned nsaid;
+    pthread_mutex_lock(&lock);
+    bool known = false;
+    for (unsigned i = 0; i < nsaid; i++)
+        known |= memcmp(said[i], id->bytes, 16) == 0;
+    if (!known) {
+        const uint8_t *u = (const uint8_t *)id->bytes;
+        fprintf(stderr, "ptxemu: cuGetExportTable: the private driver table {%02x%02x%02x%02x-%02x%02x-%02x%02x-"
+                        "%02x%02x-%02x%02x%02x%02x%02x%02x} is not known to the emulator's driver "
+                        "(CUDA_ERROR_INVALID_VALUE)\n",
+                u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+        if (nsaid < 16)
+            memcpy(said[nsaid++], id->bytes, 16);
+    }
+    pthread_mutex_unlock(&lock);
     *table = NULL;
     return CUDA_ERROR_INVALID_VALUE;
 }

@@ -184,6 +184,19 @@ START_TEST(private_tables)
     CUuuid other = { { 1, 2, 3 } };
     const void *t;
     ck_assert_int_eq(cuGetExportTable(&t, &other), CUDA_ERROR_INVALID_VALUE);
+    /* cuBLASLt's table: 136 bytes, every slot answers CUDA_ERROR_NOT_SUPPORTED */
+    static const uint8_t blt[16] = { 0x17, 0x34, 0xdc, 0x26, 0x80, 0x0d, 0x47, 0x45,
+                                     0x87, 0x26, 0xc0, 0xf1, 0xe7, 0xdd, 0x8b, 0xca };
+    CUuuid ub;
+    memcpy(ub.bytes, blt, 16);
+    ck_assert_int_eq(cuGetExportTable(&t, &ub), CUDA_SUCCESS);
+    ck_assert_uint_eq(*(const uintptr_t *)t, 136);
+    for (unsigned k = 1; k <= 16; k++) {
+        CUresult (*slot)(void);
+        memcpy(&slot, (const char *)t + k * sizeof(void *), sizeof slot);
+        ck_assert_ptr_nonnull((void *)(uintptr_t)slot);
+        ck_assert_int_eq(slot(), CUDA_ERROR_NOT_SUPPORTED);
+    }
     /* the integrity answer: constants for versions ending in 0 and 1, else a keyed hash
      * that depends on the time passed */
     CUuuid u;
