@@ -260,7 +260,6 @@ typedef struct ex_warp {
     uint32_t    valid;           /* lanes that are threads */
     uint32_t    alive;           /* lanes that have not exited */
     uint32_t    waiting;         /* lanes blocked at a barrier or bar.warp.sync */
-    uint32_t    bar_pc;          /* program counter of the group that ran last (round robin) */
     /* The group a quantum's end interrupted, resumed without a new selection when nothing
      * about the warp's ready lanes changed meanwhile (res_ok). */
     bool        res_ok;
@@ -292,6 +291,8 @@ typedef struct ex_warp {
     uint32_t  (*sp)[ISA_LANES];
     uint64_t    sp_used;
     uint64_t    backjumps;       /* for starvation avoidance */
+    uint32_t    last_g, last_pc; /* the group that ran last and where it stopped: when it was
+                                    preempted for spinning, another group runs next */
     ex_grange_t gcache[EX_GCACHE];  /* global ranges last accessed, by instruction */
     /* fault report */
     int         fault_lane;

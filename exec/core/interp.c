@@ -407,12 +407,17 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
             pc = w->res_pc;
             g = w->res_g;
         } else if (w->backjumps >= EX_SPIN_LIMIT) {
-            uint32_t after = UINT32_MAX;
-            for (uint32_t m = ready; m; m &= m - 1) {
+            /* The group that spun gives way: the other ready lanes' group with the lowest
+             * counter past where it stopped, round robin (the lowest of them when none is
+             * past it), so that every group of the warp gets its turn. */
+            uint32_t cand = ready & ~w->last_g, after = UINT32_MAX;
+            if (!cand)
+                cand = ready;
+            for (uint32_t m = cand; m; m &= m - 1) {
                 unsigned l = (unsigned)__builtin_ctz(m);
                 if (cx->pc[l] < pc)
                     pc = cx->pc[l];
-                if (cx->pc[l] > w->bar_pc && cx->pc[l] < after)
+                if (cx->pc[l] > w->last_pc && cx->pc[l] < after)
                     after = cx->pc[l];
             }
             if (after != UINT32_MAX)
@@ -447,7 +452,6 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                     g |= 1u << l;
             }
         }
-        w->bar_pc = pc;
         uint8_t *f = cx->frame;
         const ex_insn_t *code = cx->fn->code;
         bool others = g != ready;
@@ -570,7 +574,6 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                     code = cx->fn->code;
                     g = back;
                     pc = at;
-                    w->bar_pc = pc;
                     if (budget)
                         continue;
                     break;
@@ -605,7 +608,6 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                     f = cx->frame;
                     code = cx->fn->code;
                     pc = 0;
-                    w->bar_pc = 0;
                     continue;
                 }
                 g = 0;
@@ -631,6 +633,8 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
         w->nlane_instr += run * (uint64_t)__builtin_popcount(g0);
         w->ninstr += run;
         set_pcs(cx, g, pc);
+        w->last_g = g;
+        w->last_pc = pc;
         if (!budget && g && pc != join && w->cur == i) {
             /* the quantum ended inside a straight run: resume it next time if nothing
              * changes about the lanes ready to run */
@@ -794,7 +798,7 @@ static bool cta_start(launch_t *L, ex_cta_t *c, const uint32_t cl[3], const uint
     for (uint32_t i = 0; i < c->nwarps; i++) {
         ex_warp_t *w = &c->warps[i];
         w->cta = c;
-        w->valid = w->waiting = w->bar_pc = 0;
+        w->valid = w->waiting = 0;
         memset(w->bar_arrived, 0, sizeof w->bar_arrived);
         w->bar_counted = 0;
         w->red_lanes = w->wait_other = 0;
@@ -836,6 +840,7 @@ static bool cta_start(launch_t *L, ex_cta_t *c, const uint32_t cl[3], const uint
         w->ninstr = 0;
         w->nlane_instr = 0;
         w->backjumps = 0;
+        w->last_g = w->last_pc = 0;
         w->mb_stuck = false;
         w->depth = 1;
         w->cur = 0;
