@@ -121,6 +121,17 @@ HV_INLINE void hv_cvt_f16_f32(uint32_t *r, const uint32_t *x)
         memcpy(r + i, &res, sizeof res);
     }
 }
+/* cvt.rn.bf16.f32 of 32 lanes: f32 bits to bf16 bits (NaN: the canonical 0x7fff). */
+HV_INLINE void hv_cvt_bf16_f32(uint32_t *r, const uint32_t *x)
+{
+    for (unsigned i = 0; i < 32; i += HV_W) {
+        hv_u u;
+        memcpy(&u, x + i, sizeof u);
+        hv_u nan = (hv_u)((hv_i)(0x7f800000u - (u & 0x7fffffffu)) >> 31);
+        hv_u res = hv_sel(nan, (hv_u){ 0 } + 0x7fffu, (u + 0x7fffu + (u >> 16 & 1u)) >> 16);
+        memcpy(r + i, &res, sizeof res);
+    }
+}
 /* cvt.f32.f16 of 32 lanes: f16 bits (low 16 bits) to f32 bits (NaN: 0x7fffffff). */
 HV_INLINE void hv_cvt_f32_f16(uint32_t *r, const uint32_t *x)
 {
