@@ -273,15 +273,17 @@ static inline uint32_t vsimd(unsigned op, unsigned n, uint32_t a, uint32_t b, ui
 /* One handler per operation: d = FN(a, b, c) over 32-bit slots; c is absent (o[3] is
  * ISA_NONE) in the two-source scalar forms and then reads as a.  fs: the SIMD source
  * selectors (imm). */
+#define VIDEO_OPERANDS                                                                      \
+    uint32_t *d = ISA_SLOT(uint32_t, f, in->o[0]);                                          \
+    const uint32_t *pa = ISA_SLOT(const uint32_t, f, in->o[1]);                             \
+    const uint32_t *pb = ISA_SLOT(const uint32_t, f, in->o[2]);                             \
+    const uint32_t *pc = in->o[3] == ISA_NONE ? pa : ISA_SLOT(const uint32_t, f, in->o[3]); \
+    uint64_t aux = in->aux
 #define VIDEO_H(NAME, EXPR)                                                                 \
     ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)        \
     {                                                                                       \
         (void)w_;                                                                           \
-        uint32_t *d = ISA_SLOT(uint32_t, f, in->o[0]);                                      \
-        const uint32_t *pa = ISA_SLOT(const uint32_t, f, in->o[1]);                         \
-        const uint32_t *pb = ISA_SLOT(const uint32_t, f, in->o[2]);                         \
-        const uint32_t *pc = in->o[3] == ISA_NONE ? pa : ISA_SLOT(const uint32_t, f, in->o[3]); \
-        uint64_t aux = in->aux;                                                             \
+        VIDEO_OPERANDS;                                                                     \
         uint32_t fs = (uint32_t)in->imm;                                                    \
         (void)fs;                                                                           \
         ISA_LANE_LOOP(mask, {                                                               \
@@ -294,14 +296,14 @@ static inline uint32_t vsimd(unsigned op, unsigned n, uint32_t a, uint32_t b, ui
     }                                                                                       \
     ISA_DESC(NAME, 4, 4, 4, 4)
 
-/* vadd, vsub, vabsdiff, vmin, vmax without selectors or .sat (the common forms): varith
- * branch-free, the types' signs as masks (all ones for .s32), so that the lane loop runs
- * in vectors.  op and op2 are constants in each copy. */
 /* x extended to 64 bits, by its sign where sgn is all ones */
 static inline int64_t vext(uint32_t x, uint32_t sgn)
 {
     return (int64_t)((uint64_t)x | (0u - (uint64_t)(x >> 31 & sgn & 1u)) << 32);
 }
+/* vadd, vsub, vabsdiff, vmin, vmax without selectors or .sat (the common forms): varith
+ * branch-free, the types' signs as masks (all ones for .s32), so that the lane loop runs
+ * in vectors.  op and op2 are constants in each copy. */
 static inline uint32_t vplain(unsigned op, unsigned op2, uint32_t a, uint32_t b, uint32_t c, uint32_t as,
                               uint32_t bs, uint32_t ds)
 {
@@ -325,11 +327,7 @@ static inline uint32_t vplain(unsigned op, unsigned op2, uint32_t a, uint32_t b,
     ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)        \
     {                                                                                       \
         (void)w_;                                                                           \
-        uint32_t *d = ISA_SLOT(uint32_t, f, in->o[0]);                                      \
-        const uint32_t *pa = ISA_SLOT(const uint32_t, f, in->o[1]);                         \
-        const uint32_t *pb = ISA_SLOT(const uint32_t, f, in->o[2]);                         \
-        const uint32_t *pc = in->o[3] == ISA_NONE ? pa : ISA_SLOT(const uint32_t, f, in->o[3]); \
-        uint64_t aux = in->aux;                                                             \
+        VIDEO_OPERANDS;                                                                     \
         if (aux & V_NOT_PLAIN) {                                                            \
             ISA_LANE_LOOP(mask, { d[l] = varith(OP, pa[l], pb[l], pc[l], aux); });           \
             return ISA_X_NEXT;                                                              \
@@ -374,15 +372,11 @@ SIMD_H(vset, SSET)
 #define SAD4_FREE ((uint64_t)V_DS | V_AS | V_BS | (uint64_t)3 << V_OP2_SHIFT)
 ISA_HOT static int sad4_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)
 {
-    uint64_t aux = in->aux;
+    VIDEO_OPERANDS;
     unsigned op2 = (unsigned)(aux >> V_OP2_SHIFT) & 3;
     if ((aux & ~SAD4_FREE) != SAD4_FORM || (op2 != OP2_NONE && op2 != OP2_ADD) ||
         (op2 == OP2_ADD && in->o[3] == ISA_NONE))
         return vabsdiff4_x->fn(w_, f, in, mask);
-    uint32_t *d = ISA_SLOT(uint32_t, f, in->o[0]);
-    const uint32_t *pa = ISA_SLOT(const uint32_t, f, in->o[1]);
-    const uint32_t *pb = ISA_SLOT(const uint32_t, f, in->o[2]);
-    const uint32_t *pc = in->o[3] == ISA_NONE ? pa : ISA_SLOT(const uint32_t, f, in->o[3]);
     uint32_t as = aux & V_AS ? 0x80u : 0, bs = aux & V_BS ? 0x80u : 0;
     uint32_t r[ISA_LANES];
     for (unsigned i = 0; i < ISA_LANES; i += HV_W) {

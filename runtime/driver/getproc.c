@@ -596,7 +596,7 @@ static const drv_fn_t fft_table[99] = {
 };
 
 /* {1734dc26-800d-4745-8726-c0f1e7dd8bca}: asked for by cuBLASLt (matmul heuristics,
- * cublasGemmEx: tests/driver/logs/cublaslt_fp8_1.log): 136 bytes, 16 slots; on the H200 slot
+ * cublasGemmEx: tests/driver/logs/cublaslt.log): 136 bytes, 16 slots; on the H200 slot
  * 4 (out, out, in-out size 136) hands out two buffers that slot 13 then fills.  What they
  * mean is not known: every slot answers CUDA_ERROR_NOT_SUPPORTED, named (cuBLASLt then
  * reports a failure; with no table it called through a null pointer). */

@@ -14,6 +14,6 @@ gcc -O1 -Wall -I"$CUDA/include" -I"$S" -o "$D/attrs" "$S/attrs.c" -L"$CUDA/lib64
 "$CUDA/bin/nvcc" -o "$D/vecadd_static" -gencode arch=compute_90,code=[sm_90,compute_90] "$S/vecadd.cu"
 "$CUDA/bin/nvcc" -cudart shared -o "$D/vecadd_shared" -gencode arch=compute_90,code=[sm_90,compute_90] "$S/vecadd.cu"
 cp "$S/record.sh" "$D/"
-"$CUDA/bin/nvcc" -o "$D/cublaslt_fp8" "$S/cublaslt_fp8.cu" -lcublasLt
+"$CUDA/bin/nvcc" -o "$D/cublaslt" "$S/../apps/cublaslt.cu" -lcublasLt
 "$CUDA/bin/nvcc" -o "$D/cublas_gemmex" "$S/cublas_gemmex.cu" -lcublas
 cp "$S/record_libs.sh" "$D/"
