@@ -597,10 +597,8 @@ ISA_HOT static int cvt_nar_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32
     }
     /* cvt.rn.f16x2.f32 and cvt.rn.bf16x2.f32 d, a, b without modifiers: a to the upper
      * half, b to the lower, in vectors */
-    const uint64_t pack = (uint64_t)ISA_RND_N << 40 | (uint64_t)NV_PACK << 53 | (uint64_t)NK_F32 << 8 | 4u << 4 | 4u;
-    const uint64_t pack_mask = ~(0xf0ull | 0xfull << 56 | 0xffull << 16);
-    if ((a & pack_mask) == (pack & pack_mask) && CV_SW(a) == 4 && CV_DW(a) == 4 && NV_BW(a) == 4 &&
-        (p.dk == NK_F16 || p.dk == NK_BF16) && (a >> 16 & 0xff) == (uint64_t)p.dk) {
+    if (shape == NV_PACK && p.sk == NK_F32 && (p.dk == NK_F16 || p.dk == NK_BF16) && p.mode == ISA_RND_N &&
+        !p.irnd && !p.ftz && !p.sat && !p.satf && !p.relu && CV_SW(a) == 4 && CV_DW(a) == 4 && NV_BW(a) == 4) {
         uint32_t hi[ISA_LANES], lo[ISA_LANES];
         const uint32_t *sa = (const uint32_t *)(const void *)s, *sb = (const uint32_t *)(const void *)(f + in->o[2]);
         if (p.dk == NK_F16) {

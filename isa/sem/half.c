@@ -294,7 +294,7 @@ HV_INLINE hv_u hv_active(uint32_t mask, unsigned i, int pair)
         uint32_t any = 0;                                                                        \
         for (unsigned k = 0; k < HV_W; k++)                                                      \
             any |= bad[k];                                                                       \
-        if (any & 0x80008000u)                                                                                 \
+        if (any & 0x80008000u)                                                                   \
             return GENERAL->fn(w_, f, in, mask);                                                 \
         if (mask == ISA_FULL)                                                                    \
             memcpy(d, r.l, sizeof r.l);                                                          \

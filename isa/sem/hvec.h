@@ -7,8 +7,9 @@
  * rounded once to nearest even, straight to the format's bits.  Callers guarantee the
  * ranges (half.c): f16 operands finite; bf16 factors zero or of exponent field 63..190, so
  * that their product is an exact f32 (at least 2^-128, below 2^128; sums of finite bf16 may
- * overflow f32: the rounding below still gives infinity).  hv_round_f16 is the vector form of fp.h's one-lane
- * isa_f16_round_f32 (tests/unit/isa/check_hvec.c holds the two equal). */
+ * overflow f32: the rounding below still gives infinity).  hv_round_f16 is the vector form
+ * of fp.h's one-lane isa_f16_round_f32 (tests/unit/isa/check_hvec.c holds the two equal;
+ * tests/unit/exec/check_halfvec.c the handlers and the general ones). */
 #ifndef PTXEMU_ISA_SEM_HVEC_H
 #define PTXEMU_ISA_SEM_HVEC_H
 
