@@ -39,6 +39,7 @@ struct ex_heap {
     uint64_t    size, top;         /* the region and the part handed out so far */
     uint64_t    last;              /* offset of the block that ends at top (valid when top > 0) */
     free_blk_t *cls[NCLASS];
+    uint64_t    nonempty[(NCLASS + 63) / 64];   /* bit c: cls[c] holds a block */
 };
 
 static uint64_t round16(uint64_t n) { return (n + 15) & ~15ull; }
@@ -96,14 +97,18 @@ static void list_add(ex_heap_t *h, free_blk_t *f)
     if (f->next)
         f->next->prev = f;
     h->cls[c] = f;
+    h->nonempty[c / 64] |= 1ull << (c % 64);
 }
 
 static void list_remove(ex_heap_t *h, free_blk_t *f)
 {
-    if (f->prev)
+    if (f->prev) {
         f->prev->next = f->next;
-    else
-        h->cls[class_of(f->h.size)] = f->next;
+    } else {
+        unsigned c = class_of(f->h.size);
+        if (!(h->cls[c] = f->next))
+            h->nonempty[c / 64] &= ~(1ull << (c % 64));
+    }
     if (f->next)
         f->next->prev = f->prev;
 }
@@ -132,6 +137,17 @@ static void split(ex_heap_t *h, blk_t *b, uint64_t need)
     list_add(h, (free_blk_t *)r);
 }
 
+/* The first class from c on that holds a block (NCLASS: none). */
+static unsigned next_class(const ex_heap_t *h, unsigned c)
+{
+    for (unsigned w = c / 64; w < (NCLASS + 63) / 64; w++) {
+        uint64_t bits = h->nonempty[w] & (w == c / 64 ? ~0ull << (c % 64) : ~0ull);
+        if (bits)
+            return w * 64 + (unsigned)__builtin_ctzll(bits);
+    }
+    return NCLASS;
+}
+
 /* Under svc_lock: a block of n bytes (16-byte aligned), or 0. */
 static uint64_t heap_alloc(ex_heap_t *h, uint64_t n)
 {
@@ -141,9 +157,8 @@ static uint64_t heap_alloc(ex_heap_t *h, uint64_t n)
     if (need > h->size || need > MAX_BLOCK)
         return 0;
     blk_t *b = NULL;
-    unsigned c = class_of(need);
     /* the exact small class, then any larger class (first fit within a power-of-two class) */
-    for (; c < NCLASS && !b; c++)
+    for (unsigned c = next_class(h, class_of(need)); c < NCLASS && !b; c = next_class(h, c + 1))
         for (free_blk_t *f = h->cls[c]; f; f = f->next)
             if (f->h.size >= need) {
                 list_remove(h, f);

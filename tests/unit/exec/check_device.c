@@ -387,6 +387,79 @@ START_TEST(heap_reuse)
 }
 END_TEST
 
+/* Random churn of sizes from 1 byte to 96 KiB: blocks never overlap (each keeps its
+ * pattern until freed), and malloc fails only when no free gap between the blocks in use
+ * (nor the end of the heap) could hold the request. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+START_TEST(heap_churn_random)
+{
+    enum { LIVE = 256, HEAP = 1 << 20 };
+    ex_device_t *d = ex_device_new(NULL);
+    ck_assert_int_eq(ex_device_set_limit(d, EX_LIMIT_HEAP, HEAP), ISA_ST_OK);
+    uint64_t ptr[LIVE] = { 0 }, len[LIVE] = { 0 }, base = 0, fails = 0;
+    uint32_t seed = 12345;
+    for (unsigned step = 0; step < 40000; step++) {
+        seed = seed * 1664525u + 1013904223u;
+        unsigned i = (seed >> 8) % LIVE;
+        if (ptr[i]) {
+            const uint8_t *b = (const uint8_t *)(uintptr_t)ptr[i];
+            uint64_t k = 0;
+            while (k < len[i] && b[k] == (uint8_t)(i * 7 + 1))
+                k++;
+            ck_assert_uint_eq(k, len[i]);
+            ck_assert_uint_eq(ex_svc_free(d, &ptr[i], 1), 0xff);
+            ptr[i] = 0;
+            continue;
+        }
+        seed = seed * 1664525u + 1013904223u;
+        uint64_t sz = (seed >> 16) % 4 ? 1 + (seed >> 8) % 5000 : 1 + (seed >> 4) % 98304;
+        uint64_t out[32] = { 0 };
+        ex_svc_malloc(d, &sz, out, 1);
+        if (!base)
+            base = out[0] - 16;   /* the first block of a fresh heap is its first */
+        if (out[0]) {
+            ck_assert_uint_eq(out[0] & 15, 0);
+            ck_assert_uint_ge(out[0], base + 16);
+            ck_assert_uint_le(out[0] + sz, base + HEAP);
+            ptr[i] = out[0];
+            len[i] = sz;
+            memset((void *)(uintptr_t)ptr[i], (uint8_t)(i * 7 + 1), sz);
+            continue;
+        }
+        /* no gap may hold it (a block may keep up to 31 bytes more than asked) */
+        fails++;
+        uint64_t spans[2 * LIVE + 2];
+        unsigned n = 0;
+        for (unsigned j = 0; j < LIVE; j++)
+            if (ptr[j]) {
+                spans[n++] = ptr[j] - 16;
+                spans[n++] = ptr[j] + (len[j] + 15) / 16 * 16;
+            }
+        qsort(spans, n / 2, 2 * sizeof *spans, cmp_u64);
+        uint64_t at = base, need = (sz + 15) / 16 * 16 + 16;
+        for (unsigned j = 0; j <= n; j += 2) {
+            uint64_t next = j < n ? spans[j] : base + HEAP;
+            ck_assert_uint_lt(next - at, need + (j < n ? 32 : 0) + (j ? 32 : 0));
+            if (j < n)
+                at = spans[j + 1];
+        }
+    }
+    ck_assert_uint_gt(fails, 0);   /* the heap filled up now and then */
+    for (unsigned i = 0; i < LIVE; i++)
+        if (ptr[i])
+            ck_assert_uint_eq(ex_svc_free(d, &ptr[i], 1), 0xff);
+    uint64_t big = HEAP - 16, out[32] = { 0 };
+    ex_svc_malloc(d, &big, out, 1);
+    ck_assert_uint_eq(out[0], base + 16);
+    ex_device_free(d);
+}
+END_TEST
+
 Suite *make_device_suite(void)
 {
     Suite *s = suite_create("device");
@@ -401,6 +474,7 @@ Suite *make_device_suite(void)
     tcase_add_test(tc, local_layout);
     tcase_add_test(tc, pmevent_counts);
     tcase_add_test(tc, heap_reuse);
+    tcase_add_test(tc, heap_churn_random);
     suite_add_tcase(s, tc);
     return s;
 }
