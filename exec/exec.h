@@ -22,6 +22,9 @@ typedef struct {
                            unless the launch asks for another number (up to 256); 0: one per core */
     bool     no_inline; /* every call builds an activation, as written (by default small leaf
                            functions are expanded into their callers: docs/execution.md) */
+    bool     exact_bounds;   /* a module's variables are global memory each exactly, not with
+                                the padding and the rest of the mapped segment around them
+                                that kernels may touch on the GPU (docs/execution.md) */
 } ex_device_config_t;
 
 /* NULL when host memory runs out.  cfg may be NULL (the defaults). */

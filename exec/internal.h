@@ -125,6 +125,7 @@ typedef struct ex_worker {
 struct ex_device {
     unsigned          nworkers;
     bool              no_inline;        /* ex_device_config_t's */
+    bool              exact_bounds;     /* ex_device_config_t's */
     ex_worker_t      *wk;               /* [nworkers] */
     /* the allocation registry */
     _Atomic(ex_ranges_t *) ranges;
@@ -185,13 +186,14 @@ struct ex_program {
     const isa_module_t *m;
     ex_func_t          *funcs;
     /* module memory */
-    uint8_t            *globals;        /* .global variables (host memory) */
+    uint8_t            *mem;            /* the module's memory (host memory, mmap'd): the .const
+                                           bank, then the .global variables */
+    size_t              mem_size;
     uint64_t           *global_addr;    /* per module var: its address in its space */
-    uint8_t            *consts;         /* the .const bank */
+    uint8_t            *consts;         /* the .const bank (at mem) */
     uint32_t            consts_size;
     uint64_t            shared_static;  /* bytes of the .shared variables of every function and the module */
-    uint64_t            globals_size;
-    bool                consts_mapped;  /* the constant bank is in the registry */
+    bool                mem_mapped;     /* mem is in the registry whole (else range by range) */
     uint8_t            *entry_local;    /* per function: 1 when its call graph uses .local
                                            (an indirect call counts every function) */
     /* The module's .texref, .surfref and .samplerref variables (8 bytes of global memory

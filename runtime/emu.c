@@ -11,11 +11,18 @@
 static ex_device_t   *device;
 static pthread_once_t device_once = PTHREAD_ONCE_INIT;
 
-/* PTXEMU_NO_INLINE=1 (ptxrun --no-inline): calls stay calls. */
+static bool env_on(const char *name)
+{
+    const char *e = getenv(name);
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+/* PTXEMU_NO_INLINE=1 (ptxrun --no-inline): calls stay calls; PTXEMU_EXACT_BOUNDS=1
+ * (ptxrun --exact-bounds): module variables are mapped exactly. */
 static void device_make(void)
 {
-    const char *e = getenv("PTXEMU_NO_INLINE");
-    ex_device_config_t cfg = { .no_inline = e && *e && strcmp(e, "0") != 0 };
+    ex_device_config_t cfg = { .no_inline = env_on("PTXEMU_NO_INLINE"),
+                               .exact_bounds = env_on("PTXEMU_EXACT_BOUNDS") };
     device = ex_device_new(&cfg);
 }
 

@@ -40,8 +40,9 @@ static void usage(FILE *out)
           "  -o, --output text|hex|json   how printed buffers look (default text)\n"
           "  --stats[=text|json]    print each launch's statistics and memory metrics (Nsight Compute's\n"
           "                         names) on stderr (emulator only)\n"
-          "  --exact-bounds         a program's kernels fault on any access outside its allocations (by\n"
-          "                         default, as on the H100, only outside the memory mapped around them)\n"
+          "  --exact-bounds         kernels fault on any access outside an allocation or a module variable\n"
+          "                         (by default, as on the H100, only outside the memory mapped around\n"
+          "                         them; a PTX file's buffers are always exact)\n"
           "  --no-inline            every call builds an activation, as written (by default calls of small\n"
           "                         leaf functions are expanded into their callers: same results, faster)\n"
           "  --backend emu|cuda     run on the emulator (default) or on a real GPU\n"
@@ -689,11 +690,8 @@ int main(int argc, char **argv)
         int rc = spawn(pargv, !cuda, false, NULL, NULL);
         return rc < 0 ? EXIT_USAGE : rc;
     }
-    if (exact) {
-        fprintf(stderr, "ptxrun: error: --exact-bounds applies to a program: a PTX file's buffers are always "
-                        "exact\n");
-        return EXIT_USAGE;
-    }
+    if (exact)   /* a PTX file's buffers are always exact; its module variables too now */
+        setenv("PTXEMU_EXACT_BOUNDS", "1", 1);
     if (fifo)   /* for the CUDA backend (runtime/cuda.c), as for programs */
         setenv_num("PTXEMU_PRINTF_FIFO", (double)fifo, true);
     if (heap)

@@ -35,6 +35,7 @@ ex_device_t *ex_device_new(const ex_device_config_t *cfg)
         n = EX_MAX_WORKERS;
     d->nworkers = n;
     d->no_inline = cfg && cfg->no_inline;
+    d->exact_bounds = cfg && cfg->exact_bounds;
     d->wk = calloc(EX_MAX_WORKERS, sizeof *d->wk);
     if (!d->wk) {
         free(d);

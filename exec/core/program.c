@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static uint64_t align_up(uint64_t x, uint64_t a) { return a ? (x + a - 1) / a * a : x; }
 
@@ -59,9 +60,54 @@ static void init_store(ex_program_t *p, uint8_t *dst, const isa_var_t *v, const 
     memcpy(dst, &val, bytes > 8 ? 8 : bytes);
 }
 
-/* Lay out module variables: .global in one host block (registered as global memory),
- * .const in the constant bank, .shared at CTA offsets (extern unsized ones at the
- * dynamic area, marked UINT64_MAX until a launch knows where it is). */
+/* Lay out module variables as the H100's driver does (measured, tests/apps/module_layout):
+ * the module's memory starts at a 2 MiB boundary with the .const bank (the variables at
+ * their own alignment, in order), then, from the next 256-byte boundary, each .global
+ * variable at a 256-byte boundary (or its larger alignment) in order of declaration,
+ * used or not.  Kernels may touch the padding and the rest of the 2 MiB steps the
+ * memory takes (zeros, as on the GPU: reading past the end of a __device__ table reads
+ * the next variable); with the device's exact_bounds, only the variables themselves.
+ * .shared variables get CTA offsets (extern unsized ones at the dynamic area, marked
+ * UINT64_MAX until a launch knows where it is). */
+#define MODULE_STEP   ((size_t)2 << 20)
+#define GLOBAL_ALIGN  256u
+
+/* Map the module's memory for kernels: whole, or variable by variable. */
+static bool map_module(ex_program_t *p, uint64_t csize)
+{
+    if (!p->dev->exact_bounds) {
+        p->mem_mapped = ex_device_map(p->dev, p->mem, p->mem_size) == ISA_ST_OK;
+        return p->mem_mapped;
+    }
+    const isa_module_t *m = p->m;
+    /* The constant bank is global memory too: a __constant__ variable's address (what
+     * cudaGetSymbolAddress gives) can be read and written as global memory. */
+    if (csize && ex_device_map(p->dev, p->consts, csize) != ISA_ST_OK)
+        return false;
+    for (uint32_t i = 0; i < m->nvar; i++)
+        if (isa_spaces[m->vars[i].space].window == ISA_SP_GLOBAL && m->vars[i].size &&
+            ex_device_map(p->dev, (void *)(uintptr_t)p->global_addr[i], m->vars[i].size) != ISA_ST_OK)
+            return false;
+    return true;
+}
+
+static void unmap_module(ex_program_t *p)
+{
+    if (!p->mem)
+        return;
+    if (p->mem_mapped) {
+        ex_device_unmap(p->dev, p->mem);
+        return;
+    }
+    /* exact: whatever was mapped (a failed layout stops part way) */
+    if (p->consts_size)
+        ex_device_unmap(p->dev, p->consts);
+    if (p->global_addr)
+        for (uint32_t i = 0; i < p->m->nvar; i++)
+            if (isa_spaces[p->m->vars[i].space].window == ISA_SP_GLOBAL && p->m->vars[i].size)
+                ex_device_unmap(p->dev, (void *)(uintptr_t)p->global_addr[i]);
+}
+
 static bool layout_module(ex_program_t *p)
 {
     const isa_module_t *m = p->m;
@@ -73,7 +119,11 @@ static bool layout_module(ex_program_t *p)
         const isa_var_t *v = &m->vars[i];
         uint64_t a = isa_var_align(v), sz = v->size;
         switch (isa_spaces[v->space].window) {
-        case ISA_SP_GLOBAL: gsize = align_up(gsize, a); p->global_addr[i] = gsize; gsize += sz; break;
+        case ISA_SP_GLOBAL:
+            gsize = align_up(gsize, a > GLOBAL_ALIGN ? a : GLOBAL_ALIGN);
+            p->global_addr[i] = gsize;
+            gsize += sz;
+            break;
         case ISA_SP_CONST:  csize = align_up(csize, a); p->global_addr[i] = csize; csize += sz; break;
         case ISA_SP_SHARED:
             if (v->flags & ISA_VARF_UNSIZED) {
@@ -87,8 +137,6 @@ static bool layout_module(ex_program_t *p)
         default: break;
         }
     }
-    p->globals = gsize < SIZE_MAX - 16 ? calloc(1, gsize + 16) : NULL;
-    p->consts = csize < SIZE_MAX - 16 ? calloc(1, csize + 16) : NULL;
     p->consts_size = csize < UINT32_MAX ? (uint32_t)csize : UINT32_MAX;   /* refused at launch beyond 64 KB */
     /* Function-scope shared variables follow, function by function (program-wide offsets,
      * fixed before pre-decoding, which takes functions callees first). */
@@ -110,19 +158,28 @@ static bool layout_module(ex_program_t *p)
         }
     }
     p->shared_static = ssize;
-    p->globals_size = gsize;
-    if (!p->globals || !p->consts)
+    uint64_t gbase = align_up(csize, GLOBAL_ALIGN);
+    if (csize > (uint64_t)1 << 40 || gsize > (uint64_t)1 << 40)
         return false;
+    /* (16 bytes beyond the end: vector reads of the last bytes stay in memory) */
+    size_t len = (size_t)align_up(gbase + gsize + 16, MODULE_STEP);
+    uint8_t *m0 = mmap(NULL, len + MODULE_STEP, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
+    if (m0 == MAP_FAILED)
+        return false;
+    /* at a 2 MiB boundary, the rest of the reservation given back */
+    uint8_t *mem = (uint8_t *)align_up((uint64_t)(uintptr_t)m0, MODULE_STEP);
+    if (mem > m0)
+        munmap(m0, (size_t)(mem - m0));
+    munmap(mem + len, MODULE_STEP - (size_t)(mem - m0));
+    p->mem = mem;
+    p->mem_size = len;
+    p->consts = p->mem;
     for (uint32_t i = 0; i < m->nvar; i++)
         if (isa_spaces[m->vars[i].space].window == ISA_SP_GLOBAL)
-            p->global_addr[i] += (uint64_t)(uintptr_t)p->globals;
-    if (gsize && ex_device_map(p->dev, p->globals, gsize) != ISA_ST_OK)
+            p->global_addr[i] += (uint64_t)(uintptr_t)p->mem + gbase;
+    if (!map_module(p, csize))
         return false;
-    /* The constant bank is global memory too: a __constant__ variable's address (what
-     * cudaGetSymbolAddress gives) can be read and written as global memory. */
-    if (csize && ex_device_map(p->dev, p->consts, csize) != ISA_ST_OK)
-        return false;
-    p->consts_mapped = csize != 0;
     for (uint32_t i = 0; i < m->nvar; i++)
         p->nrefs += m->vars[i].opaque && isa_spaces[m->vars[i].space].window == ISA_SP_GLOBAL;
     p->refs = calloc(p->nrefs + 1, sizeof *p->refs);
@@ -260,14 +317,11 @@ void ex_program_free(ex_program_t *p)
         if (d->wk[i].key_p == p)
             ex_worker_flush(&d->wk[i]);
     pthread_mutex_unlock(&d->launch_lock);
-    if (p->globals && p->globals_size)
-        ex_device_unmap(d, p->globals);
-    if (p->consts_mapped)
-        ex_device_unmap(d, p->consts);
+    unmap_module(p);
     free(p->funcs);
     free(p->entry_local);
-    free(p->globals);
-    free(p->consts);
+    if (p->mem)
+        munmap(p->mem, p->mem_size);
     free(p->global_addr);
     free(p->refs);
     free(p);

@@ -1,5 +1,5 @@
 /* texinsn.c: the texture and surface instructions on object handles: tex, tld4, txq,
- * suld.b, sust.b, sured.b, suq and istypep.  Selection reads the instruction's forms
+ * suld.b, sust.b, sust.p, sured.b, sured.p, suq and istypep.  Selection reads the instruction's forms
  * once into an ex_txi_t (x->aux points to it); the handlers look each lane's handle up
  * in the device's table, check that the object fits the instruction, and call the
  * sampler (sample.c) or access the surface's texels. */
@@ -25,14 +25,16 @@ typedef struct {
     uint8_t  geom, mode, comp, oob;
     uint8_t  nd;            /* destination (or stored) registers */
     uint8_t  half;          /* tex: HALF_F16 (.v4.f16) or HALF_F16X2 (.v2.f16x2) results, else 0 */
-    bool     formatted;     /* sust.p: x counts elements, the data is converted to the format */
+    bool     formatted;     /* sust.p: x counts elements, the data is converted to the format;
+                               sured.p: x counts samples of the access's size (measured) */
     uint8_t  dbytes;        /* suld/sust: bytes per element */
     uint8_t  rw[4];         /* suld/sust: bytes per lane of each data register */
     bool     icoord;        /* tex: integer coordinates (.s32) */
     uint8_t  ne;            /* tex/tld4: offset components (0: none) */
     uint16_t query;         /* txq/suq/istypep: ISA_M_ of the query */
     uint16_t atomop;        /* sured: ISA_M_ADD ... */
-    isa_type_t atype;       /* sured: the element type */
+    isa_type_t atype;       /* sured: the element type (sured.p min/max: the unsigned one,
+                               the signed one taken on surfaces of signed integers) */
     uint32_t d[4], p, h, c[4], lod, gx[4], gy[4], e[4];
 } ex_txi_t;
 
@@ -418,7 +420,7 @@ static const isa_xdesc_t tex_d[1] = { { tex_f, { 0 }, ISA_HON_DUAL } };
 /*}=====================================================================*/
 
 /*{=====================================================================
- * Surfaces: suld.b, sust.b, sured.b
+ * Surfaces: suld.b, sust.b, sust.p, sured.b, sured.p
  *====================================================================*/
 /* Lane l's surface element: its host address after the bounds rule of the
  * instruction, NULL for a .zero access outside the surface (the fault recorded and
@@ -441,7 +443,9 @@ static uint8_t *surf_addr(ex_warp_t *w, const ex_insn_t *x, const ex_txi_t *t, c
     if (g == TG_3D)
         z = (int32_t)rd32(f, fn, t->c[ci + 2], l);
     int64_t xn = (int64_t)lv->w * o->tb;
-    if (t->formatted) {                   /* sust.p: an element index */
+    if (t->formatted && x->ir->op == ISA_OP_SURED) {
+        xb *= size;                       /* sured.p: a sample of the access's size, whatever the format */
+    } else if (t->formatted) {            /* sust.p: an element index */
         xb *= o->tb;
         size = o->tb;
     }
@@ -459,6 +463,8 @@ static uint8_t *surf_addr(ex_warp_t *w, const ex_insn_t *x, const ex_txi_t *t, c
             *faulted = true;
             return NULL;
         }
+        if (xn < size)                    /* no whole sample to clamp to: dropped (measured, sured.p) */
+            return NULL;
         xb = xb < 0 ? 0 : xb + size > xn ? (xn - size) / size * size : xb;
         y = y < 0 ? 0 : y >= yn ? yn - 1 : y;
         z = z < 0 ? 0 : z >= zn ? zn - 1 : z;
@@ -556,7 +562,10 @@ static int surf_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         } else {   /* sured: an atomic read-modify-write of one element */
             if (!a)
                 continue;
-            isa_atom_fn_t fe = isa_atom_fns[isa_sem_atom(t->atomop, t->atype, true)];
+            isa_type_t at = t->atype;
+            if (t->formatted && (o->fmt == EX_FMT_S8 || o->fmt == EX_FMT_S16 || o->fmt == EX_FMT_S32))
+                at = at == ISA_T_U32 ? ISA_T_S32 : at == ISA_T_U64 ? ISA_T_S64 : at;
+            isa_atom_fn_t fe = isa_atom_fns[isa_sem_atom(t->atomop, at, true)];
             uint64_t b = 0;
             memcpy(&b, f + S(fn, t->d[0]) + (size_t)l * t->rw[0], t->rw[0]);
             if (t->dbytes == 4) {
@@ -829,8 +838,10 @@ static bool select_surf(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t 
         return false;
     int md = isa_instr_mod(in, ISA_G_MODE);
     t->formatted = md == ISA_M_P;
-    if (md != ISA_M_B && !(t->formatted && in->op == ISA_OP_SUST && in->types[0] == ISA_T_B32))
-        return false;                  /* sured.p: not supported yet (suld.p: refused by the frontend) */
+    if (md != ISA_M_B && !(t->formatted && in->op != ISA_OP_SULD))
+        return false;                  /* suld.p: refused by the frontend, as ptxas 13 refuses it */
+    if (t->formatted && in->op == ISA_OP_SUST && in->types[0] != ISA_T_B32)
+        return false;
     t->geom = (uint8_t)g;
     int oob = isa_instr_mod(in, ISA_G_OOB);
     t->oob = oob == ISA_M_CLAMP ? OOB_CLAMP : oob == ISA_M_ZERO ? OOB_ZERO : OOB_TRAP;
@@ -875,7 +886,13 @@ static bool select_surf(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t 
             t->atype = t->dbytes == 4 ? ISA_T_B32 : ISA_T_B64;
         else
             t->atype = ty == ISA_T_B32 ? ISA_T_U32 : ty == ISA_T_B64 ? ISA_T_U64 : ty;
-        if (vec != 1 || (t->dbytes != 4 && t->dbytes != 8) || !isa_sem_atom(t->atomop, t->atype, true))
+        /* sured.p: .b32 for every operation, .b64 for min and max (as ptxas accepts them) */
+        if (t->formatted && ty != ISA_T_B32 &&
+            !(ty == ISA_T_B64 && (t->atomop == ISA_M_MIN || t->atomop == ISA_M_MAX)))
+            return false;
+        if (vec != 1 || (t->dbytes != 4 && t->dbytes != 8) || !isa_sem_atom(t->atomop, t->atype, true) ||
+            (t->formatted && (t->atomop == ISA_M_MIN || t->atomop == ISA_M_MAX) &&
+             !isa_sem_atom(t->atomop, t->dbytes == 4 ? ISA_T_S32 : ISA_T_S64, true)))
             return false;
     }
     return true;

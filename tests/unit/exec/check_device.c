@@ -310,6 +310,58 @@ START_TEST(local_layout)
 }
 END_TEST
 
+/* Module memory as the H100's driver lays it out: the .const bank at a 2 MiB boundary,
+ * the .global variables from the next 256-byte boundary each at a 256-byte boundary in
+ * order; the padding and the rest of the 2 MiB mapped (a read past a table's end reads
+ * the next variable), or, with exact_bounds, each variable alone. */
+START_TEST(module_layout)
+{
+    const char *k = HDR
+        ".const .align 4 .b8 kc[40] = {7};\n"
+        ".global .align 4 .b8 tab[20] = {1, 0, 0, 0, 2};\n"
+        ".global .align 4 .u32 one = 9;\n"
+        ".global .align 8 .b8 big[2097152];\n"
+        ".visible .entry k(.param .u64 out, .param .u64 at)\n{\n.reg .b32 %r<2>; .reg .b64 %rd<3>;\n"
+        "ld.param.u64 %rd1, [out]; ld.param.u64 %rd2, [at]; ld.global.u32 %r1, [%rd2];\n"
+        "st.global.u32 [%rd1], %r1;\nret;\n}\n";
+    for (int exact = 0; exact < 2; exact++) {
+        ex_device_config_t cfg = { .workers = 1, .exact_bounds = exact };
+        ex_device_t *d = ex_device_new(&cfg);
+        isa_module_t *m = exu_load(k);
+        ex_program_t *p = ex_program_new(d, m);
+        ck_assert_ptr_nonnull(p);
+        uint64_t v[4];
+        for (unsigned i = 0; i < 4; i++)
+            v[i] = (uint64_t)(uintptr_t)ex_program_var_host(p, i);
+        ck_assert_uint_eq(v[0] % (2u << 20), 0);
+        ck_assert_uint_eq(v[1] - v[0], 256);
+        ck_assert_uint_eq(v[2] - v[0], 512);
+        ck_assert_uint_eq(v[3] - v[0], 768);
+        uint32_t *out = calloc(1, 4);
+        ck_assert_int_eq(ex_device_map(d, out, 4), ISA_ST_OK);
+        /* tab[64]: one; tab[5]: padding; past big to the end of its 2 MiB steps */
+        uint64_t at[] = { v[1] + 256, v[1] + 20, v[3] + (2u << 20), v[0] + (4u << 20) - 4, v[0] + (4u << 20) };
+        int faults[][5] = { { 0, 0, 0, 0, 1 }, { 0, 1, 1, 1, 1 } };
+        uint32_t want[] = { 9, 0, 0, 0 };
+        for (unsigned i = 0; i < 5; i++) {
+            struct { uint64_t out, at; } prm = { (uintptr_t)out, at[i] };
+            ex_launch_t l = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false };
+            ex_stats_t st;
+            *out = 0xdead;
+            ex_launch(p, 0, &l, &prm, 16, &st);
+            ck_assert_msg((st.fault.kind != EX_FAULT_NONE) == faults[exact][i], "exact %d access %u: fault %d", exact, i, st.fault.kind);
+            if (!faults[exact][i])
+                ck_assert_uint_eq(*out, want[i]);
+        }
+        ex_device_unmap(d, out);
+        free(out);
+        ex_program_free(p);
+        ex_device_free(d);
+        isa_module_free(m);
+    }
+}
+END_TEST
+
 /* pmevent counts each event once per warp that runs it; pmevent.mask counts each event
  * of its mask. */
 START_TEST(pmevent_counts)
@@ -472,6 +524,7 @@ Suite *make_device_suite(void)
     tcase_add_test(tc, observers);
     tcase_add_test(tc, fault_values);
     tcase_add_test(tc, local_layout);
+    tcase_add_test(tc, module_layout);
     tcase_add_test(tc, pmevent_counts);
     tcase_add_test(tc, heap_reuse);
     tcase_add_test(tc, heap_churn_random);

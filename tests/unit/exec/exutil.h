@@ -26,7 +26,7 @@ static inline isa_module_t *exu_load(const char *text)
  * exu_program_calls: with every call kept as a call (instructions as in the IR). */
 static inline ex_program_t *exu_program_cfg(const isa_module_t *m, bool no_inline)
 {
-    ex_device_config_t cfg = { 2, no_inline };
+    ex_device_config_t cfg = { .workers = 2, .no_inline = no_inline };
     ex_device_t *d = ex_device_new(&cfg);
     ck_assert_ptr_nonnull(d);
     ex_program_t *p = ex_program_new(d, m);

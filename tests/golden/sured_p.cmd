@@ -1,0 +1,1 @@
+-o hex -b 64 surf.1d.u8[24]=iota(1,1):out surf.1d.s16[16]=rand(3):out surf.1d.f32[16]=rand(4):out surf.2d.s32x2[4,3]=rand(5):out surf.1d.u16x4[4]=rand(6):out surf.2d.f16x4[2,3]=rand(7):out u32[64]=rand(8) u64[64]=rand(9)
