@@ -282,6 +282,17 @@ void          ex_program_free(ex_program_t *p);
  * of such instructions (0: the entry can run). */
 unsigned ex_program_check_entry(ex_program_t *p, uint32_t entry, FILE *diag);
 
+/* Instructions that the GPU's driver refuses (measured on the H100; docs/textures.md), and
+ * how: a module holding one of EX_REFUSAL_NOT_SUPPORTED does not load
+ * (CUDA_ERROR_NOT_SUPPORTED); an entry reaching one of EX_REFUSAL_NOT_FOUND is not found
+ * in its module (CUDA_ERROR_NOT_FOUND). */
+typedef enum { EX_REFUSAL_NONE, EX_REFUSAL_NOT_FOUND, EX_REFUSAL_NOT_SUPPORTED } ex_refusal_t;
+/* The module's strongest refusal (NOT_SUPPORTED over NOT_FOUND), each refused instruction
+ * of that kind reported on diag (may be NULL), located, with the reason. */
+ex_refusal_t ex_program_refusal(ex_program_t *p, FILE *diag);
+/* The refusal of what entry reaches (the entry and the functions it calls). */
+ex_refusal_t ex_program_entry_refusal(ex_program_t *p, uint32_t entry);
+
 /* Whether launch l of entry stays within the H100's limits (block and grid shape,
  * shared memory, constant data, local memory, .reqntid, .maxntid, .reqnctapercluster).
  * ISA_ST_OK; else ISA_ST_USAGE (what cuLaunchKernel refuses) or ISA_ST_SYNTAX (what the

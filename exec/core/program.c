@@ -329,7 +329,7 @@ void ex_program_free(ex_program_t *p)
 
 /* Report the instructions without semantics in fi and, once each, in the functions it
  * calls directly. */
-static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *diag)
+static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *diag, ex_refusal_t *refusal)
 {
     if (seen[fi])
         return 0;
@@ -357,7 +357,10 @@ static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *di
                 size_t len = strlen(name);
                 snprintf(name + len, sizeof name - len, " with '%.*s'", (int)(ol->end - ol->begin), t);
             }
-            const char *refused = ex_tex_refusal(m, fn, in);
+            ex_refusal_t kind;
+            const char *refused = ex_tex_refusal(m, fn, in, &kind);
+            if (refusal && kind > *refusal)
+                *refusal = kind;
             if (diag && refused)
                 isa_diag_print(diag, &m->srcs[in->mloc.file], in->mloc.begin, in->mloc.end, "error",
                                "%s is refused: %s", name, refused);
@@ -369,13 +372,13 @@ static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *di
         for (uint32_t k = 0; k < in->nopd; k++) {
             const isa_operand_t *o = &fn->opds[in->opd + k];
             if (o->kind == ISA_OPD_FUNC && m->funcs[o->u.func].has_body)
-                n += check_func(p, o->u.func, seen, diag);
+                n += check_func(p, o->u.func, seen, diag, refusal);
         }
     }
     return n;
 }
 
-unsigned ex_program_check_entry(ex_program_t *p, uint32_t entry, FILE *diag)
+static unsigned check_entry(ex_program_t *p, uint32_t entry, FILE *diag, ex_refusal_t *refusal)
 {
     uint8_t *seen = calloc(p->m->nfunc + 1, 1);
     if (!seen) {
@@ -383,14 +386,52 @@ unsigned ex_program_check_entry(ex_program_t *p, uint32_t entry, FILE *diag)
             fprintf(diag, "ptxrun: error: out of memory\n");
         return 1;
     }
-    unsigned n = check_func(p, entry, seen, diag);
+    unsigned n = check_func(p, entry, seen, diag, refusal);
     /* Functions an indirect call may reach through a table of function addresses. */
     for (uint32_t v = 0; v < p->m->nvar; v++)
         for (uint32_t k = 0; k < p->m->vars[v].ninit; k++) {
             const isa_init_t *e = &p->m->vars[v].init[k];
             if ((e->kind == ISA_INIT_SYM || e->kind == ISA_INIT_GENERIC) && !e->modsym && p->m->funcs[e->sym].has_body)
-                n += check_func(p, e->sym, seen, diag);
+                n += check_func(p, e->sym, seen, diag, refusal);
         }
     free(seen);
     return n;
+}
+
+unsigned ex_program_check_entry(ex_program_t *p, uint32_t entry, FILE *diag)
+{
+    return check_entry(p, entry, diag, NULL);
+}
+
+ex_refusal_t ex_program_entry_refusal(ex_program_t *p, uint32_t entry)
+{
+    ex_refusal_t r = EX_REFUSAL_NONE;
+    check_entry(p, entry, NULL, &r);
+    return r;
+}
+
+ex_refusal_t ex_program_refusal(ex_program_t *p, FILE *diag)
+{
+    const isa_module_t *m = p->m;
+    ex_refusal_t worst = EX_REFUSAL_NONE;
+    for (int pass = 0; pass < 2; pass++)        /* find the worst kind, then report it */
+        for (uint32_t fi = 0; fi < m->nfunc; fi++) {
+            const isa_func_t *fn = &m->funcs[fi];
+            for (uint32_t i = 0; fn->has_body && i < fn->ninstr; i++) {
+                const isa_instr_t *in = &fn->instrs[i];
+                ex_refusal_t kind;
+                const char *why = ex_tex_refusal(m, fn, in, &kind);
+                if (!why)
+                    continue;
+                if (pass == 0 && kind > worst)
+                    worst = kind;
+                if (pass == 1 && kind == worst && diag) {
+                    char name[256];
+                    isa_instr_name(m, in, name, sizeof name);
+                    isa_diag_print(diag, &m->srcs[in->mloc.file], in->mloc.begin, in->mloc.end, "error",
+                                   "%s is refused: %s", name, why);
+                }
+            }
+        }
+    return worst;
 }

@@ -74,8 +74,9 @@ void ex_textab_reclaim(ex_device_t *d);
 /* Selection of tex, tld4, txq, suld, sust, sured, suq and istypep (texinsn.c). */
 bool ex_select_tex(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 /* Why the GPU's driver refuses instruction in (a texture instruction reading sampler
- * state through a reference), or NULL. */
-const char *ex_tex_refusal(const isa_module_t *m, const isa_func_t *fn, const isa_instr_t *in);
+ * state through a reference; txq or suq of anything but width, height and depth), or
+ * NULL; *kind (may be NULL) says how (exec.h's ex_refusal_t). */
+const char *ex_tex_refusal(const isa_module_t *m, const isa_func_t *fn, const isa_instr_t *in, ex_refusal_t *kind);
 void ex_tex_insn_free(ex_insn_t *x);
 
 /*{=====================================================================

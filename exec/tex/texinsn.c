@@ -605,12 +605,7 @@ static int query_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         switch (t->query) {
         case ISA_M_WIDTH:  v = lv ? lv->w : 0; break;
         case ISA_M_HEIGHT: v = lv && o->geo >= EX_GEO_2D ? lv->h : 0; break;
-        case ISA_M_DEPTH:  v = lv && o->geo == EX_GEO_3D ? lv->d : 0; break;
-        case ISA_M_NORMALIZED_COORDS: v = (o->tex.flags & EX_TEXF_NORMALIZED_COORDS) != 0; break;
-        case ISA_M_ARRAY_SIZE: v = o->layered ? (o->cube ? o->layers / 6 : o->layers) : 0; break;
-        case ISA_M_NUM_MIPMAP_LEVELS: v = o->nlevels; break;
-        case ISA_M_NUM_SAMPLES: v = 0; break;
-        default: v = 0; break;
+        default:           v = lv && o->geo == EX_GEO_3D ? lv->d : 0; break;   /* depth */
         }
         ISA_SLOT(uint32_t, f, t->d[0])[l] = v;
     }
@@ -903,19 +898,9 @@ static bool select_query(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t
     const isa_func_t *fn = f->ir;
     const isa_operand_t *ops = &fn->opds[in->opd];
     int q = isa_instr_mod(in, ISA_G_QUERY);
-    bool surf = in->op == ISA_OP_SUQ;
-    switch (q) {
-    case ISA_M_WIDTH: case ISA_M_HEIGHT: case ISA_M_DEPTH: case ISA_M_ARRAY_SIZE:
-        break;
-    case ISA_M_NORMALIZED_COORDS: case ISA_M_NUM_MIPMAP_LEVELS: case ISA_M_NUM_SAMPLES:
-        if (surf)
-            return false;
-        break;
-    default:
-        return false;                  /* formats, sampler state, memory layout: not supported yet */
-    }
-    if (ex_tex_refusal(f->mod, fn, in))
-        return false;                  /* what the GPU's driver refuses (check_func says why) */
+    /* Only the dimensions: the GPU's driver refuses every other query (check_func says why). */
+    if ((q != ISA_M_WIDTH && q != ISA_M_HEIGHT && q != ISA_M_DEPTH) || ex_tex_refusal(f->mod, fn, in, NULL))
+        return false;
     t->query = (uint16_t)q;
     t->mode = isa_instr_mod(in, ISA_G_MODE) == ISA_M_LEVEL ? TM_LEVEL : TM_NONE;
     uint8_t rw[4];
@@ -950,32 +935,41 @@ static bool names_ref(const isa_module_t *m, const isa_operand_t *o, unsigned wa
            (o->flags & ISA_OPDF_MODSYM) && o->u.sym < m->nvar && m->vars[o->u.sym].opaque == want + 1;
 }
 
-const char *ex_tex_refusal(const isa_module_t *m, const isa_func_t *fn, const isa_instr_t *in)
+const char *ex_tex_refusal(const isa_module_t *m, const isa_func_t *fn, const isa_instr_t *in, ex_refusal_t *kind)
 {
     static const char sampler[] = "the CUDA driver refuses a module whose instructions read sampler state "
-                                  "through a reference (CUDA_ERROR_NOT_FOUND when it is loaded; measured on an "
-                                  "H200, driver 580)";
-    static const char tquery[] = "the CUDA driver refuses a module with txq of a texture reference other than "
-                                 "width, height or depth (CUDA_ERROR_NOT_FOUND when it is loaded; measured on an "
-                                 "H200, driver 580)";
-    static const char squery[] = "the CUDA driver refuses a module with suq of a surface reference other than "
-                                 "width, height or depth (CUDA_ERROR_NOT_SUPPORTED when it is loaded; measured on "
-                                 "an H200, driver 580)";
-    if (isa_ops[in->op].family != ISA_FAM_TEX || in->nopd < 2)
-        return NULL;
-    const isa_operand_t *a = &fn->opds[in->opd + 1];
-    if ((in->op == ISA_OP_TEX || in->op == ISA_OP_TLD4) && a->kind == ISA_OPD_ADDR &&
-        (a->flags & ISA_OPDF_ADDRLIST) && a->count == 3 && names_ref(m, &fn->opds[a->u.first + 1], ISA_D_SAMPLERREF))
-        return sampler;
-    int q = isa_instr_mod(in, ISA_G_QUERY);
-    bool dim = q == ISA_M_WIDTH || q == ISA_M_HEIGHT || q == ISA_M_DEPTH;
-    if (in->op == ISA_OP_TXQ && names_ref(m, a, ISA_D_SAMPLERREF))
-        return sampler;
-    if (in->op == ISA_OP_TXQ && !dim && names_ref(m, a, ISA_D_TEXREF))
-        return tquery;
-    if (in->op == ISA_OP_SUQ && !dim && names_ref(m, a, ISA_D_SURFREF))
-        return squery;
-    return NULL;
+                                  "through a reference (its kernels are not found: CUDA_ERROR_NOT_FOUND; "
+                                  "measured on an H200, driver 580)";
+    static const char tquery[] = "the CUDA driver refuses txq of anything but width, height and depth, of "
+                                 "texture objects and references alike (the module's kernels are not found: "
+                                 "CUDA_ERROR_NOT_FOUND; measured on an H200, driver 580, from PTX and from SASS)";
+    static const char squery[] = "the CUDA driver refuses suq of anything but width, height and depth, of "
+                                 "surface objects and references alike (the module does not load: "
+                                 "CUDA_ERROR_NOT_SUPPORTED; measured on an H200, driver 580, from PTX and from "
+                                 "SASS)";
+    ex_refusal_t k = EX_REFUSAL_NONE;
+    const char *why = NULL;
+    if (isa_ops[in->op].family == ISA_FAM_TEX && in->nopd >= 2) {
+        const isa_operand_t *a = &fn->opds[in->opd + 1];
+        int q = isa_instr_mod(in, ISA_G_QUERY);
+        bool dim = q == ISA_M_WIDTH || q == ISA_M_HEIGHT || q == ISA_M_DEPTH;
+        if (((in->op == ISA_OP_TEX || in->op == ISA_OP_TLD4) && a->kind == ISA_OPD_ADDR &&
+             (a->flags & ISA_OPDF_ADDRLIST) && a->count == 3 &&
+             names_ref(m, &fn->opds[a->u.first + 1], ISA_D_SAMPLERREF)) ||
+            (in->op == ISA_OP_TXQ && names_ref(m, a, ISA_D_SAMPLERREF))) {
+            k = EX_REFUSAL_NOT_FOUND;
+            why = sampler;
+        } else if (in->op == ISA_OP_TXQ && !dim) {
+            k = EX_REFUSAL_NOT_FOUND;
+            why = tquery;
+        } else if (in->op == ISA_OP_SUQ && !dim) {
+            k = EX_REFUSAL_NOT_SUPPORTED;
+            why = squery;
+        }
+    }
+    if (kind)
+        *kind = k;
+    return why;
 }
 
 bool ex_select_tex(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)

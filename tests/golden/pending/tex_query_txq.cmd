@@ -1,1 +1,0 @@
--k query tex.2d.f32[20,12]=0:levels=3 surf.a2d.u32[5,3,2] u32[16]:out
