@@ -807,9 +807,11 @@ static int wgmma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                 int inf;
                 double sum;
                 if (fp8) {
-                    /* fp8 (measured, pending/wgmma_round; not every bit): the k products and the
+                    /* fp8 (measured, golden wgmma_round: every bit): the k products and the
                      * accumulator in one sum cut to multiples of 2^(E - 15), the accumulator
-                     * not counted higher, then rounded to f32 */
+                     * not counted higher, then cut to f32 and, for f32 results, to the
+                     * accumulator's 13 fraction bits (e8m13: the low 10 bits of every f32
+                     * result are zero) */
                     sum = tc_sum_bits(arow, bcol, K, *d, &nan, &inf, 15, 0, frexp_min(t), NULL, NULL);
                     if (!nan && !inf)
                         sum = f32_rz(sum);
@@ -819,6 +821,8 @@ static int wgmma_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                 if (td == WT_F32) {
                     float r = nan ? f32_of(0x7fffffffu) : inf ? (inf > 0 ? INFINITY : -INFINITY)
                                                               : (float)f32_rz(sum);
+                    if (fp8 && !nan && !inf)
+                        r = f32_of(f32_bits(r) & ~0x3ffu);
                     *d = r == 0 ? 0.0 : r;
                     if (nan)
                         *d = NAN;
