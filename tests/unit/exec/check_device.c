@@ -349,9 +349,11 @@ START_TEST(module_layout)
             ex_stats_t st;
             *out = 0xdead;
             ex_launch(p, 0, &l, &prm, 16, &st);
-            ck_assert_msg((st.fault.kind != EX_FAULT_NONE) == faults[exact][i], "exact %d access %u: fault %d", exact, i, st.fault.kind);
+            ck_assert_msg((st.fault.kind != EX_FAULT_NONE) == faults[exact][i], "exact %d access %u: fault %d", exact,
+                          i, st.fault.kind);
             if (!faults[exact][i])
                 ck_assert_uint_eq(*out, want[i]);
+            ex_stats_clear(&st);
         }
         ex_device_unmap(d, out);
         free(out);
