@@ -513,8 +513,13 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                 if (mask == g) {
                     if (tgt <= pc)
                         w->backjumps++;
+                    /* A jump past the next counter where other lanes wait stops the group
+                     * there: those lanes, now the lowest, run up to it, and the warp
+                     * reconverges at the join as the GPU's does (an if/else whose first arm
+                     * jumps over the second to their common end). */
+                    bool past = others && tgt > join && join != UINT32_MAX;
                     pc = tgt;
-                    if (budget && pc != join && !(others && w->backjumps >= EX_SPIN_LIMIT))
+                    if (budget && pc != join && !past && !(others && w->backjumps >= EX_SPIN_LIMIT))
                         continue;
                     break;
                 }
@@ -635,9 +640,10 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
         set_pcs(cx, g, pc);
         w->last_g = g;
         w->last_pc = pc;
-        if (!budget && g && pc != join && w->cur == i) {
-            /* the quantum ended inside a straight run: resume it next time if nothing
-             * changes about the lanes ready to run */
+        if (!budget && g && pc < join && w->cur == i) {
+            /* the quantum ended inside a straight run short of the next counter where
+             * other lanes wait: resume it next time if nothing changes about the lanes
+             * ready to run */
             w->res_ok = true;
             w->res_cur = i;
             w->res_g = g;
