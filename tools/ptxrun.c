@@ -690,7 +690,7 @@ int main(int argc, char **argv)
         int rc = spawn(pargv, !cuda, false, NULL, NULL);
         return rc < 0 ? EXIT_USAGE : rc;
     }
-    if (exact)   /* a PTX file's buffers are always exact; its module variables too now */
+    if (exact)   /* a PTX file's buffers are always exact: this maps its module variables exactly */
         setenv("PTXEMU_EXACT_BOUNDS", "1", 1);
     if (fifo)   /* for the CUDA backend (runtime/cuda.c), as for programs */
         setenv_num("PTXEMU_PRINTF_FIFO", (double)fifo, true);

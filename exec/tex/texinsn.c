@@ -1,6 +1,6 @@
 /* texinsn.c: the texture and surface instructions on object handles: tex, tld4, txq,
- * suld.b, sust.b, sust.p, sured.b, sured.p, suq and istypep.  Selection reads the instruction's forms
- * once into an ex_txi_t (x->aux points to it); the handlers look each lane's handle up
+ * suld.b, sust.b, sust.p, sured.b, sured.p, suq and istypep.  Selection reads the
+ * instruction's forms once into an ex_txi_t (x->aux points to it); the handlers look each lane's handle up
  * in the device's table, check that the object fits the instruction, and call the
  * sampler (sample.c) or access the surface's texels. */
 #include "exec/tex/tex.h"
