@@ -75,6 +75,11 @@ typedef struct {
     /* Per instruction, what the statistics count (exec/stats/); made by the first launch
      * with statistics on, NULL before. */
     struct ex_sinfo  *sinfo;
+    /* Per instruction (flow/reconv.c): a divergent branch's join, the first instruction
+     * all its paths meet at (ISA_NONE: none, or not a branch); whether a backward branch
+     * closes a loop that yields to the lanes waiting at a join. */
+    uint32_t         *join_at;
+    uint8_t          *yields;
 } ex_func_t;
 
 /* One register-plus-immediate sum: dst = src + imm in w bytes per lane, every lane. */
@@ -207,6 +212,7 @@ struct ex_program {
  * activations form a tree kept in an array (w->ctx, in the order they were made): a call
  * made by part of the warp leaves the caller's other lanes free to run, and to call
  * functions of their own, while the callee's lanes wait (at a collective, say). */
+#define EX_NJOIN 8     /* nested joins an activation tracks (deeper ones meet by counter order) */
 typedef struct ex_ctx {
     ex_func_t  *fn;
     uint8_t    *frame;
@@ -219,6 +225,13 @@ typedef struct ex_ctx {
     const ex_insn_t *call;     /* the call instruction (return-value copy) */
     uint32_t    local_base;    /* this activation's local frame (per thread offset) */
     uint32_t    sp_row;        /* its row of w->sp (warps with local memory) */
+    /* Reconvergence (flow/reconv.c, interp.c): the joins its lanes split before, innermost
+     * last, each with the lanes that meet there and those of them that arrived; lanes
+     * that reached their join and wait for the others are parked (they do not run until
+     * the join completes). */
+    uint32_t    parked;
+    uint32_t    njoin;
+    struct ex_join { uint32_t pc, members, arrived; } join[EX_NJOIN];
 } ex_ctx_t;
 
 #define EX_MAX_DEPTH 64
@@ -265,7 +278,7 @@ typedef struct ex_warp {
     /* The group a quantum's end interrupted, resumed without a new selection when nothing
      * about the warp's ready lanes changed meanwhile (res_ok). */
     bool        res_ok;
-    uint32_t    res_cur, res_g, res_pc, res_join, res_ready;
+    uint32_t    res_cur, res_g, res_pc, res_join, res_ojoin, res_ready;
     uint32_t    bar_arrived[EX_NBAR]; /* lanes that arrived at barrier k in its current phase */
     uint32_t    bar_counted;     /* barriers at which this warp counts as arrived */
     uint32_t    red_lanes;       /* lanes waiting at a bar.red (wait_insn holds it) */
@@ -490,6 +503,7 @@ void     ex_contract_free(ex_contract_t *c);
  * (a destination, or any register operand of an instruction whose operands have no fixed
  * roles), each mention with its operand's index in the function's pool (contract.c). */
 typedef void (*ex_reg_fn)(void *ctx, uint32_t reg, uint32_t opd);
+bool     ex_reconv_plan(ex_func_t *f);
 void     ex_each_read(const isa_func_t *fn, const isa_instr_t *in, ex_reg_fn f, void *c);
 void     ex_each_write(const isa_func_t *fn, const isa_instr_t *in, ex_reg_fn f, void *c);
 /* Inlining (inline.c): fi's body with the direct calls of small leaf functions expanded

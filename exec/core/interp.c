@@ -309,6 +309,8 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
     return W_RUNNABLE;
 }
 
+static void join_settle(ex_warp_t *w, ex_ctx_t *cx);
+
 /* Leave activation i once all its lanes have returned: copy return values into the
  * caller's registers or .param areas and resume the callers after the call.  Later
  * activations (made by other lanes while these waited) move down one place; the local
@@ -323,6 +325,8 @@ static void pop_ctx(ex_warp_t *w, uint32_t i)
         caller->pc[__builtin_ctz(m)] = cx->ret_pc;
     caller->members &= ~(cx->caller_members & ~w->alive);
     caller->inside &= ~cx->caller_members;
+    if (caller->njoin)
+        join_settle(w, caller);
     frame_drop(w, cx->fn, cx->frame);
     w->sp_used &= ~(1ull << cx->sp_row);
     w->depth--;
@@ -338,6 +342,101 @@ static void pop_ctx(ex_warp_t *w, uint32_t i)
         top = e > top ? e : top;
     }
     w->local_top = top;
+}
+/*}=====================================================================*/
+
+/*{=====================================================================
+ * Reconvergence
+ *====================================================================*/
+/* Joins whose members have all arrived (or left: exited, returned) are done: their lanes
+ * run on together.  (A yielding loop lets lanes past joins, after which a join made
+ * later can sit above an older one: each is looked at.) */
+static void join_settle(ex_warp_t *w, ex_ctx_t *cx)
+{
+    uint32_t live = cx->members & w->alive;
+    for (uint32_t k = cx->njoin; k-- > 0;) {
+        struct ex_join *j = &cx->join[k];
+        j->members &= live;
+        j->arrived &= live;
+        if (j->members & ~j->arrived)
+            continue;
+        cx->parked &= ~j->arrived;
+        cx->njoin--;
+        memmove(j, j + 1, (cx->njoin - k) * sizeof *j);
+        k = cx->njoin;        /* lanes that went on may complete another one: again */
+    }
+}
+
+/* Lanes m of cx are at instruction pc: those that are members of a join there wait for
+ * the others, and leave the joins nested inside it (their regions are behind them). */
+static void join_arrive(ex_warp_t *w, ex_ctx_t *cx, uint32_t m, uint32_t pc)
+{
+    for (uint32_t k = cx->njoin; k-- > 0;) {
+        struct ex_join *j = &cx->join[k];
+        uint32_t a = j->members & m;
+        if (j->pc == pc && a) {
+            for (uint32_t q = k + 1; q < cx->njoin; q++)
+                cx->join[q].members &= ~a;
+            j->arrived |= a;
+            cx->parked |= a;
+            if (!(j->members & ~j->arrived) || (j->members & ~(cx->members & w->alive)))
+                join_settle(w, cx);
+            return;
+        }
+    }
+}
+
+/* Group g split at a branch whose paths meet at pc: its lanes meet there. */
+static void join_push(ex_ctx_t *cx, uint32_t pc, uint32_t g)
+{
+    if (pc == ISA_NONE)
+        return;
+    if (cx->njoin) {
+        const struct ex_join *t = &cx->join[cx->njoin - 1];
+        if (t->pc == pc && !(g & ~t->members))
+            return;          /* the same join again (a loop's exit, iteration after iteration) */
+    }
+    if (cx->njoin < EX_NJOIN)
+        cx->join[cx->njoin++] = (struct ex_join){ pc, g, 0 };
+}
+
+/* Lanes waiting at joins run on past them, as the GPU's YIELD lets lanes go on from a
+ * convergence barrier: they leave those joins, which stay for the lanes still to come
+ * (the released ones meet the others again at an outer join).  All of them (a loop
+ * yields), or those of the innermost join that has any (nothing else can run).
+ * Returns the lanes released. */
+static uint32_t join_release(ex_ctx_t *cx, bool just)
+{
+    uint32_t freed = 0;
+    for (uint32_t k = cx->njoin; k-- > 0;) {
+        struct ex_join *j = &cx->join[k];
+        j->members &= ~j->arrived;
+        freed |= j->arrived;
+        j->arrived = 0;
+        if (just && freed)
+            break;
+    }
+    cx->parked &= ~freed;
+    return freed;
+}
+
+/* The first join counter after pc that group g may reach (UINT32_MAX: none). */
+static inline uint32_t join_next(const ex_ctx_t *cx, uint32_t g, uint32_t pc)
+{
+    uint32_t best = UINT32_MAX;
+    for (uint32_t k = 0; k < cx->njoin; k++)
+        if ((cx->join[k].members & g) && cx->join[k].pc > pc && cx->join[k].pc < best)
+            best = cx->join[k].pc;
+    return best;
+}
+
+/* Whether group g is at a join it is a member of. */
+static inline bool join_at(const ex_ctx_t *cx, uint32_t g, uint32_t pc)
+{
+    for (uint32_t k = 0; k < cx->njoin; k++)
+        if ((cx->join[k].members & g) && cx->join[k].pc == pc)
+            return true;
+    return false;
 }
 /*}=====================================================================*/
 
@@ -388,14 +487,23 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                 popped = true;
                 break;
             }
-            ready = ex_ctx_own(w, c) & ~w->waiting;
+            ready = ex_ctx_own(w, c) & ~w->waiting & ~c->parked;
             if (ready)
                 break;
         }
         if (popped)
             continue;
-        if (!ready)
+        if (!ready) {
+            /* Nothing to run but lanes at joins, waiting for lanes that wait themselves
+             * (at a barrier, bar.warp.sync, a collective): the innermost join gives way,
+             * and its lanes run on to meet them there. */
+            bool freed = false;
+            for (uint32_t k = w->depth; k-- > 0 && !freed;)
+                freed = join_release(&w->ctx[k], true) != 0;
+            if (freed)
+                continue;
             return W_BLOCKED;
+        }
         w->cur = i;
         ex_ctx_t *cx = &w->ctx[i];
         /* The group with the lowest program counter (round robin past a spinning one). */
@@ -458,12 +566,20 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
         /* The next program counter at which other ready lanes wait: the group stops there,
          * so that the lanes run on together (they reconverge, as on the GPU, where
          * %activemask after an if shows the whole warp). */
-        uint32_t join = resumed ? w->res_join : UINT32_MAX;
+        uint32_t join = resumed ? w->res_join : UINT32_MAX, ojoin = resumed ? w->res_ojoin : UINT32_MAX;
         if (others && !resumed)
             for (uint32_t m = ready & ~g; m; m &= m - 1) {
                 uint32_t q = cx->pc[__builtin_ctz(m)];
-                join = q > pc && q < join ? q : join;
+                ojoin = q > pc && q < ojoin ? q : ojoin;
             }
+        if (!resumed) {
+            /* and it stops at the next join it meets the others at */
+            join = ojoin;
+            if (cx->njoin) {
+                uint32_t e = join_next(cx, g, pc);
+                join = e < join ? e : join;
+            }
+        }
         uint32_t g0 = g;
         uint64_t run = 0;
         /* Straight-line execution of group g. */
@@ -505,20 +621,44 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                     if (same != mask) {
                         for (uint32_t m = mask; m; m &= m - 1)
                             cx->pc[__builtin_ctz(m)] = w->jump[__builtin_ctz(m)];
+                        uint32_t jp = cx->fn->join_at[pc], at = 0;
+                        join_push(cx, jp, g);
+                        for (uint32_t m = jp != ISA_NONE ? mask : 0; m; m &= m - 1)
+                            at |= (uint32_t)(w->jump[__builtin_ctz(m)] == jp) << __builtin_ctz(m);
+                        if (at)
+                            join_arrive(w, cx, at, jp);
+                        for (uint32_t m = cx->njoin > 1 ? mask & ~at : 0; m; m &= m - 1)
+                            join_arrive(w, cx, m & -m, w->jump[__builtin_ctz(m)]);   /* an outer join */
                         g &= ~mask;
                         pc++;
                         break;
                     }
                 }
                 if (mask == g) {
-                    if (tgt <= pc)
+                    if (tgt <= pc) {
                         w->backjumps++;
+                        if ((others || cx->parked) && cx->fn->yields[pc]) {
+                            /* a loop that may wait for other lanes yields, as the GPU's YIELD
+                             * does: the lanes at the joins of this group run on, and the
+                             * next group is another one */
+                            join_release(cx, false);
+                            w->backjumps = EX_SPIN_LIMIT;
+                            pc = tgt;
+                            break;
+                        }
+                    }
                     /* A jump past the next counter where other lanes wait stops the group
                      * there: those lanes, now the lowest, run up to it, and the warp
                      * reconverges at the join as the GPU's does (an if/else whose first arm
                      * jumps over the second to their common end). */
-                    bool past = others && tgt > join && join != UINT32_MAX;
+                    bool past = others && tgt > ojoin && ojoin != UINT32_MAX;
                     pc = tgt;
+                    if (cx->njoin) {
+                        if (join_at(cx, g, pc))
+                            break;
+                        uint32_t e = join_next(cx, g, pc);
+                        join = e < ojoin ? e : ojoin;
+                    }
                     if (budget && pc != join && !past && !(others && w->backjumps >= EX_SPIN_LIMIT))
                         continue;
                     break;
@@ -529,9 +669,13 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                         continue;
                     break;
                 }
-                /* Divergence: the taken lanes go to the target, the others fall through. */
+                /* Divergence: the taken lanes go to the target, the others fall through;
+                 * they meet again at the branch's join. */
                 for (uint32_t m = mask; m; m &= m - 1)
                     cx->pc[__builtin_ctz(m)] = tgt;
+                join_push(cx, cx->fn->join_at[pc], g);
+                if (cx->njoin)
+                    join_arrive(w, cx, mask, tgt);
                 g &= ~mask;
                 pc++;
                 break;
@@ -553,6 +697,9 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                 cx->members &= ~mask;
                 w->cta->exited += (uint32_t)__builtin_popcount(mask);
                 ex_wait_exited(w);
+                for (uint32_t k = 0; k < w->depth; k++)   /* the joins stop waiting for them */
+                    if (w->ctx[k].njoin)
+                        join_settle(w, &w->ctx[k]);
                 g &= ~mask;
                 if (!g)
                     break;
@@ -564,6 +711,8 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
             if (st == ISA_X_RET) {
                 cx->members &= ~mask;
                 g &= ~mask;
+                if (cx->njoin)
+                    join_settle(w, cx);
                 if (!g && !others && w->cur == w->depth - 1 && (cx->members & w->alive) == 0) {
                     /* The whole activation returned: leave it now, and run on in the caller
                      * when the returning lanes are all it has ready (what the selection
@@ -638,9 +787,11 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
         w->nlane_instr += run * (uint64_t)__builtin_popcount(g0);
         w->ninstr += run;
         set_pcs(cx, g, pc);
+        if (cx->njoin && g)
+            join_arrive(w, cx, g, pc);
         w->last_g = g;
         w->last_pc = pc;
-        if (!budget && g && pc < join && w->cur == i) {
+        if (!budget && g && pc < join && w->cur == i && !(cx->parked & g)) {
             /* the quantum ended inside a straight run short of the next counter where
              * other lanes wait: resume it next time if nothing changes about the lanes
              * ready to run */
@@ -649,6 +800,7 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
             w->res_g = g;
             w->res_pc = pc;
             w->res_join = join;
+            w->res_ojoin = ojoin;
             w->res_ready = ex_ctx_own(w, cx) & ~w->waiting;
         }
     }

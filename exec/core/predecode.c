@@ -809,5 +809,5 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
     f->fixups = d.fix;
     f->nfixup = d.nfix;
     pd_oom = prev;
-    return true;
+    return ex_reconv_plan(f);
 }

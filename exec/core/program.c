@@ -301,6 +301,8 @@ void ex_program_free(ex_program_t *p)
         free(f->preadd_at);
         free(f->why);
         free(f->sinfo);
+        free(f->join_at);
+        free(f->yields);
         if (f->ir_own) {
             free(f->ir_own->opds);
             free(f->ir_own->regs);

@@ -76,7 +76,10 @@ static void barrier_check(ex_cta_t *c, unsigned k)
     memset(b, 0, sizeof *b);
 }
 
-/* bar.warp.sync: release the waiting lanes whose masks' live lanes all wait there. */
+/* bar.warp.sync: release the waiting lanes whose masks' live lanes all wait at one (any)
+ * whose mask names them in turn.  A lane that waits with a smaller mask does not stand in
+ * for the full one: on the H100, lanes 16-31 passing __syncwarp(0xffff0000) leave lanes
+ * 0-15 at __syncwarp(0xffffffff) until they reach a full one too. */
 static void wsync_release(ex_warp_t *w)
 {
     uint32_t at = 0, rel = 0;
@@ -85,7 +88,13 @@ static void wsync_release(ex_warp_t *w)
             at |= m & -m;
     for (uint32_t m = at; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        if (!(w->wsync_mask[l] & w->alive & ~at))
+        uint32_t need = w->wsync_mask[l] & w->alive;
+        if (need & ~at)
+            continue;
+        bool mutual = true;   /* (a lane outside its own mask, all giving one, waits for them alone) */
+        for (uint32_t q = (w->wsync_mask[l] >> l & 1) ? need : 0; q && mutual; q &= q - 1)
+            mutual = (w->wsync_mask[__builtin_ctz(q)] >> l) & 1;
+        if (mutual)
             rel |= 1u << l;
     }
     w->waiting &= ~rel;
@@ -261,18 +270,23 @@ static int wait_warpsync(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t 
                  mm[__builtin_ctz(out)]);
         return ex_set_fault(w, x, out, w->fault_buf);
     }
-    uint32_t want = mm[__builtin_ctz(mask)] & w->valid;
-    uint32_t need = want & w->alive;
     bool others_wait = false;
     for (uint32_t m = w->waiting; m && !others_wait; m &= m - 1)
         others_wait = w->wait_bar[__builtin_ctz(m)] == EX_WSYNC;
-    if (!(need & ~mask) && !others_wait)
-        return EX_WAIT_PASS;
+    if (!others_wait) {
+        /* every lane's live members are here (each lane gives its own mask: lanes with
+         * different masks, each holding itself, pass together) */
+        bool all = true;
+        for (uint32_t m = mask; m && all; m &= m - 1)
+            all = !(mm[__builtin_ctz(m)] & w->valid & w->alive & ~mask);
+        if (all)
+            return EX_WAIT_PASS;
+    }
     w->waiting |= mask;
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         w->wait_bar[l] = EX_WSYNC;
-        w->wsync_mask[l] = want;
+        w->wsync_mask[l] = mm[l] & w->valid;
         w->wait_insn[l] = x;
         w->wait_frame[l] = f;
     }

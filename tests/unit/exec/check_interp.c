@@ -479,6 +479,59 @@ END_TEST
 /*}=====================================================================*/
 
 /*{=====================================================================
+ * Reconvergence
+ *====================================================================*/
+/* Lanes meet at a branch's post-dominator even where it lies before one of the arms in
+ * the body (an arm placed after the join, which jumps back to it): activemask there shows
+ * the whole warp. */
+START_TEST(join_before_an_arm)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "setp.lt.u32 %p1, %r1, 16;\n@%p1 bra ARM;\nmov.u32 %r2, 2;\n"
+        "J: activemask.b32 %r3; add.u32 %r3, %r3, %r2; st.global.u32 [%rd3], %r3;\nret;\n"
+        "ARM: mov.u32 %r2, 1;\nbra.uni J;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_u32(k, 1, 32, 32, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    for (unsigned i = 0; i < 32; i++)
+        ck_assert_uint_eq(out[i], 0xffffffffu + (i < 16 ? 1 : 2));
+    free(out);
+}
+END_TEST
+
+/* A lane that runs a counted loop alone keeps the others at the join (lane 1 would set
+ * the flag lane 0 reads); a lane group spinning on a volatile flag lets the lane waiting
+ * at the join run on and set it (the loop yields). */
+START_TEST(counted_and_yielding_loops)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "mov.u32 %r4, 0;\nsetp.ne.u32 %p1, %r1, 0; @%p1 bra J;\nmov.u32 %r2, 0;\n"
+        "L: ld.volatile.global.u32 %r5, [%rd1+128]; add.u32 %r4, %r4, %r5; add.u32 %r2, %r2, 1;\n"
+        "setp.lt.u32 %p2, %r2, 5000; @%p2 bra L;\n"
+        "J: setp.eq.u32 %p3, %r1, 1; @%p3 st.volatile.global.u32 [%rd1+128], 1;\n"
+        "st.global.u32 [%rd3], %r4;\nret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_u32(k, 1, 32, 33, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    for (unsigned i = 0; i < 32; i++)
+        ck_assert_uint_eq(out[i], 0);
+    ck_assert_uint_eq(out[32], 1);
+    free(out);
+    const char *k2 = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "mov.u32 %r4, 0;\nsetp.eq.u32 %p1, %r1, 31; @%p1 bra J;\n"
+        "L: add.u32 %r4, %r4, 1; ld.volatile.global.u32 %r5, [%rd1+128]; setp.eq.u32 %p2, %r5, 0; @%p2 bra L;\n"
+        "J: @%p1 st.volatile.global.u32 [%rd1+128], 1;\nmin.u32 %r4, %r4, 1;\n"
+        "st.global.u32 [%rd3], %r4;\nret;\n}\n";
+    out = run_u32(k2, 1, 32, 33, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    for (unsigned i = 0; i < 32; i++)
+        ck_assert_uint_eq(out[i], i < 31);
+    free(out);
+}
+END_TEST
+/*}=====================================================================*/
+
+/*{=====================================================================
  * Indirect branches and calls
  *====================================================================*/
 START_TEST(brx_idx_divergent)
@@ -656,6 +709,8 @@ Suite *make_interp_suite(void)
     tcase_add_test(tc, resident_clusters);
     tcase_add_test(tc, warp_sync_after_divergence);
     tcase_add_test(tc, spin_lock_in_warp);
+    tcase_add_test(tc, join_before_an_arm);
+    tcase_add_test(tc, counted_and_yielding_loops);
     tcase_add_test(tc, nanosleep_advances_the_clock);
     tcase_add_test(tc, fences_sleep_pmevent);
     suite_add_tcase(s, tc);

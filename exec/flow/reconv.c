@@ -1,0 +1,414 @@
+/* reconv.c: where the lanes of a warp meet again after a divergent branch, and which
+ * loops give way to the rest of the warp.
+ *
+ * Reconvergence: the lanes that split at a conditional branch (or an indexed one) meet at
+ * the branch's immediate post-dominator, the first instruction every path from the branch
+ * to the function's end goes through, as the H100's convergence barriers make them (the
+ * lanes that get there first wait for the others).  Post-dominators come from the
+ * iterative algorithm over the blocks of the reversed flow graph, with one exit node
+ * that ret, exit, trap and the end of the body lead to.  A branch whose paths meet only
+ * at the exit (or that sits in a loop without exit) has no join.
+ *
+ * Yielding loops: a backward branch whose loop can end through a value another thread
+ * may change meanwhile (a strong load: volatile, relaxed, acquire; an atomic; a call;
+ * the clock) lets the lanes waiting at a join run on each time it is taken, as the YIELD
+ * that ptxas puts in such loops does on the H100: a lane that spins on a flag (or a lock)
+ * another lane of its warp sets after the join terminates.  A loop that ends by its own
+ * count, or on weak loads (a probe through a table), keeps the others waiting, however
+ * long it runs (measured: a million iterations). */
+#include "exec/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool block_end(const isa_instr_t *in)
+{
+    return in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX || in->op == ISA_OP_RET || in->op == ISA_OP_EXIT ||
+           in->op == ISA_OP_TRAP;
+}
+
+/* The instruction a label operand names (n: the end of the body). */
+static uint32_t label_at(const isa_func_t *fn, const isa_operand_t *o)
+{
+    return fn->labels[o->u.label].instr;
+}
+
+/* Calls out(c, target instruction) for each target of branch in (n for the body's end). */
+static void each_target(const isa_func_t *fn, const isa_instr_t *in, void (*out)(void *, uint32_t), void *c)
+{
+    for (unsigned k = 0; k < in->nopd; k++) {
+        const isa_operand_t *o = &fn->opds[in->opd + k];
+        if (o->kind == ISA_OPD_LABEL)
+            out(c, label_at(fn, o) < fn->ninstr ? label_at(fn, o) : fn->ninstr);
+        else if (o->kind == ISA_OPD_BRTARGETS) {
+            const isa_brtargets_t *bt = &fn->brts[o->u.idx];
+            for (uint32_t e = 0; e < bt->count; e++) {
+                uint32_t at = fn->labels[bt->targets[e]].instr;
+                out(c, at < fn->ninstr ? at : fn->ninstr);
+            }
+        }
+    }
+}
+
+typedef struct {
+    uint32_t  n, nb;          /* instructions; blocks (node nb is the exit) */
+    uint32_t *bof, *bstart;   /* block of each instruction; first instruction of each block */
+    uint32_t *succ_at, *succ; /* successors (the exit node included) */
+    uint32_t *pred_at, *pred;
+    uint32_t  cur, cnt;       /* each_target callbacks: the block, the count so far */
+    uint32_t *fill;
+} graph_t;
+
+static void count_target(void *c, uint32_t at)
+{
+    (void)at;
+    ((graph_t *)c)->cnt++;
+}
+
+static void put_target(void *c, uint32_t at)
+{
+    graph_t *g = c;
+    g->fill[g->cnt++] = at >= g->n ? g->nb : g->bof[at];
+}
+
+/* Successors of block b into out (when not NULL); returns how many. */
+static uint32_t block_succ(graph_t *g, const isa_func_t *fn, uint32_t b, uint32_t *out)
+{
+    const isa_instr_t *in = &fn->instrs[g->bstart[b + 1] - 1];
+    g->cnt = 0;
+    g->fill = out;
+    bool falls = true;
+    if (in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX) {
+        each_target(fn, in, out ? put_target : count_target, g);
+        falls = in->guard != ISA_NONE;
+    } else if (in->op == ISA_OP_RET || in->op == ISA_OP_EXIT || in->op == ISA_OP_TRAP) {
+        if (out)
+            out[g->cnt] = g->nb;
+        g->cnt++;
+        falls = in->guard != ISA_NONE;
+    }
+    if (falls) {
+        if (out)
+            out[g->cnt] = b + 1;   /* b + 1 == nb: falling off the end returns */
+        g->cnt++;
+    }
+    return g->cnt;
+}
+
+/* The immediate post-dominator of every block (nb: the exit; ISA_NONE: the block cannot
+ * reach the exit). */
+static uint32_t *post_dominators(graph_t *g)
+{
+    uint32_t nb = g->nb, nn = nb + 1;
+    uint32_t *ipdom = malloc(nn * sizeof *ipdom), *num = malloc(nn * sizeof *num);
+    uint32_t *order = malloc(nn * sizeof *order), *st = malloc(nn * sizeof *st), *edge = malloc(nn * sizeof *edge);
+    if (!ipdom || !num || !order || !st || !edge) {
+        free(ipdom);
+        ipdom = NULL;
+        goto out;
+    }
+    /* postorder of the reversed graph from the exit (its edges are the predecessors) */
+    for (uint32_t b = 0; b < nn; b++)
+        num[b] = ISA_NONE;
+    uint32_t npo = 0, sp = 0;
+    st[sp++] = nb;
+    num[nb] = 0;
+    edge[nb] = g->pred_at[nb];
+    while (sp) {
+        uint32_t v = st[sp - 1];
+        if (edge[v] < g->pred_at[v + 1]) {
+            uint32_t w = g->pred[edge[v]++];
+            if (num[w] == ISA_NONE) {
+                num[w] = 0;
+                edge[w] = g->pred_at[w];
+                st[sp++] = w;
+            }
+            continue;
+        }
+        sp--;
+        order[npo++] = v;
+    }
+    for (uint32_t k = 0; k < npo; k++)
+        num[order[k]] = k;            /* postorder number: the exit has the highest */
+    for (uint32_t b = 0; b < nn; b++)
+        ipdom[b] = ISA_NONE;
+    ipdom[nb] = nb;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t k = npo - 1; k-- > 0;) {   /* reverse postorder, the exit skipped */
+            uint32_t b = order[k], nd = ISA_NONE;
+            for (uint32_t e = g->succ_at[b]; e < g->succ_at[b + 1]; e++) {
+                uint32_t s = g->succ[e];
+                if (ipdom[s] == ISA_NONE)
+                    continue;
+                if (nd == ISA_NONE) {
+                    nd = s;
+                    continue;
+                }
+                uint32_t x = s, y = nd;
+                while (x != y) {
+                    while (num[x] < num[y])
+                        x = ipdom[x];
+                    while (num[y] < num[x])
+                        y = ipdom[y];
+                }
+                nd = x;
+            }
+            if (nd != ipdom[b]) {
+                ipdom[b] = nd;
+                changed = true;
+            }
+        }
+    }
+out:
+    free(num);
+    free(order);
+    free(st);
+    free(edge);
+    return ipdom;
+}
+
+/* An instruction whose result may change without the thread's own registers changing:
+ * a loop that ends on it may wait for another thread. */
+static bool impure(const isa_func_t *fn, const isa_instr_t *in)
+{
+    switch (isa_ops[in->op].family) {
+    case ISA_FAM_INT: case ISA_FAM_LOGIC: case ISA_FAM_FP: case ISA_FAM_HALF: case ISA_FAM_CMP:
+    case ISA_FAM_CVT: case ISA_FAM_VIDEO: case ISA_FAM_MMA:
+        return false;
+    case ISA_FAM_MOV:
+        for (unsigned k = 0; k < in->nopd; k++) {
+            const isa_operand_t *o = &fn->opds[in->opd + k];
+            if (o->kind == ISA_OPD_SREG &&
+                (o->u.sreg.id == ISA_SR_CLOCK || o->u.sreg.id == ISA_SR_CLOCK_HI || o->u.sreg.id == ISA_SR_CLOCK64 ||
+                 o->u.sreg.id == ISA_SR_GLOBALTIMER || o->u.sreg.id == ISA_SR_GLOBALTIMER_LO ||
+                 o->u.sreg.id == ISA_SR_GLOBALTIMER_HI || o->u.sreg.id == ISA_SR_PM ||
+                 (o->u.sreg.id >= ISA_SR_PM0_64 && o->u.sreg.id <= ISA_SR_PM7_64)))
+                return true;
+        }
+        return false;
+    case ISA_FAM_WARP:
+        return false;        /* its members are all there, or it waits (and the joins give way) */
+    case ISA_FAM_LDST: {
+        /* Only a strong load (volatile, relaxed, acquire, mmio) may see another thread's
+         * store from one iteration to the next: ptxas puts no YIELD in a loop that ends on
+         * weak loads (a probe over a table) and the GPU keeps its lanes converged there. */
+        if (in->op != ISA_OP_LD)
+            return in->op != ISA_OP_CVTA && in->op != ISA_OP_ISSPACEP && in->op != ISA_OP_LDU;
+        int sp = isa_instr_space(in, 0);
+        if (sp == ISA_SP_PARAM || sp == ISA_SP_CONST || sp == ISA_SP_LOCAL)
+            return false;
+        int sem = isa_instr_mod(in, ISA_G_SEM);
+        return isa_instr_has(in, ISA_M_VOLATILE) || isa_instr_has(in, ISA_M_MMIO) ||
+               (sem >= 0 && sem != ISA_M_WEAK);
+    }
+    default:
+        return true;
+    }
+}
+
+typedef struct { uint8_t *in; uint32_t nreg; bool grew; } slice_t;
+
+static void slice_add(void *c, uint32_t r, uint32_t opd)
+{
+    (void)opd;
+    slice_t *s = c;
+    if (r < s->nreg && !s->in[r]) {
+        s->in[r] = 1;
+        s->grew = true;
+    }
+}
+
+typedef struct { uint8_t *in; uint32_t nreg; bool hit; } hit_t;
+
+static void slice_hit(void *c, uint32_t r, uint32_t opd)
+{
+    (void)opd;
+    hit_t *h = c;
+    if (r < h->nreg && h->in[r])
+        h->hit = true;
+}
+
+typedef struct { uint32_t lo, hi; bool out; } range_t;
+
+static void leaves(void *c, uint32_t at)
+{
+    range_t *r = c;
+    if (at < r->lo || at > r->hi)
+        r->out = true;
+}
+
+typedef struct { uint8_t *in; uint8_t *seen; uint32_t nreg; bool twice; } defs_t;
+
+static void count_def(void *c, uint32_t r, uint32_t opd)
+{
+    (void)opd;
+    defs_t *d = c;
+    if (r < d->nreg && d->in[r]) {
+        if (d->in[r] == 2)
+            d->twice = true;
+        d->in[r] = 2;
+    }
+}
+
+/* Whether a register of the slice (in[r] set) is written by two instructions of
+ * [lo, hi]; in[] is left as it was. */
+static bool merges(const isa_func_t *fn, uint32_t lo, uint32_t hi, uint8_t *in)
+{
+    defs_t d = { in, NULL, fn->nreg, false };
+    for (uint32_t i = lo; i <= hi && !d.twice; i++)
+        ex_each_write(fn, &fn->instrs[i], count_def, &d);
+    for (uint32_t r = 0; r < fn->nreg; r++)
+        in[r] = in[r] != 0;
+    return d.twice;
+}
+
+/* Whether the loop of instructions [lo, hi] (hi its backward branch) can end only through
+ * an impure value: the registers its exits test, followed back through the loop's pure
+ * instructions. */
+static bool loop_yields(const isa_func_t *fn, uint32_t lo, uint32_t hi, uint8_t *in)
+{
+    memset(in, 0, fn->nreg + 1);
+    slice_t s = { in, fn->nreg, false };
+    for (uint32_t i = lo; i <= hi; i++) {
+        const isa_instr_t *x = &fn->instrs[i];
+        bool exit = false;
+        if (x->op == ISA_OP_BRA || x->op == ISA_OP_BRX_IDX) {
+            range_t r = { lo, hi, false };
+            each_target(fn, x, leaves, &r);
+            exit = r.out || (i == hi && x->guard != ISA_NONE);
+            if (x->op == ISA_OP_BRX_IDX && r.out)
+                ex_each_read(fn, x, slice_add, &s);
+        } else if (x->op == ISA_OP_RET || x->op == ISA_OP_EXIT) {
+            exit = true;
+        } else if (x->op == ISA_OP_CALL) {
+            return true;      /* a call in the loop: what it waits for is unknown */
+        }
+        if (exit && x->guard != ISA_NONE)
+            slice_add(&s, x->guard, ISA_NONE);
+    }
+    /* Follow the registers back; a register of the slice written at two places in the
+     * loop takes its value from the path the loop went (a flag set in one arm): then
+     * the conditions of every branch in the loop count too. */
+    bool paths = false;
+    for (bool again = true; again;) {
+        again = false;
+        for (uint32_t i = lo; i <= hi; i++) {
+            const isa_instr_t *x = &fn->instrs[i];
+            hit_t h = { in, fn->nreg, false };
+            ex_each_write(fn, x, slice_hit, &h);
+            if (!h.hit)
+                continue;
+            if (impure(fn, x))
+                return true;
+            s.grew = false;
+            ex_each_read(fn, x, slice_add, &s);
+            if (x->guard != ISA_NONE)
+                slice_add(&s, x->guard, ISA_NONE);
+            again |= s.grew;
+        }
+        if (!again && !paths && merges(fn, lo, hi, in)) {
+            paths = true;
+            s.grew = false;
+            for (uint32_t i = lo; i <= hi; i++) {
+                const isa_instr_t *x = &fn->instrs[i];
+                if ((x->op == ISA_OP_BRA || x->op == ISA_OP_BRX_IDX) && x->guard != ISA_NONE)
+                    slice_add(&s, x->guard, ISA_NONE);
+                if (x->op == ISA_OP_BRX_IDX)
+                    ex_each_read(fn, x, slice_add, &s);
+            }
+            again = s.grew;
+        }
+    }
+    return false;
+}
+
+bool ex_reconv_plan(ex_func_t *f)
+{
+    const isa_func_t *fn = f->ir;
+    uint32_t n = fn->ninstr;
+    f->join_at = malloc((n + 1) * sizeof *f->join_at);
+    f->yields = calloc(n + 1, 1);
+    graph_t g = { .n = n };
+    uint8_t *lead = calloc(n + 1, 1), *in = malloc(fn->nreg + 1);
+    g.bof = malloc((n + 1) * sizeof *g.bof);
+    bool ok = f->join_at && f->yields && lead && in && g.bof;
+    uint32_t *ipdom = NULL;
+    if (ok) {
+        for (uint32_t i = 0; i <= n; i++)
+            f->join_at[i] = ISA_NONE;
+        if (n)
+            lead[0] = 1;
+        for (uint32_t k = 0; k < fn->nlabel; k++)
+            if (fn->labels[k].instr < n)
+                lead[fn->labels[k].instr] = 1;
+        for (uint32_t i = 0; i + 1 < n; i++)
+            if (block_end(&fn->instrs[i]))
+                lead[i + 1] = 1;
+        for (uint32_t i = 0; i < n; i++)
+            g.nb += lead[i];
+        g.bstart = malloc((g.nb + 1) * sizeof *g.bstart);
+        g.succ_at = calloc(g.nb + 2, sizeof *g.succ_at);
+        g.pred_at = calloc(g.nb + 3, sizeof *g.pred_at);
+        ok = g.bstart && g.succ_at && g.pred_at;
+    }
+    if (ok) {
+        for (uint32_t i = 0, b = 0; i < n; i++) {
+            if (lead[i])
+                g.bstart[b++] = i;
+            g.bof[i] = b - 1;
+        }
+        g.bstart[g.nb] = n;
+        for (uint32_t b = 0; b < g.nb; b++)
+            g.succ_at[b + 1] = g.succ_at[b] + block_succ(&g, fn, b, NULL);
+        g.succ_at[g.nb + 1] = g.succ_at[g.nb];
+        uint32_t ne = g.succ_at[g.nb];
+        g.succ = malloc((ne + 1) * sizeof *g.succ);
+        g.pred = malloc((ne + 1) * sizeof *g.pred);
+        ok = g.succ && g.pred;
+        if (ok) {
+            for (uint32_t b = 0; b < g.nb; b++)
+                block_succ(&g, fn, b, g.succ + g.succ_at[b]);
+            for (uint32_t e = 0; e < ne; e++)
+                g.pred_at[g.succ[e] + 2]++;
+            for (uint32_t b = 0; b <= g.nb; b++)
+                g.pred_at[b + 2] += g.pred_at[b + 1];
+            for (uint32_t b = 0; b < g.nb; b++)
+                for (uint32_t e = g.succ_at[b]; e < g.succ_at[b + 1]; e++)
+                    g.pred[g.pred_at[g.succ[e] + 1]++] = b;
+            ipdom = post_dominators(&g);
+            ok = ipdom != NULL;
+        }
+    }
+    if (ok) {
+        for (uint32_t b = 0; b < g.nb; b++) {
+            uint32_t t = g.bstart[b + 1] - 1;
+            const isa_instr_t *x = &fn->instrs[t];
+            if ((x->op == ISA_OP_BRA && x->guard != ISA_NONE) || x->op == ISA_OP_BRX_IDX)
+                if (ipdom[b] != ISA_NONE && ipdom[b] < g.nb)
+                    f->join_at[t] = g.bstart[ipdom[b]];
+            if (x->op == ISA_OP_BRA)
+                for (unsigned k = 0; k < x->nopd; k++) {
+                    const isa_operand_t *o = &fn->opds[x->opd + k];
+                    if (o->kind == ISA_OPD_LABEL && label_at(fn, o) <= t && loop_yields(fn, label_at(fn, o), t, in))
+                        f->yields[t] = 1;
+                }
+        }
+    }
+    free(ipdom);
+    free(lead);
+    free(in);
+    free(g.bof);
+    free(g.bstart);
+    free(g.succ_at);
+    free(g.succ);
+    free(g.pred_at);
+    free(g.pred);
+    if (!ok) {
+        free(f->join_at);
+        free(f->yields);
+        f->join_at = NULL;
+        f->yields = NULL;
+    }
+    return ok;
+}
