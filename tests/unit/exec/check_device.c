@@ -364,6 +364,46 @@ START_TEST(module_layout)
 }
 END_TEST
 
+/* ld.const outside the module's constants reads zeros, as on the H100 (past an array, at
+ * a negative offset, beyond 64 KB); with exact_bounds it faults. */
+START_TEST(const_outside_bank)
+{
+    const char *k = HDR ".const .align 4 .u32 kc[10] = {7, 8};\n"
+        ".visible .entry k(.param .u64 out, .param .u64 off)\n{\n.reg .b32 %r<2>; .reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [out]; ld.param.u64 %rd2, [off]; mov.u64 %rd3, kc; add.s64 %rd3, %rd3, %rd2;\n"
+        "ld.const.u32 %r1, [%rd3];\nst.global.u32 [%rd1], %r1;\nret;\n}\n";
+    for (int exact = 0; exact < 2; exact++) {
+        ex_device_config_t cfg = { .workers = 1, .exact_bounds = exact };
+        ex_device_t *d = ex_device_new(&cfg);
+        isa_module_t *m = exu_load(k);
+        ex_program_t *p = ex_program_new(d, m);
+        ck_assert_ptr_nonnull(p);
+        uint32_t *out = calloc(1, 4);
+        ck_assert_int_eq(ex_device_map(d, out, 4), ISA_ST_OK);
+        uint64_t off[] = { 4, 40, (uint64_t)-4, 70000 };
+        uint32_t want[] = { 8, 0, 0, 0 };
+        for (unsigned i = 0; i < 4; i++) {
+            struct { uint64_t out, off; } prm = { (uintptr_t)out, off[i] };
+            ex_launch_t l = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false };
+            ex_stats_t st;
+            *out = 0xdead;
+            ex_launch(p, 0, &l, &prm, 16, &st);
+            bool fault = exact && i > 0;
+            ck_assert_msg((st.fault.kind != EX_FAULT_NONE) == fault, "exact %d offset %u: fault %d", exact, i,
+                          st.fault.kind);
+            if (!fault)
+                ck_assert_uint_eq(*out, want[i]);
+            ex_stats_clear(&st);
+        }
+        ex_device_unmap(d, out);
+        free(out);
+        ex_program_free(p);
+        ex_device_free(d);
+        isa_module_free(m);
+    }
+}
+END_TEST
+
 /* pmevent counts each event once per warp that runs it; pmevent.mask counts each event
  * of its mask. */
 START_TEST(pmevent_counts)
@@ -527,6 +567,7 @@ Suite *make_device_suite(void)
     tcase_add_test(tc, fault_values);
     tcase_add_test(tc, local_layout);
     tcase_add_test(tc, module_layout);
+    tcase_add_test(tc, const_outside_bank);
     tcase_add_test(tc, pmevent_counts);
     tcase_add_test(tc, heap_reuse);
     tcase_add_test(tc, heap_churn_random);
