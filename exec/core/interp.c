@@ -507,7 +507,7 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
         w->cur = i;
         ex_ctx_t *cx = &w->ctx[i];
         /* The group with the lowest program counter (round robin past a spinning one). */
-        uint32_t pc = UINT32_MAX, g = 0;
+        uint32_t pc = UINT32_MAX, g = 0, second = 0;   /* second: set by the one-pass selection */
         bool resumed = w->res_ok && w->res_cur == i && w->res_ready == ready;
         w->res_ok = false;
         if (resumed) {
@@ -542,13 +542,23 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
             if (pc == top)
                 g = ISA_FULL;
         } else {
+            second = UINT32_MAX;
+            /* one pass: the lowest counter, its lanes, and the next counter (the join) */
             for (uint32_t m = ready; m; m &= m - 1) {
                 unsigned l = (unsigned)__builtin_ctz(m);
-                if (cx->pc[l] < pc)
-                    pc = cx->pc[l];
+                uint32_t q = cx->pc[l];
+                if (q < pc) {
+                    second = pc;
+                    pc = q;
+                    g = m & -m;
+                } else if (q == pc) {
+                    g |= m & -m;
+                } else if (q < second) {
+                    second = q;
+                }
             }
         }
-        if (g == ISA_FULL || resumed) {
+        if (g == ISA_FULL || resumed || second != 0) {
             /* converged, or resumed */
         } else if (ready == ISA_FULL) {
             for (unsigned l = 0; l < ISA_LANES; l++)
@@ -567,7 +577,9 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
          * so that the lanes run on together (they reconverge, as on the GPU, where
          * %activemask after an if shows the whole warp). */
         uint32_t join = resumed ? w->res_join : UINT32_MAX, ojoin = resumed ? w->res_ojoin : UINT32_MAX;
-        if (others && !resumed)
+        if (second)
+            ojoin = second;
+        else if (others && !resumed)
             for (uint32_t m = ready & ~g; m; m &= m - 1) {
                 uint32_t q = cx->pc[__builtin_ctz(m)];
                 ojoin = q > pc && q < ojoin ? q : ojoin;
