@@ -33,6 +33,8 @@ ex_device_t *ex_device_new(const ex_device_config_t *cfg);
 void         ex_device_free(ex_device_t *d);
 /* Workers of a launch that names none (ex_device_config_t's, resolved). */
 unsigned     ex_device_workers(const ex_device_t *d);
+/* ex_device_config_t's exact_bounds: allocations and module variables mapped exactly. */
+bool         ex_device_exact_bounds(const ex_device_t *d);
 /* Host threads the device has started so far (the pool starts once, at the first launch
  * that uses more than one worker). */
 uint64_t     ex_device_threads_started(const ex_device_t *d);

@@ -61,6 +61,11 @@ ex_device_t *ex_device_new(const ex_device_config_t *cfg)
     return d;
 }
 
+bool ex_device_exact_bounds(const ex_device_t *d)
+{
+    return d->exact_bounds;
+}
+
 unsigned ex_device_workers(const ex_device_t *d) { return d->nworkers; }
 
 uint64_t ex_device_threads_started(const ex_device_t *d) { return d->threads_started; }

@@ -66,8 +66,7 @@ static bool arena_ready(void)
     }
     arena.size *= 4;   /* (the loop divided once more) */
     arena.base = (uint8_t *)(((uintptr_t)m + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1));
-    const char *e = getenv("PTXEMU_EXACT_BOUNDS");
-    arena.exact = e && *e && strcmp(e, "0") != 0;
+    arena.exact = ex_device_exact_bounds(drv.dev);   /* PTXEMU_EXACT_BOUNDS (runtime/emu.c) */
     if (mprotect(arena.base, FRONT * CHUNK, PROT_READ | PROT_WRITE) != 0 ||
         (!arena.exact && ex_device_map(drv.dev, arena.base, FRONT * CHUNK) != ISA_ST_OK)) {
         arena.failed = true;
