@@ -11,9 +11,10 @@
  *
  * Yielding loops: a backward branch whose loop can end through a value another thread
  * may change meanwhile (a strong load: volatile, relaxed, acquire; an atomic; a call;
- * the clock) lets the lanes waiting at a join run on each time it is taken, as the YIELD
- * that ptxas puts in such loops does on the H100: a lane that spins on a flag (or a lock)
- * another lane of its warp sets after the join terminates.  A loop that ends by its own
+ * the clock; followed through local memory, where a -G build keeps every variable) lets
+ * the lanes waiting at a join run on each time it is taken, as the YIELD that ptxas
+ * puts in such loops does on the H100: a lane that spins on a flag (or a lock) another
+ * lane of its warp sets after the join terminates.  A loop that ends by its own
  * count, or on weak loads (a probe through a table), keeps the others waiting, however
  * long it runs (measured: a million iterations). */
 #include "exec/internal.h"
@@ -290,7 +291,7 @@ static bool loop_yields(const isa_func_t *fn, uint32_t lo, uint32_t hi, uint8_t 
     /* Follow the registers back; a register of the slice written at two places in the
      * loop takes its value from the path the loop went (a flag set in one arm): then
      * the conditions of every branch in the loop count too. */
-    bool paths = false;
+    bool paths = false, locals = false;
     for (bool again = true; again;) {
         again = false;
         for (uint32_t i = lo; i <= hi; i++) {
@@ -305,6 +306,14 @@ static bool loop_yields(const isa_func_t *fn, uint32_t lo, uint32_t hi, uint8_t 
             ex_each_read(fn, x, slice_add, &s);
             if (x->guard != ISA_NONE)
                 slice_add(&s, x->guard, ISA_NONE);
+            if (!locals && x->op == ISA_OP_LD && isa_instr_space(x, 0) == ISA_SP_LOCAL) {
+                /* a value kept in local memory (a -G build keeps every variable there):
+                 * what the loop stores to local memory counts */
+                locals = true;
+                for (uint32_t j = lo; j <= hi; j++)
+                    if (fn->instrs[j].op == ISA_OP_ST && isa_instr_space(&fn->instrs[j], 0) == ISA_SP_LOCAL)
+                        ex_each_read(fn, &fn->instrs[j], slice_add, &s);
+            }
             again |= s.grew;
         }
         if (!again && !paths && merges(fn, lo, hi, in)) {
