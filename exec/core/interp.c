@@ -570,6 +570,12 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                     g |= 1u << l;
             }
         }
+        if (cx->njoin && !resumed && join_at(cx, g, pc)) {
+            /* lanes that come to a join of theirs other than by running into it (after a
+             * wait, a call, a nanosleep) wait there too */
+            join_arrive(w, cx, g, pc);
+            continue;
+        }
         uint8_t *f = cx->frame;
         const ex_insn_t *code = cx->fn->code;
         bool others = g != ready;
@@ -740,6 +746,13 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                     code = cx->fn->code;
                     g = back;
                     pc = at;
+                    /* the caller's joins (the call may end an arm: its return lands on one) */
+                    ojoin = join = UINT32_MAX;
+                    if (cx->njoin) {
+                        if (join_at(cx, g, pc))
+                            break;
+                        join = join_next(cx, g, pc);
+                    }
                     if (budget)
                         continue;
                     break;
@@ -774,6 +787,7 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                     f = cx->frame;
                     code = cx->fn->code;
                     pc = 0;
+                    ojoin = join = UINT32_MAX;   /* a new activation: no joins, no other lanes */
                     continue;
                 }
                 g = 0;

@@ -499,6 +499,24 @@ START_TEST(join_before_an_arm)
 }
 END_TEST
 
+/* Lanes released from a bar.warp.sync that ends an arm are at the join without having run
+ * into it: they wait there too. */
+START_TEST(join_after_a_wait)
+{
+    const char *k = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "setp.lt.u32 %p1, %r1, 16;\n@%p1 bra ARM;\nmov.u32 %r2, 2;\nbra.uni J;\n"
+        "ARM: setp.ge.u32 %p2, %r1, 8;\n@%p2 bra A2;\nmov.u32 %r2, 3;\nbar.warp.sync 0xffff;\nbra.uni J;\n"
+        "A2: mov.u32 %r2, 1;\nbar.warp.sync 0xffff;\n"
+        "J: activemask.b32 %r3; add.u32 %r3, %r3, %r2; st.global.u32 [%rd3], %r3;\nret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_u32(k, 1, 32, 32, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    for (unsigned i = 0; i < 32; i++)
+        ck_assert_uint_eq(out[i], 0xffffffffu + (i < 8 ? 3 : i < 16 ? 1 : 2));
+    free(out);
+}
+END_TEST
+
 /* A lane that runs a counted loop alone keeps the others at the join (lane 1 would set
  * the flag lane 0 reads); a lane group spinning on a volatile flag lets the lane waiting
  * at the join run on and set it (the loop yields). */
@@ -722,6 +740,7 @@ Suite *make_interp_suite(void)
     tcase_add_test(tc, warp_sync_after_divergence);
     tcase_add_test(tc, spin_lock_in_warp);
     tcase_add_test(tc, join_before_an_arm);
+    tcase_add_test(tc, join_after_a_wait);
     tcase_add_test(tc, counted_and_yielding_loops);
     tcase_add_test(tc, nanosleep_advances_the_clock);
     tcase_add_test(tc, fences_sleep_pmevent);
