@@ -310,6 +310,20 @@ START_TEST(local_layout)
 }
 END_TEST
 
+/* Runs p's first entry, (u64 out, u64 arg), on one thread with *out preset; returns
+ * whether it faulted. */
+static bool launch_word(ex_program_t *p, uint32_t *out, uint64_t arg)
+{
+    struct { uint64_t out, arg; } prm = { (uintptr_t)out, arg };
+    ex_launch_t l = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false };
+    ex_stats_t st;
+    *out = 0xdead;
+    ex_launch(p, 0, &l, &prm, 16, &st);
+    bool fault = st.fault.kind != EX_FAULT_NONE;
+    ex_stats_clear(&st);
+    return fault;
+}
+
 /* Module memory as the H100's driver lays it out: the .const bank at a 2 MiB boundary,
  * the .global variables from the next 256-byte boundary each at a 256-byte boundary in
  * order; the padding and the rest of the 2 MiB mapped (a read past a table's end reads
@@ -344,16 +358,10 @@ START_TEST(module_layout)
         int faults[][5] = { { 0, 0, 0, 0, 1 }, { 0, 1, 1, 1, 1 } };
         uint32_t want[] = { 9, 0, 0, 0 };
         for (unsigned i = 0; i < 5; i++) {
-            struct { uint64_t out, at; } prm = { (uintptr_t)out, at[i] };
-            ex_launch_t l = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false };
-            ex_stats_t st;
-            *out = 0xdead;
-            ex_launch(p, 0, &l, &prm, 16, &st);
-            ck_assert_msg((st.fault.kind != EX_FAULT_NONE) == faults[exact][i], "exact %d access %u: fault %d", exact,
-                          i, st.fault.kind);
-            if (!faults[exact][i])
+            bool fault = launch_word(p, out, at[i]);
+            ck_assert_msg(fault == faults[exact][i], "exact %d access %u: fault %d", exact, i, fault);
+            if (!fault)
                 ck_assert_uint_eq(*out, want[i]);
-            ex_stats_clear(&st);
         }
         ex_device_unmap(d, out);
         free(out);
@@ -383,17 +391,10 @@ START_TEST(const_outside_bank)
         uint64_t off[] = { 4, 40, (uint64_t)-4, 70000 };
         uint32_t want[] = { 8, 0, 0, 0 };
         for (unsigned i = 0; i < 4; i++) {
-            struct { uint64_t out, off; } prm = { (uintptr_t)out, off[i] };
-            ex_launch_t l = { { 1, 1, 1 }, { 1, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false };
-            ex_stats_t st;
-            *out = 0xdead;
-            ex_launch(p, 0, &l, &prm, 16, &st);
-            bool fault = exact && i > 0;
-            ck_assert_msg((st.fault.kind != EX_FAULT_NONE) == fault, "exact %d offset %u: fault %d", exact, i,
-                          st.fault.kind);
+            bool fault = launch_word(p, out, off[i]);
+            ck_assert_msg(fault == (exact && i > 0), "exact %d offset %u: fault %d", exact, i, fault);
             if (!fault)
                 ck_assert_uint_eq(*out, want[i]);
-            ex_stats_clear(&st);
         }
         ex_device_unmap(d, out);
         free(out);

@@ -535,28 +535,27 @@ START_TEST(counted_and_yielding_loops)
         ck_assert_uint_eq(out[i], 0);
     ck_assert_uint_eq(out[32], 1);
     free(out);
-    const char *k2 = HDR ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
-        "mov.u32 %r4, 0;\nsetp.eq.u32 %p1, %r1, 31; @%p1 bra J;\n"
-        "L: add.u32 %r4, %r4, 1; ld.volatile.global.u32 %r5, [%rd1+128]; setp.eq.u32 %p2, %r5, 0; @%p2 bra L;\n"
-        "J: @%p1 st.volatile.global.u32 [%rd1+128], 1;\nmin.u32 %r4, %r4, 1;\n"
-        "st.global.u32 [%rd3], %r4;\nret;\n}\n";
-    out = run_u32(k2, 1, 32, 33, &st, NULL);
-    ck_assert_int_eq(st, ISA_ST_OK);
-    for (unsigned i = 0; i < 32; i++)
-        ck_assert_uint_eq(out[i], i < 31);
-    free(out);
-    /* the flag passed through local memory, as a -G build keeps every variable */
-    const char *k3 = HDR ".visible .entry k(.param .u64 out)\n{\n.local .align 4 .u32 loc;\n" REGS OUT_TID
-        "mov.u32 %r4, 0;\nsetp.eq.u32 %p1, %r1, 31; @%p1 bra J;\n"
-        "L: add.u32 %r4, %r4, 1; ld.volatile.global.u32 %r5, [%rd1+128]; st.local.u32 [loc], %r5;\n"
-        "ld.local.u32 %r6, [loc]; setp.eq.u32 %p2, %r6, 0; @%p2 bra L;\n"
-        "J: @%p1 st.volatile.global.u32 [%rd1+128], 1;\nmin.u32 %r4, %r4, 1;\n"
-        "st.global.u32 [%rd3], %r4;\nret;\n}\n";
-    out = run_u32(k3, 1, 32, 33, &st, NULL);
-    ck_assert_int_eq(st, ISA_ST_OK);
-    for (unsigned i = 0; i < 32; i++)
-        ck_assert_uint_eq(out[i], i < 31);
-    free(out);
+    /* the spin, its flag read directly or passed through local memory (as a -G build
+     * keeps every variable) */
+    const char *spin[2] = {
+        "ld.volatile.global.u32 %r6, [%rd1+128];",
+        "ld.volatile.global.u32 %r5, [%rd1+128]; st.local.u32 [loc], %r5; ld.local.u32 %r6, [loc];",
+    };
+    for (unsigned v = 0; v < 2; v++) {
+        char k2[1024];
+        snprintf(k2, sizeof k2, "%s%s%s",
+                 HDR ".visible .entry k(.param .u64 out)\n{\n.local .align 4 .u32 loc;\n" REGS OUT_TID
+                 "mov.u32 %r4, 0;\nsetp.eq.u32 %p1, %r1, 31; @%p1 bra J;\nL: add.u32 %r4, %r4, 1; ",
+                 spin[v],
+                 " setp.eq.u32 %p2, %r6, 0; @%p2 bra L;\n"
+                 "J: @%p1 st.volatile.global.u32 [%rd1+128], 1;\nmin.u32 %r4, %r4, 1;\n"
+                 "st.global.u32 [%rd3], %r4;\nret;\n}\n");
+        out = run_u32(k2, 1, 32, 33, &st, NULL);
+        ck_assert_int_eq(st, ISA_ST_OK);
+        for (unsigned i = 0; i < 32; i++)
+            ck_assert_uint_eq(out[i], i < 31);
+        free(out);
+    }
 }
 END_TEST
 /*}=====================================================================*/
