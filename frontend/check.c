@@ -909,6 +909,29 @@ static void check_stack(check_t *K, const isa_instr_t *in)
              isa_instr_name(K->m, in, name, sizeof name));
 }
 
+/* tex.level's level of detail has the coordinates' type, as ptxas checks it ("Arguments
+ * mismatch"): an f32 or b32 register or a float constant with .f32 coordinates, a
+ * 32-bit integer register or an integer constant with .s32 ones. */
+static void check_tex_lod(check_t *K, const isa_instr_t *in)
+{
+    char name[256];
+    if (isa_instr_mod(in, ISA_G_MODE) != ISA_M_LEVEL || in->ntypes != 2 || in->nopd < 3)
+        return;
+    const isa_operand_t *o = &K->f->opds[in->opd + 2];
+    bool icoord = in->types[1] == ISA_T_S32, ok;
+    if (o->kind == ISA_OPD_REG) {
+        isa_type_t rt = (isa_type_t)K->f->regs[o->u.reg].type;
+        isa_tclass_t c = isa_types[rt].cls;
+        ok = rt != ISA_T_PRED && isa_types[rt].bits == 32 &&
+             (icoord ? c != ISA_TC_FLOAT : c == ISA_TC_FLOAT || c == ISA_TC_BIT);
+    } else {
+        ok = icoord ? o->kind == ISA_OPD_IMM : (o->kind == ISA_OPD_F32 || o->kind == ISA_OPD_F64);
+    }
+    if (!ok)
+        CERR(K, o->loc, "the level of detail of '%s' must be %s, as its coordinates", isa_instr_name(K->m, in, name, sizeof name),
+             icoord ? "a 32-bit integer" : "an f32");
+}
+
 /* createpolicy's three forms, as ptxas checks them:
  *   .range{.global}.prim{.sec}.b64  d, [a], primary-size, total-size   (a in a register or
  *       a variable; 32-bit sizes, primary <= total when both are constants)
@@ -1038,6 +1061,8 @@ static void check_instr(check_t *K, const isa_instr_t *in)
         check_stack(K, in);
     if (in->op == ISA_OP_CREATEPOLICY)
         check_createpolicy(K, in);
+    if (in->op == ISA_OP_TEX)
+        check_tex_lod(K, in);
     if (in->op == ISA_OP_CALL)
         fe_check_call(K->c, K->m, K->f, in);
     check_rules(K, in);

@@ -174,6 +174,27 @@ static void fetch_int(const ex_texobj_t *o, unsigned dims, const int32_t *ic, co
     ex_tex_texel(o, lv, idx[0], idx[1], idx[2], out);
 }
 
+/* tex.level with integer coordinates on a mipmapped texture (measured on the H100, golden
+ * tex_level_icoord): the level of detail is an integer that picks the level, zeros below
+ * the first and past the last; the coordinates clamp to the level's edges whatever the
+ * address mode (wrap and border alike). */
+static void fetch_int_level(const ex_texobj_t *o, unsigned dims, const int32_t *ic, const int32_t *off,
+                            int64_t layer, int32_t lod, ex_texel_t *out)
+{
+    if (lod < 0 || (uint32_t)lod >= o->nlevels) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    const ex_level_t *lv = &o->lv[lod];
+    uint32_t n[3] = { lv->w, lv->h, lv->d };
+    int64_t idx[3] = { 0, 0, layer };
+    for (unsigned k = 0; k < dims; k++) {
+        idx[k] = (int64_t)ic[k] + (off ? off[k] : 0);
+        idx[k] = idx[k] < 0 ? 0 : idx[k] >= n[k] ? (int64_t)n[k] - 1 : idx[k];
+    }
+    ex_tex_texel(o, lv, idx[0], idx[1], idx[2], out);
+}
+
 /* The texture unit's log2 for the level of detail, in 1/256: the exponent of x plus this
  * table's entry for the top 8 bits of its mantissa (measured on the H100: every entry,
  * from gradients of 1 to 8 texels in steps of 1/512, probe2.cu; it is not log2 of the
@@ -362,7 +383,17 @@ static int tex_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         for (unsigned k = 0; k < t->ne; k++)
             off[k] = (int32_t)rd32(f, fn, t->e[k], l);
         ex_texel_t r;
-        if (t->icoord) {
+        if (t->icoord && t->mode == TM_LEVEL) {
+            if (o->res.kind != EX_RES_MIPMAP) {
+                snprintf(w->fault_buf, sizeof w->fault_buf, "tex.level with integer coordinates on a texture "
+                         "without mipmap levels is not supported yet");
+                return ex_set_fault(w, x, 1u << l, w->fault_buf);
+            }
+            int32_t ic[3] = { 0, 0, 0 };
+            for (unsigned k = 0; k < dims; k++)
+                ic[k] = (int32_t)rd32(f, fn, t->c[ci + k], l);
+            fetch_int_level(o, dims, ic, t->ne ? off : NULL, layer, (int32_t)rd32(f, fn, t->lod, l), &r);
+        } else if (t->icoord) {
             int32_t ic[3] = { 0, 0, 0 };
             for (unsigned k = 0; k < dims; k++)
                 ic[k] = (int32_t)rd32(f, fn, t->c[ci + k], l);
@@ -772,8 +803,8 @@ static bool select_tex(void *pd, ex_func_t *f, const isa_instr_t *in, ex_txi_t *
         if (g != TG_2D && g != TG_A2D && g != TG_CUBE && g != TG_ACUBE)
             return false;
     }
-    if (t->icoord && t->mode != TM_NONE && t->mode != TM_BASE)
-        return false;                  /* integer coordinates with a level: not supported yet */
+    if (t->icoord && t->mode == TM_GRAD)
+        return false;                  /* integer coordinates with gradients: not supported yet */
     /* d or d|p */
     const isa_operand_t *d = &ops[0];
     t->p = ISA_NONE;

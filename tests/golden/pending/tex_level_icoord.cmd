@@ -1,1 +1,0 @@
--g 6 -b 256 tex.2d.f32[16,16]=rand(7):levels=5:mip=point f32[6144]:out
