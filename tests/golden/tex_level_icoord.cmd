@@ -1,1 +1,1 @@
--g 7 -b 256 tex.2d.f32[16,16]=rand(7):levels=5:mip=point f32[7168]:out
+-g 7 -b 256 tex.2d.f32[16,16]=rand(7):levels=5:mip=point tex.2d.f32[16,16]=rand(7):levels=5:mip=point:wrap tex.2d.f32[16,16]=rand(7):levels=5:mip=point:border:border=0.25,0.5,-1,2 f32[21504]:out

@@ -1,1 +1,0 @@
--g 7 -b 256 tex.2d.f32[16,16]=rand(7):levels=5:mip=point:border:border=0.25,0.5,-1,2 f32[7168]:out

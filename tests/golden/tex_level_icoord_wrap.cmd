@@ -1,1 +1,0 @@
--g 7 -b 256 tex.2d.f32[16,16]=rand(7):levels=5:mip=point:wrap f32[7168]:out
