@@ -161,9 +161,30 @@ int        drv_attr_value(int attr);
 CUresult   drv_mem_alloc_async(CUdeviceptr *dp, size_t n, CUstream s);
 CUresult   drv_pool_alloc_current(CUdeviceptr *dp, size_t n, CUstream s);
 void       drv_pool_forget(uintptr_t base);
+/* Whether base is an allocation of a memory pool's (the default pool's too). */
+bool       drv_pool_owns(uintptr_t base);
 /* Virtual memory management's accessible mappings as device memory (mem.c, for vmm.c). */
 CUresult   drv_alloc_add_vmm(void *base, size_t size);
 void       drv_alloc_remove_vmm(uintptr_t base);
+
+/* Memory shared with other processes (ipc.c, pool.c).  Arena chunks move into one memory
+ * file when first shared (mem.c); another process maps len bytes of it from off, and the
+ * memory it wants is delta bytes into them. */
+#define DRV_MEMFD_NAME "ptxemu-device-memory"
+#define DRV_ALLOC_IPC  0x20000000u   /* drv_alloc_t.flags: another process's memory, mapped here */
+typedef struct { int fd; uint64_t off, len, delta; } drv_share_t;
+bool       drv_arena_share(uintptr_t base, size_t size, drv_share_t *out);
+int        drv_arena_memfd(void);
+/* Whether p lies in an allocation of cuMemAlloc's: its base and size. */
+bool       drv_alloc_is_arena(uintptr_t p, uintptr_t *base, size_t *size);
+CUresult   drv_alloc_add_ipc(void *base, size_t size);
+bool       drv_alloc_remove_ipc(uintptr_t base);
+/* Map len bytes from off of the memory file fd and register size bytes delta bytes in as
+ * device memory (the out pointer); undo it (the registry's release calls drv_ipc_unmap). */
+CUresult   drv_ipc_map(int fd, uint64_t off, uint64_t len, uint64_t delta, uint64_t size, void **out);
+void       drv_ipc_unmap(uintptr_t base);
+/* Whether fd is a memory file of ptxemu's of that name (made by this or another process). */
+bool       drv_memfd_is(int fd, const char *name);
 CUresult   drv_enter(drv_ctx_t **out);
 /* ... and for a call that names its context (NULL: the current one). */
 CUresult   drv_enter_ctx(drv_ctx_t *c);

@@ -378,6 +378,30 @@ DRV_API CUresult cuDeviceCanAccessPeer(int *can, CUdevice a, CUdevice b)
     return CUDA_SUCCESS;
 }
 
+/* Peer access: the one device is no peer of itself, and every context is on it
+ * (tests/apps/peer.cu, as the H100's driver answers with one device). */
+DRV_API CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (flags)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!drv_ctx_valid(peer))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+}
+
+DRV_API CUresult cuCtxDisablePeerAccess(CUcontext peer)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    if (!drv_ctx_valid(peer))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
+}
+
 /*{=====================================================================
  * Contexts
  *====================================================================*/

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "runtime/driver/drv.h"
 
@@ -48,7 +49,28 @@ static struct {
     size_t          top;        /* chunks mapped so far, the front included */
     blk_list_t      free;       /* free blocks of shared chunks */
     blk_list_t      regions;    /* freed runs of chunks of large allocations */
-} arena = { .lock = PTHREAD_MUTEX_INITIALIZER };
+    int             memfd;      /* the memory file of chunks shared with other processes, or -1 */
+    size_t          memfd_size;
+    uint8_t        *shared;     /* per chunk: mapped from the memory file (drv_arena_share) */
+} arena = { .lock = PTHREAD_MUTEX_INITIALIZER, .memfd = -1 };
+
+static bool chunk_shared(uintptr_t a)
+{
+    return arena.shared && arena.shared[(a - (uintptr_t)arena.base) / CHUNK];
+}
+
+/* Return the pages [lo, hi) (page-aligned) to the system, reading zero again: a chunk
+ * shared with other processes loses them from its memory file. */
+static void pages_release(uintptr_t lo, uintptr_t hi)
+{
+    while (lo < hi) {
+        uintptr_t end = (lo & ~(uintptr_t)(CHUNK - 1)) + CHUNK;
+        if (end > hi)
+            end = hi;
+        madvise((void *)lo, end - lo, chunk_shared(lo) ? MADV_REMOVE : MADV_DONTNEED);
+        lo = end;
+    }
+}
 
 /* Reserve the range (once); false when it cannot be (allocations then fail). */
 static bool arena_ready(void)
@@ -165,14 +187,14 @@ static void arena_free(void *p, size_t sz)
 {
     sz = (sz + 511) & ~(size_t)511;
     uintptr_t a = (uintptr_t)p, lo = (a + 4095) & ~(uintptr_t)4095, hi = (a + sz) & ~(uintptr_t)4095;
+    pthread_mutex_lock(&arena.lock);
     if (hi > lo) {
         memset(p, 0, lo - a);
-        madvise((void *)lo, hi - lo, MADV_DONTNEED);
+        pages_release(lo, hi);
         memset((void *)hi, 0, a + sz - hi);
     } else {
         memset(p, 0, sz);
     }
-    pthread_mutex_lock(&arena.lock);
     if (sz <= CHUNK)
         blk_insert(&arena.free, a, sz);
     else
@@ -182,6 +204,83 @@ static void arena_free(void *p, size_t sz)
 
 /* Whether allocations are mapped for kernels one by one (exact bounds). */
 static bool arena_exact(void) { return arena.exact; }
+
+/* Whether the page at p holds anything but zeros. */
+static bool page_used(const uint8_t *p)
+{
+    const uint64_t *w = (const uint64_t *)p;
+    uint64_t any = 0;
+    for (size_t i = 0; i < 4096 / 8; i++)
+        any |= w[i];
+    return any != 0;
+}
+
+/* The memory file of shared chunks exists (the arena's lock held). */
+static bool memfd_ready(void)
+{
+    if (arena.memfd >= 0)
+        return true;
+    if (!(arena.shared = calloc(arena.size / CHUNK, 1)))
+        return false;
+    if ((arena.memfd = memfd_create(DRV_MEMFD_NAME, MFD_CLOEXEC)) < 0) {
+        free(arena.shared);
+        arena.shared = NULL;
+        return false;
+    }
+    return true;
+}
+
+/* The chunks holding the arena's [base, base + size) become pages of one memory file
+ * (ptxemu's device memory, created on first use), mapped at the same addresses with the
+ * same contents, so that other processes can map them too (ipc.c, pool.c).  A chunk stays
+ * so; its freed pages leave the file.  (A kernel of another host thread writing the chunks
+ * while they move would lose its writes: the programs export memory they have just
+ * allocated.)  Where: the file, the offset and length of the chunks in it, and base's
+ * offset in them; false when base is no arena memory or there is no memory file. */
+bool drv_arena_share(uintptr_t base, size_t size, drv_share_t *out)
+{
+    pthread_mutex_lock(&arena.lock);
+    bool ok = false;
+    uintptr_t first = (uintptr_t)arena.base + FRONT * CHUNK, end = (uintptr_t)arena.base + arena.top * CHUNK;
+    if (!arena.ready || base < first || base > end || size > end - base || !memfd_ready())
+        goto out;
+    uintptr_t lo = base & ~(uintptr_t)(CHUNK - 1), hi = (base + (size ? size : 1) + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1);
+    size_t need = hi - (uintptr_t)arena.base;
+    if (need > arena.memfd_size) {
+        if (ftruncate(arena.memfd, (off_t)need) != 0)
+            goto out;
+        arena.memfd_size = need;
+    }
+    for (uintptr_t c = lo; c < hi; c += CHUNK) {
+        if (chunk_shared(c))
+            continue;
+        off_t off = (off_t)(c - (uintptr_t)arena.base);
+        for (size_t pg = 0; pg < CHUNK; pg += 4096)   /* pages never written stay holes */
+            if (page_used((const uint8_t *)c + pg) &&
+                pwrite(arena.memfd, (const void *)(c + pg), 4096, off + (off_t)pg) != 4096)
+                goto out;
+        if (mmap((void *)c, CHUNK, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, arena.memfd, off) == MAP_FAILED)
+            goto out;
+        arena.shared[(c - (uintptr_t)arena.base) / CHUNK] = 1;
+    }
+    out->fd = arena.memfd;
+    out->off = lo - (uintptr_t)arena.base;
+    out->len = hi - lo;
+    out->delta = base - lo;
+    ok = true;
+out:
+    pthread_mutex_unlock(&arena.lock);
+    return ok;
+}
+
+/* The memory file of shared chunks (created if there is none yet), or -1. */
+int drv_arena_memfd(void)
+{
+    pthread_mutex_lock(&arena.lock);
+    int fd = arena_ready() && memfd_ready() ? arena.memfd : -1;
+    pthread_mutex_unlock(&arena.lock);
+    return fd;
+}
 /*}=====================================================================*/
 
 /*{=====================================================================
@@ -251,6 +350,10 @@ static void release(const drv_alloc_t *a)
     case DRV_MEM_DEVICE:
     case DRV_MEM_MANAGED:
     case DRV_MEM_HOST:
+        if (a->flags & DRV_ALLOC_IPC) {   /* another process's memory, mapped here (ipc.c) */
+            drv_ipc_unmap(a->base);
+            break;
+        }
         if (a->flags & ARENA_FLAG) {
             if (arena_exact())
                 ex_device_unmap(drv.dev, (void *)a->base);
@@ -1173,6 +1276,34 @@ CUresult drv_alloc_add_vmm(void *base, size_t size)
     if (r)
         ex_device_unmap(drv.dev, base);
     return r;
+}
+
+/* Memory of another process mapped here (ipc.c): device memory, released through
+ * drv_ipc_unmap when freed or closed. */
+CUresult drv_alloc_add_ipc(void *base, size_t size)
+{
+    return drv_alloc_add(base, size, DRV_MEM_DEVICE, DRV_ALLOC_IPC, false);
+}
+
+/* Close the mapping at base that drv_alloc_add_ipc registered; false if there is none. */
+bool drv_alloc_remove_ipc(uintptr_t base)
+{
+    drv_alloc_t a;
+    if (!remove_at(base, 1u << DRV_MEM_DEVICE, &a))
+        return false;
+    release(&a);
+    return true;
+}
+
+/* Whether p lies in an allocation of cuMemAlloc's: its base and size. */
+bool drv_alloc_is_arena(uintptr_t p, uintptr_t *base, size_t *size)
+{
+    const drv_alloc_t *a = drv_alloc_find(p, 0);
+    if (!a || a->kind != DRV_MEM_DEVICE || !(a->flags & ARENA_FLAG))
+        return false;
+    *base = a->base;
+    *size = a->size;
+    return true;
 }
 
 void drv_alloc_remove_vmm(uintptr_t base)

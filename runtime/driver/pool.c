@@ -4,9 +4,17 @@
  * here (as cuMemAllocAsync), so a pool is the allocations made from it: used memory is
  * their sum, reserved memory the same (the emulator keeps nothing back for reuse), and the
  * release threshold and reuse policies are kept and read back.  Only pinned device memory
- * of the one device, without export handles, is emulated. */
+ * of the one device is emulated.  A pool made with the POSIX file descriptor handle type
+ * can be shared with other processes: its allocations live in the device arena's memory
+ * file (mem.c, drv_arena_share), its handle is a descriptor of that file and an exported
+ * pointer names the place of the allocation in it; the importing process maps that
+ * (ipc.c).  Measured on the H100 (tests/apps/ipc_pool.cu): only a pool's allocation itself
+ * (its base) is exported, an imported pool allocates nothing, and importing a pool in the
+ * process that made it succeeds. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/driver/drv.h"
 
@@ -23,15 +31,34 @@ typedef struct drv_pool {
     uint64_t reserved_high;
     size_t   n, cap;             /* the allocations made from the pool */
     struct { uintptr_t base; size_t size; } *blk;
+    int      handle_types;       /* CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR or none */
+    int      fd;                 /* an imported pool: the exporter's memory file, else -1 */
     struct drv_pool *next;       /* every pool, the destroyed ones with allocations left too */
 } drv_pool_t;
 
+#define POSIX_FD  1              /* CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR */
+#define PTR_MAGIC 0x4c4f4f50u    /* "POOL": an exported pointer */
+
+/* CUmemPoolPtrExportData's 64 bytes: where the allocation is in the memory file. */
+typedef struct {
+    uint32_t magic, zero;
+    uint64_t off, len, delta, size;
+} ptr_data_t;
+
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static drv_pool_t default_pool = { DRV_POOL, true, { 1, 1, 1 }, 0, 0, 0, 0, 0, 0, NULL, NULL };
+static drv_pool_t default_pool = { .tag = DRV_POOL, .is_default = true, .reuse = { 1, 1, 1 }, .fd = -1 };
 static drv_pool_t *current_pool = &default_pool;
 static drv_pool_t *pools = &default_pool;
 
 static bool pool_ok(const drv_pool_t *p) { return p && p->tag == DRV_POOL; }
+
+/* A pool belongs to the device: its calls need the driver initialised, not a current
+ * context (NVIDIA's runtime creates and imports pools before it makes one). */
+static CUresult pool_enter(void)
+{
+    CUresult r = drv_enter(NULL);
+    return r == CUDA_ERROR_INVALID_CONTEXT ? CUDA_SUCCESS : r;
+}
 
 DRV_API CUresult cuDeviceGetDefaultMemPool(drv_pool_t **out, CUdevice d)
 {
@@ -89,7 +116,7 @@ typedef struct {
 
 DRV_API CUresult cuMemPoolCreate(drv_pool_t **out, const pool_props_t *props)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = pool_enter();
     if (r)
         return r;
     if (!out || !props || props->alloc_type != 1 /* PINNED */)
@@ -99,14 +126,16 @@ DRV_API CUresult cuMemPoolCreate(drv_pool_t **out, const pool_props_t *props)
                                     : drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__,
                                                "pools of memory located other than on the device (location type %d) are "
                                                "not emulated", props->loc.type);
-    if (props->handle_types)
-        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "pools with export handle types (%#x) are not emulated",
-                        (unsigned)props->handle_types);
+    if (props->handle_types & ~POSIX_FD)
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "pools with export handle types other than a POSIX file "
+                        "descriptor (%#x) are not emulated", (unsigned)props->handle_types);
     drv_pool_t *p = calloc(1, sizeof *p);
     if (!p)
         return CUDA_ERROR_OUT_OF_MEMORY;
     p->tag = DRV_POOL;
     p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;
+    p->handle_types = props->handle_types;
+    p->fd = -1;
     pthread_mutex_lock(&pool_lock);
     p->next = pools;
     pools = p;
@@ -119,7 +148,7 @@ DRV_API CUresult cuMemPoolCreate(drv_pool_t **out, const pool_props_t *props)
  * driver defers the release); the object goes once they are. */
 DRV_API CUresult cuMemPoolDestroy(drv_pool_t *p)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = pool_enter();
     if (r)
         return r;
     if (!pool_ok(p) || p->is_default)
@@ -128,6 +157,10 @@ DRV_API CUresult cuMemPoolDestroy(drv_pool_t *p)
     if (current_pool == p)
         current_pool = &default_pool;
     p->tag = 0;
+    if (p->fd >= 0) {
+        close(p->fd);
+        p->fd = -1;
+    }
     if (!p->n) {
         for (drv_pool_t **pp = &pools; *pp; pp = &(*pp)->next)
             if (*pp == p) {
@@ -146,7 +179,7 @@ enum { ATTR_FOLLOW = 1, ATTR_OPPORTUNISTIC, ATTR_INTERNAL, ATTR_THRESHOLD, ATTR_
 
 DRV_API CUresult cuMemPoolSetAttribute(drv_pool_t *p, int attr, void *value)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = pool_enter();
     if (r)
         return r;
     if (!pool_ok(p) || !value)
@@ -177,7 +210,7 @@ DRV_API CUresult cuMemPoolSetAttribute(drv_pool_t *p, int attr, void *value)
 
 DRV_API CUresult cuMemPoolGetAttribute(drv_pool_t *p, int attr, void *value)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = pool_enter();
     if (r)
         return r;
     if (!pool_ok(p) || !value)
@@ -201,7 +234,7 @@ DRV_API CUresult cuMemPoolGetAttribute(drv_pool_t *p, int attr, void *value)
 DRV_API CUresult cuMemPoolTrimTo(drv_pool_t *p, size_t keep)
 {
     (void)keep;
-    CUresult r = drv_enter(NULL);
+    CUresult r = pool_enter();
     return r ? r : pool_ok(p) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
@@ -211,7 +244,7 @@ typedef struct { CUmemLocation loc; int flags; } access_desc_t;
 
 DRV_API CUresult cuMemPoolSetAccess(drv_pool_t *p, const access_desc_t *map, size_t count)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = pool_enter();
     if (r)
         return r;
     if (!pool_ok(p) || (count && !map))
@@ -227,7 +260,7 @@ DRV_API CUresult cuMemPoolSetAccess(drv_pool_t *p, const access_desc_t *map, siz
 
 DRV_API CUresult cuMemPoolGetAccess(int *flags, drv_pool_t *p, const CUmemLocation *loc)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = pool_enter();
     if (r)
         return r;
     if (!flags || !pool_ok(p) || !loc)
@@ -240,9 +273,16 @@ DRV_API CUresult cuMemPoolGetAccess(int *flags, drv_pool_t *p, const CUmemLocati
 
 static CUresult pool_alloc(drv_pool_t *p, CUdeviceptr *dp, size_t n, CUstream s)
 {
+    if (p->fd >= 0)   /* an imported pool */
+        return CUDA_ERROR_INVALID_VALUE;
     CUresult r = drv_mem_alloc_async(dp, n, s);
     if (r || drv_capture_of(s))
         return r;
+    drv_share_t sh;
+    if (p->handle_types && !drv_arena_share((uintptr_t)*dp, n, &sh)) {
+        cuMemFree_v2(*dp);
+        return drv_fail(CUDA_ERROR_OUT_OF_MEMORY, "cuMemAllocFromPoolAsync", "no shareable memory for %zu bytes", n);
+    }
     pthread_mutex_lock(&pool_lock);
     if (p->n == p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 16;
@@ -311,4 +351,107 @@ void drv_pool_forget(uintptr_t base)
             }
     }
     pthread_mutex_unlock(&pool_lock);
+}
+
+/* The pool whose allocation has its base at p (NULL: none); the pool lock held. */
+static drv_pool_t *owner(uintptr_t p, size_t *size)
+{
+    for (drv_pool_t *q = pools; q; q = q->next)
+        for (size_t i = 0; i < q->n; i++)
+            if (q->blk[i].base == p) {
+                *size = q->blk[i].size;
+                return q;
+            }
+    return NULL;
+}
+
+bool drv_pool_owns(uintptr_t base)
+{
+    size_t size;
+    pthread_mutex_lock(&pool_lock);
+    bool r = owner(base, &size) != NULL;
+    pthread_mutex_unlock(&pool_lock);
+    return r;
+}
+
+/*{=====================================================================
+ * Pools shared with other processes
+ *====================================================================*/
+
+DRV_API CUresult cuMemPoolExportToShareableHandle(void *out, drv_pool_t *p, int type, unsigned long long flags)
+{
+    CUresult r = pool_enter();
+    if (r)
+        return r;
+    if (!out || !pool_ok(p) || flags || type != POSIX_FD || !(p->handle_types & type) || p->fd >= 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    int fd = drv_arena_memfd();
+    int d = fd < 0 ? -1 : dup(fd);   /* inherited by programs the process starts, as a descriptor is */
+    if (d < 0)
+        return drv_fail(CUDA_ERROR_OUT_OF_MEMORY, __func__, "no memory file to share");
+    *(int *)out = d;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemPoolImportFromShareableHandle(drv_pool_t **out, void *handle, int type, unsigned long long flags)
+{
+    CUresult r = pool_enter();
+    if (r)
+        return r;
+    int fd = (int)(intptr_t)handle;
+    if (!out || flags || type != POSIX_FD)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!drv_memfd_is(fd, DRV_MEMFD_NAME))
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, __func__, "descriptor %d is no pool's exported handle", fd);
+    drv_pool_t *p = calloc(1, sizeof *p);
+    if (!p || (p->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
+        free(p);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    p->tag = DRV_POOL;
+    p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;
+    p->handle_types = type;
+    pthread_mutex_lock(&pool_lock);
+    p->next = pools;
+    pools = p;
+    pthread_mutex_unlock(&pool_lock);
+    *out = p;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemPoolExportPointer(void *out, CUdeviceptr ptr)
+{
+    CUresult r = pool_enter();
+    if (r)
+        return r;
+    size_t size = 0;
+    pthread_mutex_lock(&pool_lock);
+    drv_pool_t *p = out ? owner((uintptr_t)ptr, &size) : NULL;
+    bool ok = p && p->handle_types;
+    pthread_mutex_unlock(&pool_lock);
+    drv_share_t sh;
+    if (!ok || !drv_arena_share((uintptr_t)ptr, size, &sh))
+        return CUDA_ERROR_INVALID_VALUE;
+    ptr_data_t d = { .magic = PTR_MAGIC, .off = sh.off, .len = sh.len, .delta = sh.delta, .size = size };
+    memset(out, 0, 64);
+    memcpy(out, &d, sizeof d);
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemPoolImportPointer(CUdeviceptr *out, drv_pool_t *p, const void *data)
+{
+    CUresult r = pool_enter();
+    if (r)
+        return r;
+    ptr_data_t d;
+    if (!out || !data || !pool_ok(p) || p->fd < 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    memcpy(&d, data, sizeof d);
+    if (d.magic != PTR_MAGIC)
+        return CUDA_ERROR_INVALID_VALUE;
+    void *m;
+    if ((r = drv_ipc_map(p->fd, d.off, d.len, d.delta, d.size, &m)))
+        return r;
+    *out = (CUdeviceptr)(uintptr_t)m;
+    return CUDA_SUCCESS;
 }

@@ -6,15 +6,19 @@
  * opens the pages and makes the range device memory for kernels.  Pinned device memory of
  * the one device, with read-write access; 2 MiB granularity, as the H100's. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "runtime/driver/drv.h"
 
 #define VMM_GRAN  (2u << 20)
 #define DRV_PHYS  0x70687973u
+#define POSIX_FD  1              /* CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR */
+#define PHYS_NAME "ptxemu-cuMemCreate"
 
 typedef struct {
     uint32_t tag;
@@ -24,6 +28,7 @@ typedef struct {
     unsigned hrefs;       /* the handle's references (cuMemCreate, cuMemRetainAllocationHandle) */
     unsigned char  compression, rdma;   /* CUmemAllocationProp.allocFlags, as given */
     unsigned short usage;
+    int            handle_types;        /* the handle types it may be exported as */
 } vmm_phys_t;
 
 typedef struct vmm_map {
@@ -67,9 +72,9 @@ static CUresult prop_check(const char *fn, const alloc_prop_t *p)
                         "are not emulated", p->loc.type);
     if (p->loc.id != 0)
         return CUDA_ERROR_INVALID_DEVICE;
-    if (p->handle_types)
-        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "shareable handle types (%#x) are not emulated",
-                        (unsigned)p->handle_types);
+    if (p->handle_types & ~POSIX_FD)
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "shareable handle types other than a POSIX file descriptor "
+                        "(%#x) are not emulated", (unsigned)p->handle_types);
     if (p->compression > 1)   /* CU_MEM_ALLOCATION_COMP_NONE or _GENERIC */
         return CUDA_ERROR_INVALID_VALUE;
     return CUDA_SUCCESS;
@@ -164,7 +169,7 @@ DRV_API CUresult cuMemCreate(unsigned long long *h, size_t size, const alloc_pro
         return CUDA_ERROR_INVALID_VALUE;
     if ((r = prop_check(__func__, prop)))
         return r;
-    int fd = memfd_create("ptxemu-cuMemCreate", MFD_CLOEXEC);
+    int fd = memfd_create(PHYS_NAME, MFD_CLOEXEC);
     if (fd < 0)
         return CUDA_ERROR_OUT_OF_MEMORY;
     if (ftruncate(fd, (off_t)size) != 0) {
@@ -182,6 +187,7 @@ DRV_API CUresult cuMemCreate(unsigned long long *h, size_t size, const alloc_pro
     p->compression = prop->compression;   /* granted, as the H100 grants generic compression */
     p->rdma = prop->rdma;
     p->usage = prop->usage;
+    p->handle_types = prop->handle_types;
     p->refs = p->hrefs = 1;
     *h = (unsigned long long)(uintptr_t)p;
     return CUDA_SUCCESS;
@@ -395,5 +401,49 @@ DRV_API CUresult cuMemGetAllocationPropertiesFromHandle(alloc_prop_t *prop, unsi
     prop->compression = p->compression;
     prop->rdma = p->rdma;
     prop->usage = p->usage;
+    prop->handle_types = p->handle_types;
+    return CUDA_SUCCESS;
+}
+
+/* Shared with other processes as a file descriptor of its memory file (the program passes
+ * it on, over a socket or to a program it starts); an imported allocation may not be
+ * exported again (measured: its properties name no handle type). */
+DRV_API CUresult cuMemExportToShareableHandle(void *out, unsigned long long h, int type, unsigned long long flags)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    pthread_mutex_lock(&vmm_lock);
+    vmm_phys_t *p = phys_of(h);
+    int fd = p && out && !flags && type == POSIX_FD && (p->handle_types & type) ? dup(p->fd) : -2;
+    pthread_mutex_unlock(&vmm_lock);
+    if (fd == -2)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (fd < 0)
+        return drv_fail(CUDA_ERROR_OUT_OF_MEMORY, __func__, "no descriptor left (%s)", strerror(errno));
+    *(int *)out = fd;
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemImportFromShareableHandle(unsigned long long *h, void *handle, int type)
+{
+    CUresult r = drv_enter(NULL);
+    if (r)
+        return r;
+    int fd = (int)(intptr_t)handle;
+    if (!h || type != POSIX_FD)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct stat st;
+    if (!drv_memfd_is(fd, PHYS_NAME) || fstat(fd, &st) != 0 || st.st_size <= 0 || st.st_size % VMM_GRAN)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, __func__, "descriptor %d is no exported allocation", fd);
+    vmm_phys_t *p = calloc(1, sizeof *p);
+    if (!p || (p->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
+        free(p);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    p->tag = DRV_PHYS;
+    p->size = (size_t)st.st_size;
+    p->refs = p->hrefs = 1;
+    *h = (unsigned long long)(uintptr_t)p;
     return CUDA_SUCCESS;
 }

@@ -40,6 +40,8 @@ CUresult cuGraphInstantiateWithFlags(void **, void *, unsigned long long);
 CUresult cuGraphLaunch(void *, CUstream);
 CUresult cuGraphGetNodes(void *, void **, size_t *);
 CUresult cuIpcGetMemHandle(void *, CUdeviceptr);
+CUresult cuIpcCloseMemHandle(CUdeviceptr);
+CUresult cuGLInit(void);
 CUresult cuArrayCreate_v2(CUarray *, const CUDA_ARRAY_DESCRIPTOR *);
 CUresult cuArray3DCreate_v2(CUarray *, const CUDA_ARRAY3D_DESCRIPTOR *);
 CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *, CUarray);
@@ -445,6 +447,56 @@ START_TEST(device_memory_layout)
 }
 END_TEST
 
+/* Memory exported for other processes (cuIpcGetMemHandle) moves into a memory file and
+ * keeps its contents; allocations freed in its chunks read as zero again, the exported
+ * one's included, small and large. */
+START_TEST(shared_memory_frees_to_zero)
+{
+    setup();
+    CUdeviceptr a, b, big;
+    char handle[64];
+    uint32_t v = 0x12345678, w = 0x9abcdef0, z = 1;
+    ck_assert_int_eq(cuMemAlloc_v2(&a, 4096), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&b, 8192), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&big, 6u << 20), CUDA_SUCCESS);
+    ck_assert_uint_eq(a >> 21, b >> 21);
+    ck_assert_int_eq(cuMemcpyHtoD_v2(a + 100, &v, 4), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyHtoD_v2(b + 4096, &w, 4), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyHtoD_v2(big + (5u << 20), &w, 4), CUDA_SUCCESS);
+    ck_assert_int_eq(cuIpcGetMemHandle(handle, a + 16), CUDA_SUCCESS);
+    ck_assert_int_eq(cuIpcGetMemHandle(handle, big), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(&z, a + 100, 4), CUDA_SUCCESS);
+    ck_assert_uint_eq(z, v);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(&z, b + 4096, 4), CUDA_SUCCESS);
+    ck_assert_uint_eq(z, w);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(&z, big + (5u << 20), 4), CUDA_SUCCESS);
+    ck_assert_uint_eq(z, w);
+    CUdeviceptr olds[3] = { a, b, big };
+    ck_assert_int_eq(cuMemFree_v2(b), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemFree_v2(a), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemFree_v2(big), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&a, 4096), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&b, 8192), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemAlloc_v2(&big, 6u << 20), CUDA_SUCCESS);
+    ck_assert_uint_eq(a, olds[0]);
+    ck_assert_uint_eq(b, olds[1]);
+    ck_assert_uint_eq(big, olds[2]);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(&z, a + 100, 4), CUDA_SUCCESS);
+    ck_assert_uint_eq(z, 0);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(&z, b + 4096, 4), CUDA_SUCCESS);
+    ck_assert_uint_eq(z, 0);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(&z, big + (5u << 20), 4), CUDA_SUCCESS);
+    ck_assert_uint_eq(z, 0);
+    /* what may not be shared */
+    ck_assert_int_eq(cuIpcGetMemHandle(handle, 0), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuIpcGetMemHandle(NULL, a), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuIpcCloseMemHandle(a), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuMemFree_v2(a), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemFree_v2(b), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemFree_v2(big), CUDA_SUCCESS);
+}
+END_TEST
+
 /* A kernel reading 4 bytes before an allocation: mapped memory on the H100 (zeros), a
  * fault with PTXEMU_EXACT_BOUNDS=1.  The environment is read at the first allocation of
  * the process (each test runs in a process of its own). */
@@ -772,7 +824,7 @@ START_TEST(unsupported_functions_say_so)
 {
     setup();
     char handle[64] = { 0 };
-    ck_assert_int_eq(cuIpcGetMemHandle(handle, 0), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuGLInit(), CUDA_ERROR_NOT_SUPPORTED);   /* OpenGL interoperability */
     ck_assert_int_eq(cuTexRefCreate(handle), CUDA_ERROR_NOT_SUPPORTED);   /* removed in CUDA 12 */
     ck_assert_int_eq(cuMemAlloc(NULL, 0), CUDA_ERROR_NOT_SUPPORTED);   /* the 32-bit form of CUDA 2.0 */
 }
@@ -1159,6 +1211,7 @@ static Suite *suite(void)
     tcase_add_test(t, statistics_per_launch);
     tcase_add_test(t, fault_is_sticky);
     tcase_add_test(t, device_memory_layout);
+    tcase_add_test(t, shared_memory_frees_to_zero);
     tcase_add_test(t, compressible_memory);
     tcase_add_test(t, ptx_version_is_the_target);
     tcase_add_test(t, outside_allocations_as_on_the_h100);
