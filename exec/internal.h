@@ -578,21 +578,21 @@ unsigned ex_reg_width(const ex_func_t *f, const isa_operand_t *o);
  * current activation waits), done (every lane exited), fault (recorded in the warp). */
 enum { W_RUNNABLE, W_BLOCKED, W_DONE, W_FAULT };
 
-/* Record a fault of the lanes in mask at instruction x. */
-static inline int ex_set_fault_k(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, ex_fault_kind_t kind,
-                                 const char *what)
+/* Record a fault of the lanes in mask at instruction x (then a handler returns ISA_X_FAULT,
+ * warp_run W_FAULT: the two codes differ, so these return nothing). */
+static inline void ex_set_fault_k(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, ex_fault_kind_t kind,
+                                  const char *what)
 {
     w->fault_kind = (uint8_t)kind;
     w->fault_lane = mask ? (int)__builtin_ctz(mask) : 0;
     w->fault_addr = 0;
     w->fault_what = what;
     w->fault_insn = x;
-    return W_FAULT;
 }
 /* The same for an instruction that cannot execute as it stands (EX_FAULT_ILLEGAL). */
-static inline int ex_set_fault(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, const char *what)
+static inline void ex_set_fault(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, const char *what)
 {
-    return ex_set_fault_k(w, x, mask, EX_FAULT_ILLEGAL, what);
+    ex_set_fault_k(w, x, mask, EX_FAULT_ILLEGAL, what);
 }
 
 /* The lanes of mask left out of their own member mask (mm[l], per lane) where the lanes'

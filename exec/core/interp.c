@@ -269,7 +269,7 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
     ex_ctx_t *cx = ex_top(w);
     ex_program_t *p = w->cta->p;
     if (w->depth == EX_MAX_DEPTH)
-        return ex_set_fault_k(w, x, mask, EX_FAULT_STACK, "call stack overflow");
+        return ex_set_fault_k(w, x, mask, EX_FAULT_STACK, "call stack overflow"), W_FAULT;
     ex_func_t *callee = &p->funcs[fi];
     uint32_t local_base = w->local_top;
     if (callee->local_size) {
@@ -280,11 +280,11 @@ static int do_call(ex_warp_t *w, const ex_insn_t *x, uint32_t mask, uint32_t fi,
             ISA_LANE_LOOP(mask, { floor = sp[l] < floor ? sp[l] : floor; });
         }
         if ((uint64_t)local_base + callee->local_size > floor)
-            return ex_set_fault_k(w, x, mask, EX_FAULT_STACK, "local memory stack overflow");
+            return ex_set_fault_k(w, x, mask, EX_FAULT_STACK, "local memory stack overflow"), W_FAULT;
     }
     uint8_t *fr = frame_new(w, callee, local_base, NULL);
     if (!fr)
-        return ex_set_fault_k(w, x, mask, EX_FAULT_NOMEM, "out of host memory");
+        return ex_set_fault_k(w, x, mask, EX_FAULT_NOMEM, "out of host memory"), W_FAULT;
     /* Arguments: registers, .param areas or constants of the caller, per lane. */
     ex_call_args(cx, x, callee, fr, mask);
     if (callee->param_copies)
@@ -605,7 +605,7 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
             const ex_insn_t *x = &code[pc];
             uint32_t mask = guard_mask(f, x, g);
             if (!x->fn)
-                return ex_set_fault_k(w, x, g, EX_FAULT_ILLEGAL, "instruction without semantics");
+                return ex_set_fault_k(w, x, g, EX_FAULT_ILLEGAL, "instruction without semantics"), W_FAULT;
             int st = ISA_X_NEXT;
             if (g != g0) {
                 w->nlane_instr += run * (uint64_t)__builtin_popcount(g0);
@@ -709,7 +709,7 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
             if (st == ISA_X_FAULT)
                 return W_FAULT;
             if (st == ISA_X_TRAP)
-                return ex_set_fault_k(w, x, mask, EX_FAULT_TRAP, "trap instruction executed");
+                return ex_set_fault_k(w, x, mask, EX_FAULT_TRAP, "trap instruction executed"), W_FAULT;
             if (st == ISA_X_EXIT || (st == ISA_X_RET && w->cur == 0)) {
                 w->alive &= ~mask;
                 cx->members &= ~mask;
@@ -808,7 +808,7 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                 g = 0;
                 break;
             }
-            return ex_set_fault_k(w, x, mask, EX_FAULT_ILLEGAL, "unexpected handler status");
+            return ex_set_fault_k(w, x, mask, EX_FAULT_ILLEGAL, "unexpected handler status"), W_FAULT;
         }
         w->nlane_instr += run * (uint64_t)__builtin_popcount(g0);
         w->ninstr += run;

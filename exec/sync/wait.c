@@ -216,12 +216,12 @@ static int wait_barrier(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t m
     uint32_t cnt = x->o[2] == ISA_NONE ? 0 : ISA_SLOT(const uint32_t, f, x->o[2])[l0];
     if (id >= EX_NBAR) {
         snprintf(w->fault_buf, sizeof w->fault_buf, "barrier id %u outside 0..15", id);
-        return ex_set_fault(w, x, mask, w->fault_buf);
+        return ex_set_fault(w, x, mask, w->fault_buf), W_FAULT;
     }
     if (x->o[2] != ISA_NONE && (cnt == 0 || cnt % ISA_LANES)) {
         snprintf(w->fault_buf, sizeof w->fault_buf,
                  "barrier thread count %u is not a positive multiple of the warp size", cnt);
-        return ex_set_fault(w, x, mask, w->fault_buf);
+        return ex_set_fault(w, x, mask, w->fault_buf), W_FAULT;
     }
     ex_bar_t *b = &c->bar[id];
     b->expected = cnt;
@@ -268,7 +268,7 @@ static int wait_warpsync(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, uint32_t 
         snprintf(w->fault_buf, sizeof w->fault_buf, "illegal instruction: lane %u is not in its member mask "
                  "0x%08x, and the lanes' masks differ (the H100 stops the kernel)", (unsigned)__builtin_ctz(out),
                  mm[__builtin_ctz(out)]);
-        return ex_set_fault(w, x, out, w->fault_buf);
+        return ex_set_fault(w, x, out, w->fault_buf), W_FAULT;
     }
     bool others_wait = false;
     for (uint32_t m = w->waiting; m && !others_wait; m &= m - 1)

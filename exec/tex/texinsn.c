@@ -174,10 +174,12 @@ static void fetch_int(const ex_texobj_t *o, unsigned dims, const int32_t *ic, co
     ex_tex_texel(o, lv, idx[0], idx[1], idx[2], out);
 }
 
-/* tex.level with integer coordinates on a mipmapped texture (measured on the H100, golden
- * tex_level_icoord): the level of detail is an integer that picks the level, zeros below
- * the first and past the last; the coordinates clamp to the level's edges whatever the
- * address mode (wrap and border alike). */
+/* tex.level with integer coordinates (measured on the H100, golden tex_level_icoord): the
+ * level of detail is an integer that picks the level, zeros below the first and past the
+ * last; the coordinates clamp to the level's edges whatever the address mode (wrap and
+ * border alike).  An array or pitched memory without mipmap levels is one level (goldens
+ * tex_level_icoord_flat and _pitch): there coordinates clamp too, unlike tex's integer
+ * coordinates, which read zeros outside. */
 static void fetch_int_level(const ex_texobj_t *o, unsigned dims, const int32_t *ic, const int32_t *off,
                             int64_t layer, int32_t lod, ex_texel_t *out)
 {
@@ -384,10 +386,10 @@ static int tex_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             off[k] = (int32_t)rd32(f, fn, t->e[k], l);
         ex_texel_t r;
         if (t->icoord && t->mode == TM_LEVEL) {
-            if (o->res.kind != EX_RES_MIPMAP) {
-                snprintf(w->fault_buf, sizeof w->fault_buf, "tex.level with integer coordinates on a texture "
-                         "without mipmap levels is not supported yet");
-                return ex_set_fault(w, x, 1u << l, w->fault_buf);
+            if (o->res.kind == EX_RES_LINEAR) {
+                snprintf(w->fault_buf, sizeof w->fault_buf, "tex.level with integer coordinates on linear memory "
+                         "is not supported yet");
+                return ex_set_fault_k(w, x, 1u << l, EX_FAULT_UNSUPPORTED, w->fault_buf), ISA_X_FAULT;
             }
             int32_t ic[3] = { 0, 0, 0 };
             for (unsigned k = 0; k < dims; k++)

@@ -237,6 +237,19 @@ START_TEST(sampler_reference_refused)
 }
 END_TEST
 
+/* An unmeasured texture form stops the kernel, located and named, with exit 1 (a handler's
+ * fault once ended its lanes as if they had exited, leaving zeros and exit 0). */
+START_TEST(unmeasured_texture_form_faults)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun("tests/ptx/unsupported/tex_level_icoord_linear.ptx 'tex.lin.f32[8]=iota(1,1)' 'f32[1]:out'",
+                            &out), 1);
+    ck_assert_msg(strstr(out, "tex_level_icoord_linear.ptx:16:") && strstr(out, "on linear memory is not supported yet"),
+                  "%s", out);
+    free(out);
+}
+END_TEST
+
 /* Texture and surface references: bound by NAME=tex... / NAME=surf... (of the right kind,
  * once); one left unbound is a fault naming it. */
 START_TEST(references_bound_by_name)
@@ -644,6 +657,7 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, invalid_ptx_exits_2_with_location);
     tcase_add_test(tc, unsupported_stops_before_launch);
     tcase_add_test(tc, sampler_reference_refused);
+    tcase_add_test(tc, unmeasured_texture_form_faults);
     tcase_add_test(tc, references_bound_by_name);
     tcase_add_test(tc, isa_table_doc_current);
     tcase_add_test(tc, verification_doc_current);

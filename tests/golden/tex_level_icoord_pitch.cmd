@@ -1,0 +1,1 @@
+-g 7 -b 256 tex.pitch.f32[16,16]=rand(7) tex.pitch.f32[16,16]=rand(7):wrap tex.pitch.f32[16,16]=rand(7):border:border=0.25,0.5,-1,2 f32[21504]:out
