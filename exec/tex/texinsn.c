@@ -179,10 +179,17 @@ static void fetch_int(const ex_texobj_t *o, unsigned dims, const int32_t *ic, co
  * last; the coordinates clamp to the level's edges whatever the address mode (wrap and
  * border alike).  An array or pitched memory without mipmap levels is one level (goldens
  * tex_level_icoord_flat and _pitch): there coordinates clamp too, unlike tex's integer
- * coordinates, which read zeros outside. */
+ * coordinates, which read zeros outside.  On linear memory the level of detail is ignored
+ * and the element index clamps (golden tex_level_icoord_lin). */
 static void fetch_int_level(const ex_texobj_t *o, unsigned dims, const int32_t *ic, const int32_t *off,
                             int64_t layer, int32_t lod, ex_texel_t *out)
 {
+    if (o->geo == EX_GEO_LINEAR) {
+        int64_t i = (int64_t)ic[0] + (off ? off[0] : 0);
+        i = i < 0 ? 0 : i >= o->lv[0].w ? (int64_t)o->lv[0].w - 1 : i;
+        ex_tex_texel(o, &o->lv[0], i, 0, 0, out);
+        return;
+    }
     if (lod < 0 || (uint32_t)lod >= o->nlevels) {
         memset(out, 0, sizeof *out);
         return;
@@ -386,11 +393,6 @@ static int tex_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             off[k] = (int32_t)rd32(f, fn, t->e[k], l);
         ex_texel_t r;
         if (t->icoord && t->mode == TM_LEVEL) {
-            if (o->res.kind == EX_RES_LINEAR) {
-                snprintf(w->fault_buf, sizeof w->fault_buf, "tex.level with integer coordinates on linear memory "
-                         "is not supported yet");
-                return ex_set_fault_k(w, x, 1u << l, EX_FAULT_UNSUPPORTED, w->fault_buf), ISA_X_FAULT;
-            }
             int32_t ic[3] = { 0, 0, 0 };
             for (unsigned k = 0; k < dims; k++)
                 ic[k] = (int32_t)rd32(f, fn, t->c[ci + k], l);

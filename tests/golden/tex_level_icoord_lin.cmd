@@ -1,0 +1,1 @@
+-g 3 -b 64 tex.lin.f32x2[32]=rand(5) f32[768]:out
