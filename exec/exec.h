@@ -284,13 +284,16 @@ void          ex_program_free(ex_program_t *p);
  * of such instructions (0: the entry can run). */
 unsigned ex_program_check_entry(ex_program_t *p, uint32_t entry, FILE *diag);
 
-/* Instructions that the GPU's driver refuses (measured on the H100; docs/textures.md), and
- * how: a module holding one of EX_REFUSAL_NOT_SUPPORTED does not load
- * (CUDA_ERROR_NOT_SUPPORTED); an entry reaching one of EX_REFUSAL_NOT_FOUND is not found
- * in its module (CUDA_ERROR_NOT_FOUND). */
-typedef enum { EX_REFUSAL_NONE, EX_REFUSAL_NOT_FOUND, EX_REFUSAL_NOT_SUPPORTED } ex_refusal_t;
-/* The module's strongest refusal (NOT_SUPPORTED over NOT_FOUND), each refused instruction
- * of that kind reported on diag (may be NULL), located, with the reason. */
+/* What the GPU's driver refuses (measured on the H100; docs/textures.md), and how: a
+ * module holding an instruction of EX_REFUSAL_NOT_SUPPORTED does not load
+ * (CUDA_ERROR_NOT_SUPPORTED), nor one whose kernels take .texref, .surfref or .samplerref
+ * parameters (EX_REFUSAL_INVALID_IMAGE: CUDA_ERROR_INVALID_IMAGE); an entry reaching an
+ * instruction of EX_REFUSAL_NOT_FOUND is not found in its module (CUDA_ERROR_NOT_FOUND).
+ * ex_program_check_entry reports and counts the module's opaque kernel parameters too. */
+typedef enum { EX_REFUSAL_NONE, EX_REFUSAL_NOT_FOUND, EX_REFUSAL_NOT_SUPPORTED, EX_REFUSAL_INVALID_IMAGE } ex_refusal_t;
+/* The module's strongest refusal (INVALID_IMAGE over NOT_SUPPORTED over NOT_FOUND), each
+ * refused instruction or parameter of that kind reported on diag (may be NULL), located,
+ * with the reason. */
 ex_refusal_t ex_program_refusal(ex_program_t *p, FILE *diag);
 /* The refusal of what entry reaches (the entry and the functions it calls). */
 ex_refusal_t ex_program_entry_refusal(ex_program_t *p, uint32_t entry);

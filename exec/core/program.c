@@ -400,9 +400,37 @@ static unsigned check_entry(ex_program_t *p, uint32_t entry, FILE *diag, ex_refu
     return n;
 }
 
+/* The module's kernel parameters of opaque types, reported on diag (may be NULL): the
+ * H100's driver does not load such a module at all, whether or not the parameter is used
+ * (measured on an H200, driver 580: CUDA_ERROR_INVALID_IMAGE for .texref and .surfref
+ * parameters, used or not, and .samplerref ones in texmode_independent; the module's other
+ * kernels are lost with it). */
+static unsigned check_params(const ex_program_t *p, FILE *diag)
+{
+    const isa_module_t *m = p->m;
+    unsigned n = 0;
+    for (uint32_t fi = 0; fi < m->nfunc; fi++) {
+        const isa_func_t *fn = &m->funcs[fi];
+        for (uint32_t i = 0; fn->is_entry && i < fn->nparam; i++) {
+            const isa_var_t *v = &fn->params[i];
+            if (!v->opaque)
+                continue;
+            n++;
+            if (diag)
+                isa_diag_print(diag, &m->srcs[v->loc.file], v->loc.begin, v->loc.end, "error",
+                               "kernel parameter '%s' of type %s is refused: the CUDA driver does not load a module "
+                               "whose kernels take .texref, .surfref or .samplerref parameters "
+                               "(CUDA_ERROR_INVALID_IMAGE; measured on an H200, driver 580): pass the object's "
+                               "handle in a .u64 parameter", v->name, isa_dirs[v->opaque - 1].text);
+        }
+    }
+    return n;
+}
+
 unsigned ex_program_check_entry(ex_program_t *p, uint32_t entry, FILE *diag)
 {
-    return check_entry(p, entry, diag, NULL);
+    unsigned n = check_params(p, diag);   /* the module does not load: only that is said */
+    return n ? n : check_entry(p, entry, diag, NULL);
 }
 
 ex_refusal_t ex_program_entry_refusal(ex_program_t *p, uint32_t entry)
@@ -415,6 +443,8 @@ ex_refusal_t ex_program_entry_refusal(ex_program_t *p, uint32_t entry)
 ex_refusal_t ex_program_refusal(ex_program_t *p, FILE *diag)
 {
     const isa_module_t *m = p->m;
+    if (check_params(p, diag))
+        return EX_REFUSAL_INVALID_IMAGE;
     ex_refusal_t worst = EX_REFUSAL_NONE;
     for (int pass = 0; pass < 2; pass++)        /* find the worst kind, then report it */
         for (uint32_t fi = 0; fi < m->nfunc; fi++) {

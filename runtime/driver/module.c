@@ -286,12 +286,17 @@ static CUresult load(const char *fn, const void *image, bool library, drv_module
         module_free(mod);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    /* What the H100's driver refuses at loading (suq of formats: measured, docs/textures.md). */
-    if (ex_program_refusal(mod->p, NULL) == EX_REFUSAL_NOT_SUPPORTED) {
+    /* What the H100's driver refuses at loading (suq of formats, opaque kernel parameters:
+     * measured, docs/textures.md). */
+    ex_refusal_t refused = ex_program_refusal(mod->p, NULL);
+    if (refused == EX_REFUSAL_NOT_SUPPORTED || refused == EX_REFUSAL_INVALID_IMAGE) {
         ex_program_refusal(mod->p, stderr);
         module_free(mod);
-        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "the module holds instructions the CUDA driver refuses "
-                        "(listed above)");
+        return refused == EX_REFUSAL_INVALID_IMAGE
+                   ? drv_fail(CUDA_ERROR_INVALID_IMAGE, fn, "the module's kernels take parameters the CUDA driver "
+                              "refuses (listed above)")
+                   : drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "the module holds instructions the CUDA driver refuses "
+                              "(listed above)");
     }
     for (uint32_t v = 0; v < mod->m->nvar; v++) {
         void *h = ex_program_var_host(mod->p, v);

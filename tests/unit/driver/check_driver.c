@@ -497,6 +497,25 @@ START_TEST(shared_memory_frees_to_zero)
 }
 END_TEST
 
+/* A module whose kernel takes a .texref parameter does not load, its other kernels lost
+ * with it, as on the H100 (CUDA_ERROR_INVALID_IMAGE); the same module with a .u64
+ * parameter loads. */
+START_TEST(opaque_kernel_parameters_refused)
+{
+    setup();
+    static const char ptx[] = ".version 9.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .texref t, .param .u64 out)\n{\n\tret;\n}\n"
+                              ".visible .entry k2(.param .u64 out)\n{\n\tret;\n}\n";
+    char ok[sizeof ptx];
+    memcpy(ok, ptx, sizeof ptx);
+    memcpy(strstr(ok, ".texref"), ".u64   ", 7);
+    CUmodule m;
+    ck_assert_int_eq(cuModuleLoadData(&m, ptx), CUDA_ERROR_INVALID_IMAGE);
+    ck_assert_int_eq(cuModuleLoadData(&m, ok), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleUnload(m), CUDA_SUCCESS);
+}
+END_TEST
+
 /* A kernel reading 4 bytes before an allocation: mapped memory on the H100 (zeros), a
  * fault with PTXEMU_EXACT_BOUNDS=1.  The environment is read at the first allocation of
  * the process (each test runs in a process of its own). */
@@ -1212,6 +1231,7 @@ static Suite *suite(void)
     tcase_add_test(t, fault_is_sticky);
     tcase_add_test(t, device_memory_layout);
     tcase_add_test(t, shared_memory_frees_to_zero);
+    tcase_add_test(t, opaque_kernel_parameters_refused);
     tcase_add_test(t, compressible_memory);
     tcase_add_test(t, ptx_version_is_the_target);
     tcase_add_test(t, outside_allocations_as_on_the_h100);

@@ -249,6 +249,18 @@ START_TEST(unmeasured_texture_form_faults)
 }
 END_TEST
 
+/* A module whose kernels take a .texref parameter is refused whole, as the H100's driver
+ * refuses to load it: the other kernel does not run either. */
+START_TEST(opaque_kernel_parameters_refused)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun("-k k2 tests/ptx/unsupported/texref_param.ptx 'f32[1]:out'", &out), 2);
+    ck_assert_msg(strstr(out, "texref_param.ptx:8:34: error: kernel parameter 't' of type .texref is refused") &&
+                  strstr(out, "CUDA_ERROR_INVALID_IMAGE"), "%s", out);
+    free(out);
+}
+END_TEST
+
 /* Texture and surface references: bound by NAME=tex... / NAME=surf... (of the right kind,
  * once); one left unbound is a fault naming it. */
 START_TEST(references_bound_by_name)
@@ -657,6 +669,7 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, unsupported_stops_before_launch);
     tcase_add_test(tc, sampler_reference_refused);
     tcase_add_test(tc, unmeasured_texture_form_faults);
+    tcase_add_test(tc, opaque_kernel_parameters_refused);
     tcase_add_test(tc, references_bound_by_name);
     tcase_add_test(tc, isa_table_doc_current);
     tcase_add_test(tc, verification_doc_current);
