@@ -496,6 +496,24 @@ typedef struct {
     uint8_t  *opd, *keep;
 } ex_contract_t;
 bool     ex_contract_plan(const isa_func_t *fn, const uint8_t *lead, ex_contract_t *c);
+
+/* The control-flow graph of a function's body (flow/cfg.c): blocks begin at the start, at
+ * labels, after branches, calls, ret, exit and trap, and where extra[i] is set (may be
+ * NULL); with exit, node nb is one exit that ret, exit, trap and the body's end lead to.
+ * Node v's successors are succ[succ_at[v] .. succ_at[v + 1]), its predecessors
+ * pred[pred_at[v] .. pred_at[v + 1]). */
+typedef struct {
+    uint32_t  n, nb;            /* instructions; blocks */
+    bool      exit;
+    uint32_t *bof, *bstart;     /* block of each instruction; first instruction of each block ([nb] = n) */
+    uint32_t *succ_at, *succ;
+    uint32_t *pred_at, *pred;
+} ex_cfg_t;
+bool     ex_cfg_build(ex_cfg_t *g, const isa_func_t *fn, const uint8_t *extra, bool exit);
+void     ex_cfg_free(ex_cfg_t *g);
+/* Where each conditional branch's lanes meet again (f->join_at) and which backward branches
+ * let waiting lanes run (f->yields): flow/reconv.c. */
+bool     ex_reconv_plan(ex_func_t *f);
 /* What a warp spinning on an mbarrier (w->mb_stuck) waits for, for deadlock reports. */
 void     ex_mb_describe(const ex_warp_t *w, char *out, size_t size);
 void     ex_contract_free(ex_contract_t *c);
@@ -503,7 +521,6 @@ void     ex_contract_free(ex_contract_t *c);
  * (a destination, or any register operand of an instruction whose operands have no fixed
  * roles), each mention with its operand's index in the function's pool (contract.c). */
 typedef void (*ex_reg_fn)(void *ctx, uint32_t reg, uint32_t opd);
-bool     ex_reconv_plan(ex_func_t *f);
 void     ex_each_read(const isa_func_t *fn, const isa_instr_t *in, ex_reg_fn f, void *c);
 void     ex_each_write(const isa_func_t *fn, const isa_instr_t *in, ex_reg_fn f, void *c);
 /* Inlining (inline.c): fi's body with the direct calls of small leaf functions expanded

@@ -24,11 +24,8 @@
 
 typedef struct {
     const isa_func_t *fn;
-    uint32_t  n, nb, nreg;
-    uint32_t *bof;                /* [n] block of each instruction */
-    uint32_t *bstart;             /* [nb + 1] first instruction of each block */
-    uint32_t *succ_at, *succ;     /* successors of block b: succ[succ_at[b] .. succ_at[b + 1]) */
-    uint32_t *pred_at, *pred;
+    uint32_t  n, nreg;
+    ex_cfg_t  c;                  /* the blocks, their successors and predecessors (flow/cfg.c) */
     uint32_t *def_at, *def;       /* instructions that may write register r, ascending */
     uint32_t *use_at, *use;       /* instructions that read register r, ascending */
     uint32_t *mark, stamp;        /* per block: visited in the walk numbered stamp */
@@ -156,51 +153,6 @@ static void csr_start(uint32_t *at, uint32_t nkeys)
 /*}=====================================================================
  * Blocks
  *====================================================================*/
-static bool ends_block(const isa_instr_t *in)
-{
-    return in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX || in->op == ISA_OP_CALL || in->op == ISA_OP_RET ||
-           in->op == ISA_OP_EXIT || in->op == ISA_OP_TRAP;
-}
-
-/* The successors of block b (only counted when out is NULL). */
-static uint32_t successors(const flow_t *g, uint32_t b, uint32_t *out)
-{
-    const isa_func_t *fn = g->fn;
-    uint32_t t = g->bstart[b + 1] - 1, n = 0;
-    const isa_instr_t *in = &fn->instrs[t];
-    bool falls = true;
-    if (in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX) {
-        for (unsigned k = 0; k < in->nopd; k++) {
-            const isa_operand_t *o = &fn->opds[in->opd + k];
-            /* a label at the end of the body: the branch returns */
-            if (o->kind == ISA_OPD_LABEL && fn->labels[o->u.label].instr < g->n) {
-                if (out)
-                    out[n] = g->bof[fn->labels[o->u.label].instr];
-                n++;
-            } else if (o->kind == ISA_OPD_BRTARGETS) {
-                const isa_brtargets_t *bt = &fn->brts[o->u.idx];
-                for (uint32_t e = 0; e < bt->count; e++) {
-                    uint32_t at = fn->labels[bt->targets[e]].instr;
-                    if (at >= g->n)
-                        continue;
-                    if (out)
-                        out[n] = g->bof[at];
-                    n++;
-                }
-            }
-        }
-        falls = in->guard != ISA_NONE;
-    } else if (in->op == ISA_OP_RET || in->op == ISA_OP_EXIT || in->op == ISA_OP_TRAP) {
-        falls = in->guard != ISA_NONE;
-    }
-    if (falls && b + 1 < g->nb) {
-        if (out)
-            out[n] = b + 1;
-        n++;
-    }
-    return n;
-}
-
 static bool flow_loops(flow_t *g);
 
 static bool flow_build(flow_t *g, const isa_func_t *fn, const uint8_t *extra)
@@ -209,56 +161,13 @@ static bool flow_build(flow_t *g, const isa_func_t *fn, const uint8_t *extra)
     g->fn = fn;
     g->n = n;
     g->nreg = fn->nreg;
-    uint8_t *lead = calloc(n + 1, 1);
-    g->bof = malloc((n + 1) * sizeof *g->bof);
-    if (!lead || !g->bof) {
-        free(lead);
+    if (!ex_cfg_build(&g->c, fn, extra, false))
         return false;
-    }
-    lead[0] = 1;
-    for (uint32_t k = 0; k < fn->nlabel; k++)
-        if (fn->labels[k].instr < n)
-            lead[fn->labels[k].instr] = 1;
-    for (uint32_t i = 0; i + 1 < n; i++)
-        if (ends_block(&fn->instrs[i]) || (extra && extra[i + 1]))
-            lead[i + 1] = 1;
-    uint32_t nb = 0;
-    for (uint32_t i = 0; i < n; i++)
-        nb += lead[i];
-    g->nb = nb;
-    g->bstart = malloc((nb + 1) * sizeof *g->bstart);
+    uint32_t nb = g->c.nb;
     g->mark = calloc(nb + 1, sizeof *g->mark);
     g->stack = malloc((nb + 1) * sizeof *g->stack);
-    if (!g->bstart || !g->mark || !g->stack) {
-        free(lead);
+    if (!g->mark || !g->stack)
         return false;
-    }
-    for (uint32_t i = 0, b = 0; i < n; i++) {
-        if (lead[i])
-            g->bstart[b++] = i;
-        g->bof[i] = b - 1;
-    }
-    g->bstart[nb] = n;
-    free(lead);
-    /* successors and predecessors */
-    g->succ_at = calloc(nb + 1, sizeof *g->succ_at);
-    g->pred_at = calloc(nb + 2, sizeof *g->pred_at);
-    if (!g->succ_at || !g->pred_at)
-        return false;
-    for (uint32_t b = 0; b < nb; b++)
-        g->succ_at[b + 1] = g->succ_at[b] + successors(g, b, NULL);
-    g->succ = malloc((g->succ_at[nb] + 1) * sizeof *g->succ);
-    g->pred = malloc((g->succ_at[nb] + 1) * sizeof *g->pred);
-    if (!g->succ || !g->pred)
-        return false;
-    for (uint32_t b = 0; b < nb; b++)
-        successors(g, b, g->succ + g->succ_at[b]);
-    for (uint32_t e = 0; e < g->succ_at[nb]; e++)
-        g->pred_at[g->succ[e] + 2]++;
-    csr_start(g->pred_at, nb);
-    for (uint32_t b = 0; b < nb; b++)
-        for (uint32_t e = g->succ_at[b]; e < g->succ_at[b + 1]; e++)
-            g->pred[g->pred_at[g->succ[e] + 1]++] = b;
     /* per-register definitions and uses: counted, then placed */
     uint32_t nr = fn->nreg;
     g->def_at = calloc(nr + 2, sizeof *g->def_at);
@@ -305,12 +214,7 @@ static bool flow_build(flow_t *g, const isa_func_t *fn, const uint8_t *extra)
 
 static void flow_free(flow_t *g)
 {
-    free(g->bof);
-    free(g->bstart);
-    free(g->succ_at);
-    free(g->succ);
-    free(g->pred_at);
-    free(g->pred);
+    ex_cfg_free(&g->c);
     free(g->def_at);
     free(g->def);
     free(g->use_at);
@@ -337,7 +241,7 @@ static void flow_free(flow_t *g)
 static uint32_t new_stamp(flow_t *g)
 {
     if (++g->stamp == 0) {
-        memset(g->mark, 0, (g->nb + 1) * sizeof *g->mark);
+        memset(g->mark, 0, (g->c.nb + 1) * sizeof *g->mark);
         g->stamp = 1;
     }
     return g->stamp;
@@ -372,7 +276,7 @@ static uint32_t rd_merge(uint32_t x, uint32_t y)
 /* What block b passes on of register r: its last definition, else what reaches it. */
 static uint32_t rd_out(const flow_t *g, uint32_t r, uint32_t b)
 {
-    uint32_t d = last_def_in(g, r, g->bstart[b], g->bstart[b + 1]);
+    uint32_t d = last_def_in(g, r, g->c.bstart[b], g->c.bstart[b + 1]);
     if (d == ISA_NONE)
         return g->in[b];
     return g->fn->instrs[d].guard == ISA_NONE ? d : RD_NONE;
@@ -386,7 +290,7 @@ static bool rd_table(flow_t *g, uint32_t r)
     uint32_t *t = malloc((nu + 1) * sizeof *t);
     if (!t)
         return false;
-    uint32_t nb = g->nb, head = 0, tail = 0, cnt = 0;
+    uint32_t nb = g->c.nb, head = 0, tail = 0, cnt = 0;
     for (uint32_t b = 0; b < nb; b++) {
         g->in[b] = RD_TOP;
         g->queued[b] = 1;
@@ -403,8 +307,8 @@ static bool rd_table(flow_t *g, uint32_t r)
         uint32_t out = rd_out(g, r, b);
         if (out == RD_TOP)
             continue;
-        for (uint32_t e = g->succ_at[b]; e < g->succ_at[b + 1]; e++) {
-            uint32_t sb = g->succ[e], v = rd_merge(g->in[sb], out);
+        for (uint32_t e = g->c.succ_at[b]; e < g->c.succ_at[b + 1]; e++) {
+            uint32_t sb = g->c.succ[e], v = rd_merge(g->in[sb], out);
             if (v == g->in[sb])
                 continue;
             g->in[sb] = v;
@@ -417,8 +321,8 @@ static bool rd_table(flow_t *g, uint32_t r)
         }
     }
     for (uint32_t k = 0; k < nu; k++) {
-        uint32_t u = g->use[g->use_at[r] + k], b = g->bof[u];
-        uint32_t d = last_def_in(g, r, g->bstart[b], u);
+        uint32_t u = g->use[g->use_at[r] + k], b = g->c.bof[u];
+        uint32_t d = last_def_in(g, r, g->c.bstart[b], u);
         uint32_t v = d != ISA_NONE ? (g->fn->instrs[d].guard == ISA_NONE ? d : RD_NONE) : g->in[b];
         t[k] = v == RD_TOP ? RD_NONE : v;
     }
@@ -432,8 +336,8 @@ static bool rd_table(flow_t *g, uint32_t r)
 static uint32_t reaching(flow_t *g, uint32_t i, uint32_t r)
 {
     const isa_func_t *fn = g->fn;
-    uint32_t b = g->bof[i];
-    uint32_t d = last_def_in(g, r, g->bstart[b], i);
+    uint32_t b = g->c.bof[i];
+    uint32_t d = last_def_in(g, r, g->c.bstart[b], i);
     if (d != ISA_NONE)
         return fn->instrs[d].guard == ISA_NONE ? d : RD_NONE;
     uint32_t nd = g->def_at[r + 1] - g->def_at[r];
@@ -550,7 +454,7 @@ static bool cross_ok(flow_t *g, uint32_t j)
  * into a loop, never out of one).  Loops are natural loops, their blocks ascending. */
 static bool loops_without(flow_t *g, uint32_t j, uint32_t bi)
 {
-    uint32_t bj = g->bof[j];
+    uint32_t bj = g->c.bof[j];
     for (uint32_t e = g->inloop_at[bj]; e < g->inloop_at[bj + 1]; e++) {
         uint32_t l = g->inloop[e], lo = g->body_at[l], hi = g->body_at[l + 1];
         while (lo < hi) {
@@ -577,7 +481,7 @@ static int cmp_u32(const void *a, const void *b)
  * passing the header), and for each block the loops holding it. */
 static bool flow_loops(flow_t *g)
 {
-    uint32_t nb = g->nb;
+    uint32_t nb = g->c.nb;
     uint32_t *order = malloc(nb * sizeof *order), *num = malloc(nb * sizeof *num);
     uint32_t *idom = malloc(nb * sizeof *idom), *edge = malloc(nb * sizeof *edge), *st = malloc(nb * sizeof *st);
     uint32_t *mark = calloc(nb, sizeof *mark);
@@ -590,14 +494,14 @@ static bool flow_loops(flow_t *g)
             num[b] = ISA_NONE;
         st[sp++] = 0;
         num[0] = 0;
-        edge[0] = g->succ_at[0];
+        edge[0] = g->c.succ_at[0];
         while (sp) {
             uint32_t v = st[sp - 1];
-            if (edge[v] < g->succ_at[v + 1]) {
-                uint32_t w = g->succ[edge[v]++];
+            if (edge[v] < g->c.succ_at[v + 1]) {
+                uint32_t w = g->c.succ[edge[v]++];
                 if (num[w] == ISA_NONE) {
                     num[w] = 0;
-                    edge[w] = g->succ_at[w];
+                    edge[w] = g->c.succ_at[w];
                     st[sp++] = w;
                 }
                 continue;
@@ -619,8 +523,8 @@ static bool flow_loops(flow_t *g)
             changed = false;
             for (uint32_t k = 1; k < npo; k++) {
                 uint32_t b = order[k], nd = ISA_NONE;
-                for (uint32_t e = g->pred_at[b]; e < g->pred_at[b + 1]; e++) {
-                    uint32_t p = g->pred[e];
+                for (uint32_t e = g->c.pred_at[b]; e < g->c.pred_at[b + 1]; e++) {
+                    uint32_t p = g->c.pred[e];
                     if (idom[p] == ISA_NONE)
                         continue;
                     if (nd == ISA_NONE) {
@@ -685,8 +589,8 @@ static bool flow_loops(flow_t *g)
                 continue;
             uint32_t stamp = h + 1, n0 = nlb;
             sp = 0;
-            for (uint32_t e = g->pred_at[h]; e < g->pred_at[h + 1]; e++) {
-                uint32_t t = g->pred[e];
+            for (uint32_t e = g->c.pred_at[h]; e < g->c.pred_at[h + 1]; e++) {
+                uint32_t t = g->c.pred[e];
                 if (idom[t] == ISA_NONE || pre[h] > pre[t] || post[t] > post[h] || mark[t] == stamp)
                     continue;             /* not a back edge (h does not dominate t), or seen */
                 mark[t] = stamp;
@@ -712,8 +616,8 @@ static bool flow_loops(flow_t *g)
                 lbody[nlb++] = v;
                 if (v == h)
                     continue;
-                for (uint32_t e = g->pred_at[v]; e < g->pred_at[v + 1]; e++) {
-                    uint32_t p = g->pred[e];
+                for (uint32_t e = g->c.pred_at[v]; e < g->c.pred_at[v + 1]; e++) {
+                    uint32_t p = g->c.pred[e];
                     if (mark[p] != stamp && idom[p] != ISA_NONE) {
                         mark[p] = stamp;
                         st[sp++] = p;
@@ -769,9 +673,9 @@ static bool flow_loops(flow_t *g)
  * it, or across blocks by cross_ok's rule. */
 static bool may_fuse_at(flow_t *g, uint32_t j, uint32_t i)
 {
-    if (g->bof[i] == g->bof[j] && i > j)
+    if (g->c.bof[i] == g->c.bof[j] && i > j)
         return true;
-    return cross_ok(g, j) && !loops_without(g, j, g->bof[i]);
+    return cross_ok(g, j) && !loops_without(g, j, g->c.bof[i]);
 }
 
 /* Whether every read of mul j's value is an add that may fuse it (the value alone
@@ -789,10 +693,10 @@ static bool uses_fuse(flow_t *g, uint32_t j)
      * of their own) */
     uint32_t *hit = NULL, nhit = 0, caphit = 0;
     uint32_t st = new_stamp(g), sp = 0;
-    uint32_t b = g->bof[j], from = j + 1;
+    uint32_t b = g->c.bof[j], from = j + 1;
     for (;;) {
         bool killed = false;
-        for (uint32_t e = from; e < g->bstart[b + 1]; e++) {
+        for (uint32_t e = from; e < g->c.bstart[b + 1]; e++) {
             const isa_instr_t *u = &fn->instrs[e];
             if (reads_of(fn, u, r)) {
                 if (nhit == caphit) {
@@ -816,15 +720,15 @@ static bool uses_fuse(flow_t *g, uint32_t j)
         if (!ok)
             break;
         if (!killed)
-            for (uint32_t e = g->succ_at[b]; e < g->succ_at[b + 1]; e++)
-                if (g->mark[g->succ[e]] != st) {
-                    g->mark[g->succ[e]] = st;
-                    g->stack[sp++] = g->succ[e];
+            for (uint32_t e = g->c.succ_at[b]; e < g->c.succ_at[b + 1]; e++)
+                if (g->mark[g->c.succ[e]] != st) {
+                    g->mark[g->c.succ[e]] = st;
+                    g->stack[sp++] = g->c.succ[e];
                 }
         if (!sp)
             break;
         b = g->stack[--sp];
-        from = g->bstart[b];
+        from = g->c.bstart[b];
     }
     for (uint32_t k = 0; ok && k < nhit; k++) {
         uint32_t u = hit[k];
@@ -869,7 +773,7 @@ static unsigned sources_change(flow_t *g, uint32_t j, uint32_t i)
         const isa_operand_t *ms = &fn->opds[m->opd + s];
         if (ms->kind != ISA_OPD_REG)
             continue;
-        if (g->bof[i] != g->bof[j] || i < j || ms->u.reg == r ||
+        if (g->c.bof[i] != g->c.bof[j] || i < j || ms->u.reg == r ||
             last_def_in(g, ms->u.reg, j + 1, i) != ISA_NONE)
             bits |= 1u << (s - 1);    /* across blocks: kept whatever lies between */
     }

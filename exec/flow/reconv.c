@@ -22,83 +22,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool block_end(const isa_instr_t *in)
-{
-    return in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX || in->op == ISA_OP_RET || in->op == ISA_OP_EXIT ||
-           in->op == ISA_OP_TRAP;
-}
-
 /* The instruction a label operand names (n: the end of the body). */
 static uint32_t label_at(const isa_func_t *fn, const isa_operand_t *o)
 {
     return fn->labels[o->u.label].instr;
 }
 
-/* Calls out(c, target instruction) for each target of branch in (n for the body's end). */
-static void each_target(const isa_func_t *fn, const isa_instr_t *in, void (*out)(void *, uint32_t), void *c)
-{
-    for (unsigned k = 0; k < in->nopd; k++) {
-        const isa_operand_t *o = &fn->opds[in->opd + k];
-        if (o->kind == ISA_OPD_LABEL)
-            out(c, label_at(fn, o) < fn->ninstr ? label_at(fn, o) : fn->ninstr);
-        else if (o->kind == ISA_OPD_BRTARGETS) {
-            const isa_brtargets_t *bt = &fn->brts[o->u.idx];
-            for (uint32_t e = 0; e < bt->count; e++) {
-                uint32_t at = fn->labels[bt->targets[e]].instr;
-                out(c, at < fn->ninstr ? at : fn->ninstr);
-            }
-        }
-    }
-}
-
-typedef struct {
-    uint32_t  n, nb;          /* instructions; blocks (node nb is the exit) */
-    uint32_t *bof, *bstart;   /* block of each instruction; first instruction of each block */
-    uint32_t *succ_at, *succ; /* successors (the exit node included) */
-    uint32_t *pred_at, *pred;
-    uint32_t  cur, cnt;       /* each_target callbacks: the block, the count so far */
-    uint32_t *fill;
-} graph_t;
-
-static void count_target(void *c, uint32_t at)
-{
-    (void)at;
-    ((graph_t *)c)->cnt++;
-}
-
-static void put_target(void *c, uint32_t at)
-{
-    graph_t *g = c;
-    g->fill[g->cnt++] = at >= g->n ? g->nb : g->bof[at];
-}
-
-/* Successors of block b into out (when not NULL); returns how many. */
-static uint32_t block_succ(graph_t *g, const isa_func_t *fn, uint32_t b, uint32_t *out)
-{
-    const isa_instr_t *in = &fn->instrs[g->bstart[b + 1] - 1];
-    g->cnt = 0;
-    g->fill = out;
-    bool falls = true;
-    if (in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX) {
-        each_target(fn, in, out ? put_target : count_target, g);
-        falls = in->guard != ISA_NONE;
-    } else if (in->op == ISA_OP_RET || in->op == ISA_OP_EXIT || in->op == ISA_OP_TRAP) {
-        if (out)
-            out[g->cnt] = g->nb;
-        g->cnt++;
-        falls = in->guard != ISA_NONE;
-    }
-    if (falls) {
-        if (out)
-            out[g->cnt] = b + 1;   /* b + 1 == nb: falling off the end returns */
-        g->cnt++;
-    }
-    return g->cnt;
-}
-
 /* The immediate post-dominator of every block (nb: the exit; ISA_NONE: the block cannot
  * reach the exit). */
-static uint32_t *post_dominators(graph_t *g)
+static uint32_t *post_dominators(const ex_cfg_t *g)
 {
     uint32_t nb = g->nb, nn = nb + 1;
     uint32_t *ipdom = malloc(nn * sizeof *ipdom), *num = malloc(nn * sizeof *num);
@@ -230,13 +162,15 @@ static void slice_hit(void *c, uint32_t r, uint32_t opd)
         h->hit = true;
 }
 
-typedef struct { uint32_t lo, hi; bool out; } range_t;
-
-static void leaves(void *c, uint32_t at)
+/* Whether block b of g leads out of the instructions [lo, hi]. */
+static bool leaves(const ex_cfg_t *g, uint32_t b, uint32_t lo, uint32_t hi)
 {
-    range_t *r = c;
-    if (at < r->lo || at > r->hi)
-        r->out = true;
+    for (uint32_t e = g->succ_at[b]; e < g->succ_at[b + 1]; e++) {
+        uint32_t at = g->succ[e] == g->nb ? g->n : g->bstart[g->succ[e]];
+        if (at < lo || at > hi)
+            return true;
+    }
+    return false;
 }
 
 typedef struct { uint8_t *in; uint8_t *seen; uint32_t nreg; bool twice; } defs_t;
@@ -267,7 +201,7 @@ static bool merges(const isa_func_t *fn, uint32_t lo, uint32_t hi, uint8_t *in)
 /* Whether the loop of instructions [lo, hi] (hi its backward branch) can end only through
  * an impure value: the registers its exits test, followed back through the loop's pure
  * instructions. */
-static bool loop_yields(const isa_func_t *fn, uint32_t lo, uint32_t hi, uint8_t *in)
+static bool loop_yields(const ex_cfg_t *g, const isa_func_t *fn, uint32_t lo, uint32_t hi, uint8_t *in)
 {
     memset(in, 0, fn->nreg + 1);
     slice_t s = { in, fn->nreg, false };
@@ -275,10 +209,8 @@ static bool loop_yields(const isa_func_t *fn, uint32_t lo, uint32_t hi, uint8_t 
         const isa_instr_t *x = &fn->instrs[i];
         bool exit = false;
         if (x->op == ISA_OP_BRA || x->op == ISA_OP_BRX_IDX) {
-            range_t r = { lo, hi, false };
-            each_target(fn, x, leaves, &r);
-            exit = r.out || (i == hi && x->guard != ISA_NONE);
-            if (x->op == ISA_OP_BRX_IDX && r.out)
+            exit = leaves(g, g->bof[i], lo, hi);
+            if (x->op == ISA_OP_BRX_IDX && exit)
                 ex_each_read(fn, x, slice_add, &s);
         } else if (x->op == ISA_OP_RET || x->op == ISA_OP_EXIT) {
             exit = true;
@@ -338,58 +270,13 @@ bool ex_reconv_plan(ex_func_t *f)
     uint32_t n = fn->ninstr;
     f->join_at = malloc((n + 1) * sizeof *f->join_at);
     f->yields = calloc(n + 1, 1);
-    graph_t g = { .n = n };
-    uint8_t *lead = calloc(n + 1, 1), *in = malloc(fn->nreg + 1);
-    g.bof = malloc((n + 1) * sizeof *g.bof);
-    bool ok = f->join_at && f->yields && lead && in && g.bof;
+    uint8_t *in = malloc(fn->nreg + 1);
+    ex_cfg_t g = { 0 };
     uint32_t *ipdom = NULL;
+    bool ok = f->join_at && f->yields && in && ex_cfg_build(&g, fn, NULL, true) && (ipdom = post_dominators(&g));
     if (ok) {
         for (uint32_t i = 0; i <= n; i++)
             f->join_at[i] = ISA_NONE;
-        if (n)
-            lead[0] = 1;
-        for (uint32_t k = 0; k < fn->nlabel; k++)
-            if (fn->labels[k].instr < n)
-                lead[fn->labels[k].instr] = 1;
-        for (uint32_t i = 0; i + 1 < n; i++)
-            if (block_end(&fn->instrs[i]))
-                lead[i + 1] = 1;
-        for (uint32_t i = 0; i < n; i++)
-            g.nb += lead[i];
-        g.bstart = malloc((g.nb + 1) * sizeof *g.bstart);
-        g.succ_at = calloc(g.nb + 2, sizeof *g.succ_at);
-        g.pred_at = calloc(g.nb + 3, sizeof *g.pred_at);
-        ok = g.bstart && g.succ_at && g.pred_at;
-    }
-    if (ok) {
-        for (uint32_t i = 0, b = 0; i < n; i++) {
-            if (lead[i])
-                g.bstart[b++] = i;
-            g.bof[i] = b - 1;
-        }
-        g.bstart[g.nb] = n;
-        for (uint32_t b = 0; b < g.nb; b++)
-            g.succ_at[b + 1] = g.succ_at[b] + block_succ(&g, fn, b, NULL);
-        g.succ_at[g.nb + 1] = g.succ_at[g.nb];
-        uint32_t ne = g.succ_at[g.nb];
-        g.succ = malloc((ne + 1) * sizeof *g.succ);
-        g.pred = malloc((ne + 1) * sizeof *g.pred);
-        ok = g.succ && g.pred;
-        if (ok) {
-            for (uint32_t b = 0; b < g.nb; b++)
-                block_succ(&g, fn, b, g.succ + g.succ_at[b]);
-            for (uint32_t e = 0; e < ne; e++)
-                g.pred_at[g.succ[e] + 2]++;
-            for (uint32_t b = 0; b <= g.nb; b++)
-                g.pred_at[b + 2] += g.pred_at[b + 1];
-            for (uint32_t b = 0; b < g.nb; b++)
-                for (uint32_t e = g.succ_at[b]; e < g.succ_at[b + 1]; e++)
-                    g.pred[g.pred_at[g.succ[e] + 1]++] = b;
-            ipdom = post_dominators(&g);
-            ok = ipdom != NULL;
-        }
-    }
-    if (ok) {
         for (uint32_t b = 0; b < g.nb; b++) {
             uint32_t t = g.bstart[b + 1] - 1;
             const isa_instr_t *x = &fn->instrs[t];
@@ -399,20 +286,14 @@ bool ex_reconv_plan(ex_func_t *f)
             if (x->op == ISA_OP_BRA)
                 for (unsigned k = 0; k < x->nopd; k++) {
                     const isa_operand_t *o = &fn->opds[x->opd + k];
-                    if (o->kind == ISA_OPD_LABEL && label_at(fn, o) <= t && loop_yields(fn, label_at(fn, o), t, in))
+                    if (o->kind == ISA_OPD_LABEL && label_at(fn, o) <= t && loop_yields(&g, fn, label_at(fn, o), t, in))
                         f->yields[t] = 1;
                 }
         }
     }
     free(ipdom);
-    free(lead);
     free(in);
-    free(g.bof);
-    free(g.bstart);
-    free(g.succ_at);
-    free(g.succ);
-    free(g.pred_at);
-    free(g.pred);
+    ex_cfg_free(&g);
     if (!ok) {
         free(f->join_at);
         free(f->yields);

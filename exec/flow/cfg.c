@@ -1,0 +1,123 @@
+/* cfg.c: the control-flow graph of a function's body, for the analyses of pre-decoding
+ * (reconvergence and yielding loops, reconv.c; contraction, core/contract.c).
+ *
+ * A block begins at the body's start, at each label and after each branch, call, ret,
+ * exit and trap (and where the caller's extra leaders say); its successors are the
+ * targets of its last instruction and, unless that instruction always leaves, the next
+ * block.  With an exit node (number nb), ret, exit, trap, a branch to the end of the body
+ * and falling off its end lead there; without one they lead nowhere.  Successors and
+ * predecessors are compressed lists (ex_cfg_t). */
+#include "exec/internal.h"
+
+#include <stdlib.h>
+
+static bool ends_block(const isa_instr_t *in)
+{
+    return in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX || in->op == ISA_OP_CALL || in->op == ISA_OP_RET ||
+           in->op == ISA_OP_EXIT || in->op == ISA_OP_TRAP;
+}
+
+/* One successor of block b, the instruction at (n: the body's end) or the exit node. */
+static void put(const ex_cfg_t *g, uint32_t at, uint32_t *out, uint32_t *n)
+{
+    if (at >= g->n && !g->exit)
+        return;
+    if (out)
+        out[*n] = at >= g->n ? g->nb : g->bof[at];
+    (*n)++;
+}
+
+/* The successors of block b into out (only counted when out is NULL). */
+static uint32_t successors(const ex_cfg_t *g, const isa_func_t *fn, uint32_t b, uint32_t *out)
+{
+    const isa_instr_t *in = &fn->instrs[g->bstart[b + 1] - 1];
+    uint32_t n = 0;
+    bool falls = true;
+    if (in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX) {
+        for (unsigned k = 0; k < in->nopd; k++) {
+            const isa_operand_t *o = &fn->opds[in->opd + k];
+            if (o->kind == ISA_OPD_LABEL) {
+                put(g, fn->labels[o->u.label].instr, out, &n);
+            } else if (o->kind == ISA_OPD_BRTARGETS) {
+                const isa_brtargets_t *bt = &fn->brts[o->u.idx];
+                for (uint32_t e = 0; e < bt->count; e++)
+                    put(g, fn->labels[bt->targets[e]].instr, out, &n);
+            }
+        }
+        falls = in->guard != ISA_NONE;
+    } else if (in->op == ISA_OP_RET || in->op == ISA_OP_EXIT || in->op == ISA_OP_TRAP) {
+        put(g, g->n, out, &n);
+        falls = in->guard != ISA_NONE;
+    }
+    if (falls)
+        put(g, g->bstart[b + 1], out, &n);   /* the next block, or off the end */
+    return n;
+}
+
+bool ex_cfg_build(ex_cfg_t *g, const isa_func_t *fn, const uint8_t *extra, bool exit)
+{
+    uint32_t n = fn->ninstr;
+    *g = (ex_cfg_t){ .n = n, .exit = exit };
+    uint8_t *lead = calloc(n + 1, 1);
+    g->bof = malloc((n + 1) * sizeof *g->bof);
+    if (!lead || !g->bof) {
+        free(lead);
+        return false;
+    }
+    if (n)
+        lead[0] = 1;
+    for (uint32_t k = 0; k < fn->nlabel; k++)
+        if (fn->labels[k].instr < n)
+            lead[fn->labels[k].instr] = 1;
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (ends_block(&fn->instrs[i]) || (extra && extra[i + 1]))
+            lead[i + 1] = 1;
+    for (uint32_t i = 0; i < n; i++)
+        g->nb += lead[i];
+    uint32_t nb = g->nb, nodes = nb + exit;
+    g->bstart = malloc((nb + 1) * sizeof *g->bstart);
+    g->succ_at = calloc(nodes + 1, sizeof *g->succ_at);
+    g->pred_at = calloc(nodes + 2, sizeof *g->pred_at);
+    if (!g->bstart || !g->succ_at || !g->pred_at) {
+        free(lead);
+        return false;
+    }
+    for (uint32_t i = 0, b = 0; i < n; i++) {
+        if (lead[i])
+            g->bstart[b++] = i;
+        g->bof[i] = b - 1;
+    }
+    g->bstart[nb] = n;
+    free(lead);
+    for (uint32_t b = 0; b < nb; b++)
+        g->succ_at[b + 1] = g->succ_at[b] + successors(g, fn, b, NULL);
+    if (exit)
+        g->succ_at[nb + 1] = g->succ_at[nb];   /* the exit leads nowhere */
+    uint32_t ne = g->succ_at[nb];
+    g->succ = malloc((ne + 1) * sizeof *g->succ);
+    g->pred = malloc((ne + 1) * sizeof *g->pred);
+    if (!g->succ || !g->pred)
+        return false;
+    for (uint32_t b = 0; b < nb; b++)
+        successors(g, fn, b, g->succ + g->succ_at[b]);
+    /* predecessors: counted at [node + 2], summed, placed through [node + 1] */
+    for (uint32_t e = 0; e < ne; e++)
+        g->pred_at[g->succ[e] + 2]++;
+    for (uint32_t v = 0; v < nodes; v++)
+        g->pred_at[v + 2] += g->pred_at[v + 1];
+    for (uint32_t b = 0; b < nb; b++)
+        for (uint32_t e = g->succ_at[b]; e < g->succ_at[b + 1]; e++)
+            g->pred[g->pred_at[g->succ[e] + 1]++] = b;
+    return true;
+}
+
+void ex_cfg_free(ex_cfg_t *g)
+{
+    free(g->bof);
+    free(g->bstart);
+    free(g->succ_at);
+    free(g->succ);
+    free(g->pred_at);
+    free(g->pred);
+    *g = (ex_cfg_t){ 0 };
+}
