@@ -278,6 +278,7 @@ typedef struct ex_warp {
     /* The group a quantum's end interrupted, resumed without a new selection when nothing
      * about the warp's ready lanes changed meanwhile (res_ok). */
     bool        res_ok;
+    bool        outward;         /* a loop in a call yielded: its callers' lanes run next */
     uint32_t    res_cur, res_g, res_pc, res_join, res_ojoin, res_ready;
     uint32_t    bar_arrived[EX_NBAR]; /* lanes that arrived at barrier k in its current phase */
     uint32_t    bar_counted;     /* barriers at which this warp counts as arrived */

@@ -493,6 +493,19 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
         }
         if (popped)
             continue;
+        if (ready && w->outward) {
+            /* a loop in a call yielded: the lanes of its callers (another lane of the warp
+             * may be what it waits for) run first */
+            for (uint32_t k = i; k-- > 0;) {
+                uint32_t r = ex_ctx_own(w, &w->ctx[k]) & ~w->waiting & ~w->ctx[k].parked;
+                if (r) {
+                    i = k;
+                    ready = r;
+                    break;
+                }
+            }
+        }
+        w->outward = false;
         if (!ready) {
             /* Nothing to run but lanes at joins, waiting for lanes that wait themselves
              * (at a barrier, bar.warp.sync, a collective): the innermost join gives way,
@@ -655,12 +668,16 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                 if (mask == g) {
                     if (tgt <= pc) {
                         w->backjumps++;
-                        if ((others || cx->parked) && cx->fn->yields[pc]) {
+                        if (cx->fn->yields[pc] &&
+                            (others || cx->parked || (w->alive & ~ex_ctx_own(w, cx) & ~w->waiting))) {
                             /* a loop that may wait for other lanes yields, as the GPU's YIELD
-                             * does: the lanes at the joins of this group run on, and the
-                             * next group is another one */
-                            join_release(cx, false);
+                             * does: the lanes at the joins run on (the callers' too), and the
+                             * next group is another one: of this activation, of an inner one
+                             * (its lanes are preferred), or of a caller */
+                            for (uint32_t k = 0; k < w->depth; k++)
+                                join_release(&w->ctx[k], false);
                             w->backjumps = EX_SPIN_LIMIT;
+                            w->outward = i > 0 && !others;
                             pc = tgt;
                             break;
                         }
@@ -1021,6 +1038,7 @@ static bool cta_start(launch_t *L, ex_cta_t *c, const uint32_t cl[3], const uint
         w->cbar_live = w->valid;
         w->fault_lane = -1;
         w->res_ok = false;
+        w->outward = false;
         w->ninstr = 0;
         w->nlane_instr = 0;
         w->backjumps = 0;

@@ -517,6 +517,30 @@ START_TEST(join_after_a_wait)
 }
 END_TEST
 
+/* Lanes 1..31 spin in a call (not expanded: the callee has local storage) on a flag that
+ * lane 0, placed after the call in the body, sets in the caller: the loop yields to the
+ * caller's lanes (the old scheduler ran only the innermost activation: a hang). */
+START_TEST(spin_in_a_call)
+{
+    const char *k = HDR ".func wait(.param .b64 f)\n{\n.local .align 4 .u32 loc;\n"
+        ".reg .b32 %r<4>; .reg .b64 %rd<2>; .reg .pred %p<2>;\nld.param.b64 %rd1, [f];\n"
+        "L: ld.volatile.global.u32 %r1, [%rd1]; st.local.u32 [loc], %r1; ld.local.u32 %r2, [loc];\n"
+        "setp.eq.u32 %p1, %r2, 0; @%p1 bra L;\nret;\n}\n"
+        ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "add.s64 %rd4, %rd1, 128;\nsetp.eq.u32 %p1, %r1, 0; @%p1 bra SET;\n"
+        "{\n.param .b64 a;\nst.param.b64 [a], %rd4;\ncall wait, (a);\n}\nbra.uni J;\n"
+        "SET: st.volatile.global.u32 [%rd4], 5;\n"
+        "J: activemask.b32 %r3; st.global.u32 [%rd3], %r3;\nret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_u32(k, 1, 32, 33, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    for (unsigned i = 0; i < 32; i++)
+        ck_assert_uint_eq(out[i], 0xffffffffu);
+    ck_assert_uint_eq(out[32], 5);
+    free(out);
+}
+END_TEST
+
 /* A lane that runs a counted loop alone keeps the others at the join (lane 1 would set
  * the flag lane 0 reads); a lane group spinning on a volatile flag lets the lane waiting
  * at the join run on and set it (the loop yields). */
@@ -741,6 +765,7 @@ Suite *make_interp_suite(void)
     tcase_add_test(tc, join_before_an_arm);
     tcase_add_test(tc, join_after_a_wait);
     tcase_add_test(tc, counted_and_yielding_loops);
+    tcase_add_test(tc, spin_in_a_call);
     tcase_add_test(tc, nanosleep_advances_the_clock);
     tcase_add_test(tc, fences_sleep_pmevent);
     suite_add_tcase(s, tc);
