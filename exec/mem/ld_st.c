@@ -65,15 +65,25 @@ static inline void lanes_load(uint8_t *f, uint32_t slot, uintptr_t base, const u
     }
 }
 
+/* The lanes of mask from the highest down: a warp's stores go in that order, so that where
+ * lanes store to one place the lowest lane's value stays, as on the H100 (golden
+ * st_same_address: global and shared memory, 1 to 8 bytes, every lane or some). */
+#define LANES_DOWN(mask, BODY)                                                      \
+    for (uint32_t m_ = (mask); m_;) {                                               \
+        unsigned l = 31u - (unsigned)__builtin_clz(m_);                             \
+        m_ &= ~(1u << l);                                                           \
+        BODY;                                                                       \
+    }
+
 static inline void lanes_store(const uint8_t *f, uint32_t slot, uintptr_t base, const uint64_t *addr,
                                unsigned bytes, uint32_t mask)
 {
     if (bytes == 4) {
         const uint32_t *s = ISA_SLOT(const uint32_t, f, slot);
-        ISA_LANE_LOOP(mask, { memcpy((void *)(base + (uintptr_t)addr[l]), &s[l], 4); });
+        LANES_DOWN(mask, { memcpy((void *)(base + (uintptr_t)addr[l]), &s[l], 4); });
     } else {
         const uint64_t *s = ISA_SLOT(const uint64_t, f, slot);
-        ISA_LANE_LOOP(mask, { memcpy((void *)(base + (uintptr_t)addr[l]), &s[l], 8); });
+        LANES_DOWN(mask, { memcpy((void *)(base + (uintptr_t)addr[l]), &s[l], 8); });
     }
 }
 
@@ -107,6 +117,20 @@ static inline uint8_t *lane_host(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, u
         return NULL;
     }
     return ex_mem(w, l, LS_SPACE(x->aux), a + k * bytes, bytes, x);
+}
+
+/* Every lane's element addresses of a store, in lane order (a fault names the lowest
+ * faulting lane, and nothing is stored); false on a fault. */
+static inline bool store_hosts(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, unsigned vec,
+                               uint8_t *(*h)[4])
+{
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        for (unsigned k = 0; k < vec; k++)
+            if (!(h[l][k] = lane_host(w, f, x, l, k)))
+                return false;
+    }
+    return true;
 }
 
 ISA_HOT static int ld_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
@@ -154,20 +178,19 @@ ISA_HOT static int st_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mas
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux);
-    for (uint32_t m = mask; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
+    uint8_t *hs[ISA_LANES][4];
+    if (!store_hosts(w, f, x, mask, vec, hs))
+        return ISA_X_FAULT;
+    LANES_DOWN(mask, {
         for (unsigned k = 0; k < vec; k++) {
-            uint8_t *h = lane_host(w, f, x, l, k);
-            if (!h)
-                return ISA_X_FAULT;
             if (bytes == 16) {
-                memcpy(h, f + x->o[k] + l * 16, 16);
+                memcpy(hs[l][k], f + x->o[k] + l * 16, 16);
                 continue;
             }
             uint64_t v = reg_load(f, x->o[k], LS_RW(x->aux, k), l);
-            memcpy(h, &v, bytes);
+            memcpy(hs[l][k], &v, bytes);
         }
-    }
+    });
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t st_d[1] = { { st_f, { 0 }, 0 } };
@@ -259,16 +282,15 @@ ISA_HOT static int st_conv_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux);
-    for (uint32_t m = mask; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
+    uint8_t *hs[ISA_LANES][4];
+    if (!store_hosts(w, f, x, mask, vec, hs))
+        return ISA_X_FAULT;
+    LANES_DOWN(mask, {
         for (unsigned k = 0; k < vec; k++) {
-            uint8_t *h = lane_host(w, f, x, l, k);
-            if (!h)
-                return ISA_X_FAULT;
             uint64_t v = st_convert(reg_load(f, x->o[k], LS_RW(x->aux, k), l), LS_CV(x->aux, k), bytes);
-            memcpy(h, &v, bytes);
+            memcpy(hs[l][k], &v, bytes);
         }
-    }
+    });
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t st_conv_d[1] = { { st_conv_f, { 0 }, 0 } };
@@ -612,17 +634,15 @@ ISA_HOT static int st_ord_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
 {
     ex_warp_t *w = wv;
     unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux);
+    uint8_t *hs[ISA_LANES][4];
+    if (!store_hosts(w, f, x, mask, vec, hs))
+        return ISA_X_FAULT;
     if (x->flags & LS_RELEASE)
         __atomic_thread_fence(__ATOMIC_RELEASE);
     bool whole = ord_whole(bytes, vec);
-    for (uint32_t m = mask; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
+    LANES_DOWN(mask, {
         if (whole) {
-            uint8_t *h = NULL, buf[16];
-            for (unsigned k = 0; k < vec; k++)
-                if (!(h = lane_host(w, f, x, l, k)))
-                    return ISA_X_FAULT;
-            h -= (vec - 1) * bytes;
+            uint8_t buf[16];
             for (unsigned k = 0; k < vec; k++) {
                 if (bytes == 16) {
                     memcpy(buf, f + x->o[k] + l * 16, 16);
@@ -632,26 +652,23 @@ ISA_HOT static int st_ord_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
                 memcpy(buf + k * bytes, &v, bytes);
             }
             if (bytes * vec == 16) {
-                ex_store16_atomic(h, buf);
+                ex_store16_atomic(hs[l][0], buf);
             } else {
                 uint64_t v;
                 memcpy(&v, buf, 8);
-                __atomic_store_n((uint64_t *)(void *)h, v, __ATOMIC_RELAXED);
+                __atomic_store_n((uint64_t *)(void *)hs[l][0], v, __ATOMIC_RELAXED);
             }
             continue;
         }
         for (unsigned k = 0; k < vec; k++) {
-            uint8_t *h = lane_host(w, f, x, l, k);
-            if (!h)
-                return ISA_X_FAULT;
             if (bytes == 16) {
-                memcpy(h, f + x->o[k] + l * 16, 16);
+                memcpy(hs[l][k], f + x->o[k] + l * 16, 16);
                 continue;
             }
             uint64_t v = st_convert(reg_load(f, x->o[k], LS_RW(x->aux, k), l), LS_CV(x->aux, k), bytes);
-            store_relaxed(h, v, bytes);
+            store_relaxed(hs[l][k], v, bytes);
         }
-    }
+    });
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t st_ord_d[1] = { { st_ord_f, { 0 }, 0 } };
