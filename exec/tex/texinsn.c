@@ -564,6 +564,8 @@ static int surf_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     const uint64_t *hs = ISA_SLOT(const uint64_t, f, S(fn, t->h));
     uint64_t last = 0;
     const ex_texobj_t *o = NULL;
+    uint8_t *sa[ISA_LANES];             /* sust: each lane's element, NULL where dropped */
+    const ex_texobj_t *so[ISA_LANES];
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         if (!o || hs[l] != last) {
@@ -575,24 +577,16 @@ static int surf_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         uint8_t *a = surf_addr(w, x, t, o, f, fn, l, size, &faulted);
         if (faulted)
             return ISA_X_FAULT;
-        if (op == ISA_OP_SULD) {
+        if (op == ISA_OP_SUST) {
+            sa[l] = a;
+            so[l] = o;
+        } else if (op == ISA_OP_SULD) {
             for (unsigned k = 0; k < t->nd; k++) {
                 uint64_t v = 0;
                 if (a)
                     memcpy(&v, a + k * t->dbytes, t->dbytes);
                 if (t->d[k] != ISA_NONE)
                     memcpy(f + t->d[k] + (size_t)l * t->rw[k], &v, t->rw[k]);
-            }
-        } else if (op == ISA_OP_SUST && t->formatted) {
-            if (a)
-                store_formatted(a, o, t, f, fn, l);
-        } else if (op == ISA_OP_SUST) {
-            if (!a)
-                continue;
-            for (unsigned k = 0; k < t->nd; k++) {
-                uint64_t v = 0;
-                memcpy(&v, f + S(fn, t->d[k]) + (size_t)l * t->rw[k], t->rw[k]);
-                memcpy(a + k * t->dbytes, &v, t->dbytes);
             }
         } else {   /* sured: an atomic read-modify-write of one element */
             if (!a)
@@ -613,6 +607,24 @@ static int surf_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                 while (!__atomic_compare_exchange_n(p, &old, fe(old, b, 0), true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
                     ;
             }
+        }
+    }
+    /* sust writes once every lane's element is known, from the highest lane down: where
+     * lanes write one element the lowest lane's value stays (golden sust_same_address) */
+    for (uint32_t m = op == ISA_OP_SUST ? mask : 0; m;) {
+        unsigned l = 31u - (unsigned)__builtin_clz(m);
+        m &= ~(1u << l);
+        uint8_t *a = sa[l];
+        if (!a)
+            continue;
+        if (t->formatted) {
+            store_formatted(a, so[l], t, f, fn, l);
+            continue;
+        }
+        for (unsigned k = 0; k < t->nd; k++) {
+            uint64_t v = 0;
+            memcpy(&v, f + S(fn, t->d[k]) + (size_t)l * t->rw[k], t->rw[k]);
+            memcpy(a + k * t->dbytes, &v, t->dbytes);
         }
     }
     return ISA_X_NEXT;
