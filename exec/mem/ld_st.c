@@ -69,11 +69,17 @@ static inline void lanes_load(uint8_t *f, uint32_t slot, uintptr_t base, const u
  * lanes store to one place the lowest lane's value stays, as on the H100 (golden
  * st_same_address: global and shared memory, 1 to 8 bytes, every lane or some). */
 #define LANES_DOWN(mask, BODY)                                                      \
-    for (uint32_t m_ = (mask); m_;) {                                               \
-        unsigned l = 31u - (unsigned)__builtin_clz(m_);                             \
-        m_ &= ~(1u << l);                                                           \
-        BODY;                                                                       \
-    }
+    do {                                                                            \
+        if ((mask) == ISA_FULL) {                                                   \
+            for (unsigned l = ISA_LANES; l-- > 0;) { BODY; }                        \
+        } else {                                                                    \
+            for (uint32_t m_ = (mask); m_;) {                                       \
+                unsigned l = 31u - (unsigned)__builtin_clz(m_);                     \
+                m_ &= ~(1u << l);                                                   \
+                BODY;                                                               \
+            }                                                                       \
+        }                                                                           \
+    } while (0)
 
 static inline void lanes_store(const uint8_t *f, uint32_t slot, uintptr_t base, const uint64_t *addr,
                                unsigned bytes, uint32_t mask)
