@@ -4,11 +4,9 @@
 // a kernel and records the event; the parent then reads what the child wrote.  The error
 // codes of the calls that must fail are printed as the runtime and driver return them.
 // link: -lcuda
-#include "apps.h"
+#include "ipc.h"
 #include <cuda.h>
 #include <cstdint>
-#include <cstring>
-#include <string>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,42 +16,19 @@ static const int NC = 250;        // words of c (1000 bytes)
 static const size_t VMM = 2 << 20;
 static const int FD = 100;        // the VMM allocation's descriptor in the child
 
-__global__ void bump(unsigned *p, int n, unsigned by)
+// Address space for a VMM allocation h of VMM bytes, mapped and made read-write.
+static CUdeviceptr map_rw(CUmemGenericAllocationHandle h)
 {
-    for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n; i += blockDim.x * gridDim.x)
-        p[i] += by;
-}
-
-// The sum of n words at device address p, and whether each is its index times k plus d.
-static void check(const char *what, const void *p, int n, unsigned k, unsigned d)
-{
-    unsigned *h = (unsigned *)malloc(n * 4);
-    CK(cudaMemcpy(h, p, n * 4, cudaMemcpyDeviceToHost));
-    int bad = 0;
-    for (int i = 0; i < n; i++)
-        bad += h[i] != i * k + d;
-    printf("%s: %d of %d words as expected\n", what, n - bad, n);
-    free(h);
-}
-
-static std::string hex(const void *p, size_t n)
-{
-    std::string s;
-    char b[3];
-    for (size_t i = 0; i < n; i++) {
-        snprintf(b, sizeof b, "%02x", ((const unsigned char *)p)[i]);
-        s += b;
-    }
-    return s;
-}
-
-static void unhex(const char *s, void *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        unsigned v;
-        sscanf(s + 2 * i, "%2x", &v);
-        ((unsigned char *)p)[i] = (unsigned char)v;
-    }
+    CUdeviceptr va;
+    DK(cuMemAddressReserve(&va, VMM, 0, 0, 0));
+    DK(cuMemMap(va, VMM, 0, h, 0));
+    CUmemAccessDesc acc;
+    memset(&acc, 0, sizeof acc);
+    acc.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    acc.location.id = 0;
+    acc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    DK(cuMemSetAccess(va, VMM, &acc, 1));
+    return va;
 }
 
 static int child(char **argv)
@@ -125,15 +100,7 @@ static int child(char **argv)
     DK(cuMemGetAllocationPropertiesFromHandle(&prop, h));
     printf("child: imported allocation: type %d, location %d/%d, handle types %d\n", (int)prop.type,
            (int)prop.location.type, prop.location.id, (int)prop.requestedHandleTypes);
-    CUdeviceptr va;
-    DK(cuMemAddressReserve(&va, VMM, 0, 0, 0));
-    DK(cuMemMap(va, VMM, 0, h, 0));
-    CUmemAccessDesc acc;
-    memset(&acc, 0, sizeof acc);
-    acc.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    acc.location.id = 0;
-    acc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-    DK(cuMemSetAccess(va, VMM, &acc, 1));
+    CUdeviceptr va = map_rw(h);
     check("child: vmm", (void *)va, VMM / 4, 11, 4);
     bump<<<64, 256>>>((unsigned *)va, VMM / 4, 30);
     CK(cudaDeviceSynchronize());
@@ -142,15 +109,6 @@ static int child(char **argv)
     DK(cuMemAddressFree(va, VMM));
     fflush(stdout);
     return 0;
-}
-
-static void fill(void *p, int n, unsigned k, unsigned d)
-{
-    unsigned *h = (unsigned *)malloc(n * 4);
-    for (int i = 0; i < n; i++)
-        h[i] = i * k + d;
-    CK(cudaMemcpy(p, h, n * 4, cudaMemcpyHostToDevice));
-    free(h);
 }
 
 int main(int argc, char **argv)
@@ -213,15 +171,7 @@ int main(int argc, char **argv)
     prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
     CUmemGenericAllocationHandle vh, plainh;
     DK(cuMemCreate(&vh, VMM, &prop, 0));
-    CUdeviceptr va;
-    DK(cuMemAddressReserve(&va, VMM, 0, 0, 0));
-    DK(cuMemMap(va, VMM, 0, vh, 0));
-    CUmemAccessDesc acc;
-    memset(&acc, 0, sizeof acc);
-    acc.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    acc.location.id = 0;
-    acc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-    DK(cuMemSetAccess(va, VMM, &acc, 1));
+    CUdeviceptr va = map_rw(vh);
     fill((void *)va, VMM / 4, 11, 4);
     int fd = -1;
     DK(cuMemExportToShareableHandle(&fd, vh, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));

@@ -3,52 +3,19 @@
 // starts itself again as a child, which imports both, changes the memory with a kernel and
 // frees its import; the parent then reads what the child wrote.  The error codes of the
 // calls that must fail are printed as the runtime returns them.
-#include "apps.h"
+#include "ipc.h"
 #include <cstdint>
-#include <cstring>
-#include <string>
 #include <sys/wait.h>
 #include <unistd.h>
 
 static const int N = 1 << 18;   // words (1 MiB)
 static const int FD = 101;      // the pool's descriptor in the child
 
-__global__ void bump(unsigned *p, int n, unsigned by)
-{
-    for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n; i += blockDim.x * gridDim.x)
-        p[i] += by;
-}
-
-static void check(const char *what, const void *p, int n, unsigned k, unsigned d)
-{
-    unsigned *h = (unsigned *)malloc(n * 4);
-    CK(cudaMemcpy(h, p, n * 4, cudaMemcpyDeviceToHost));
-    int bad = 0;
-    for (int i = 0; i < n; i++)
-        bad += h[i] != i * k + d;
-    printf("%s: %d of %d words as expected\n", what, n - bad, n);
-    free(h);
-}
-
-static void fill(void *p, int n, unsigned k, unsigned d)
-{
-    unsigned *h = (unsigned *)malloc(n * 4);
-    for (int i = 0; i < n; i++)
-        h[i] = i * k + d;
-    CK(cudaMemcpy(p, h, n * 4, cudaMemcpyHostToDevice));
-    free(h);
-}
-
 static int child(char **argv)
 {
     cudaMemPoolPtrExportData d, d2;
-    for (size_t i = 0; i < sizeof d; i++) {
-        unsigned v;
-        sscanf(argv[2] + 2 * i, "%2x", &v);
-        d.reserved[i] = (unsigned char)v;
-        sscanf(argv[3] + 2 * i, "%2x", &v);
-        d2.reserved[i] = (unsigned char)v;
-    }
+    unhex(argv[2], &d, sizeof d);
+    unhex(argv[3], &d2, sizeof d2);
     cudaMemPool_t pool;
     SAY(cudaMemPoolImportFromShareableHandle(&pool, (void *)(uintptr_t)FD, cudaMemHandleTypePosixFileDescriptor, 0));
     void *p = nullptr, *q = nullptr, *mine = nullptr;
@@ -112,14 +79,7 @@ int main(int argc, char **argv)
         printf("no descriptor to pass on\n");
         return 1;
     }
-    std::string s, s2;
-    char b[3];
-    for (size_t i = 0; i < sizeof d; i++) {
-        snprintf(b, sizeof b, "%02x", d.reserved[i]);
-        s += b;
-        snprintf(b, sizeof b, "%02x", d2.reserved[i]);
-        s2 += b;
-    }
+    std::string s = hex(&d, sizeof d), s2 = hex(&d2, sizeof d2);
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {

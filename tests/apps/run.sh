@@ -33,7 +33,9 @@ for src in tests/apps/*.cu; do
     names="$names $n"
 done
 
-# Build what is out of date, two programs at a time per core.
+# Build what is out of date (older than its source or the newest shared header), two
+# programs at a time per core.
+newest_h=$(ls -t tests/apps/*.h | head -n 1)
 build_one() {   # NAME VARIANT
     src=tests/apps/$1.cu
     # "target: FLAGS": a program that needs sm_90 features is built for it both ways
@@ -42,7 +44,7 @@ build_one() {   # NAME VARIANT
     else bin=$out/$1; flags="$target"
     fi
     libs=$(sed -n 's|.*link: \(-l[a-zA-Z]*\( -l[a-zA-Z]*\)*\).*|\1|p' "$src" | head -n 1)
-    if [ -x "$bin" ] && [ "$bin" -nt "$src" ] && [ "$bin" -nt tests/apps/apps.h ]; then return 0; fi
+    if [ -x "$bin" ] && [ "$bin" -nt "$src" ] && [ "$bin" -nt "$newest_h" ]; then return 0; fi
     # shellcheck disable=SC2086
     "$NVCC" -O2 $flags -o "$bin" "$src" $libs > "$bin.log" 2>&1 || { echo "BUILD FAILED $1 ($2):"; cat "$bin.log"; return 1; }
 }
