@@ -912,6 +912,86 @@ static void lower_opnd(lower_t *L, const fe_node_t *n, uint32_t slot)
 /*{=====================================================================
  * Instructions: opcode and suffixes
  *====================================================================*/
+/* Add modifier x before the instruction's first type suffix (as PTX writes them). */
+static void sfx_insert(isa_instr_t *in, isa_sfx_t x)
+{
+    if (in->nsfx == ISA_MAX_SFX)
+        return;
+    unsigned at = 0;
+    while (at < in->nsfx && in->sfx[at].kind != ISA_SFX_TYPE)
+        at++;
+    memmove(&in->sfx[at + 1], &in->sfx[at], (in->nsfx - at) * sizeof *in->sfx);
+    in->sfx[at] = x;
+    in->nsfx++;
+}
+
+/* A module of .target sm_10 to sm_13 keeps the single-precision semantics of those GPUs,
+ * as the H100 runs such PTX (measured on an H200, NVIDIA's sample matrixMulDynlinkJIT
+ * loads PTX of .target sm_10): every .f32 instruction that may flush subnormals does
+ * (.ftz implied: add, sub, mul, mad, div, min, max, sqrt, abs, neg, setp measured), and
+ * mad.f32 without a rounding modifier, which only those targets allow, is mad.rn.f32 (one
+ * rounding: fused, as the manual says such code is JIT-compiled for newer GPUs). */
+static void legacy_f32(isa_instr_t *in)
+{
+    bool f32 = false, rnd = false, ftz = false;
+    for (unsigned i = 0; i < in->nsfx; i++) {
+        const isa_sfx_t *x = &in->sfx[i];
+        f32 |= x->kind == ISA_SFX_TYPE && x->id == ISA_T_F32;
+        rnd |= x->kind == ISA_SFX_MOD && x->group == ISA_G_ROUND;
+        ftz |= x->kind == ISA_SFX_MOD && x->group == ISA_G_FTZ;
+    }
+    if (!f32)
+        return;
+    static const uint16_t flush[] = { ISA_OP_ADD, ISA_OP_SUB, ISA_OP_MUL, ISA_OP_MAD, ISA_OP_FMA, ISA_OP_DIV,
+                                      ISA_OP_ABS, ISA_OP_NEG, ISA_OP_MIN, ISA_OP_MAX, ISA_OP_SQRT, ISA_OP_RCP,
+                                      ISA_OP_RSQRT, ISA_OP_EX2, ISA_OP_LG2, ISA_OP_SIN, ISA_OP_COS, ISA_OP_SETP,
+                                      ISA_OP_SET, ISA_OP_CVT, ISA_OP_SLCT };
+    bool flushes = false;
+    for (size_t i = 0; i < sizeof flush / sizeof *flush; i++)
+        flushes |= in->op == flush[i];
+    if (in->op == ISA_OP_MAD && !rnd && in->ntypes == 1)
+        sfx_insert(in, (isa_sfx_t){ ISA_SFX_MOD, ISA_G_ROUND, ISA_M_RN });
+    if (flushes && !ftz && (isa_ops[in->op].groups & ISA_GM(FTZ)))
+        sfx_insert(in, (isa_sfx_t){ ISA_SFX_MOD, ISA_G_FTZ, ISA_M_FTZ });
+}
+
+/* A special register read by an instruction other than mov (old PTX converts %tid.x
+ * directly, as in cvt.u32.u16 %r1, %tid.x, which ptxas takes): it is read into a register of
+ * its own by a mov just before, and the instruction reads that register. */
+static void sreg_through_mov(lower_t *L, const isa_instr_t *user, uint32_t slot)
+{
+    fstate_t *F = L->f;
+    isa_operand_t sr = F->opds.v[slot];
+    isa_type_t t = isa_sregs[sr.u.sreg.id].type;
+    char name[40];
+    snprintf(name, sizeof name, "%%__sreg%u", F->regs.n);
+    isa_regdecl_t *d = DA_PUSH(F->regdecls);
+    uint32_t di = F->regdecls.n - 1;
+    *d = (isa_regdecl_t){ .name = str_of(L, name, strlen(name)), .type = t, .vec = 1, .first = F->regs.n,
+                          .scope = F->scope, .loc = user->loc };
+    stmt_push(L, ISA_STMT_REGDECL, di);
+    isa_reg_t *r = DA_PUSH(F->regs);
+    *r = (isa_reg_t){ .name = F->regdecls.v[di].name, .type = t, .vec = 1, .decl = di };
+    uint32_t reg = F->regs.n - 1;
+    isa_instr_t mv = { 0 };
+    mv.op = ISA_OP_MOV;
+    mv.guard = ISA_NONE;
+    mv.dbg = user->dbg;
+    mv.loc = user->loc;
+    mv.mloc = user->mloc;
+    mv.nsfx = 1;
+    mv.sfx[0] = (isa_sfx_t){ ISA_SFX_TYPE, 0, (uint16_t)t };
+    mv.ntypes = 1;
+    mv.types[0] = (uint8_t)t;
+    mv.nopd = 2;
+    mv.opd = opd_reserve(L, 2);
+    F->opds.v[mv.opd] = (isa_operand_t){ .kind = ISA_OPD_REG, .u.reg = reg, .loc = sr.loc };
+    F->opds.v[mv.opd + 1] = sr;
+    *DA_PUSH(F->instrs) = mv;
+    stmt_push(L, ISA_STMT_INSTR, F->instrs.n - 1);
+    F->opds.v[slot] = (isa_operand_t){ .kind = ISA_OPD_REG, .u.reg = reg, .loc = sr.loc };
+}
+
 static void lower_instr(lower_t *L, const fe_node_t *n)
 {
     fstate_t *F = L->f;
@@ -1041,6 +1121,11 @@ static void lower_instr(lower_t *L, const fe_node_t *n)
     }
     if (bad)
         return;
+    if (L->m->sm != ISA_SM_ANY && ISA_SM_ORDER(L->m->sm) < ISA_SM_ORDER(ISA_SM_20))
+        legacy_f32(&in);
+    for (uint32_t k = 0; in.op != ISA_OP_MOV && k < in.nopd; k++)
+        if (F->opds.v[in.opd + k].kind == ISA_OPD_SREG)
+            sreg_through_mov(L, &in, in.opd + k);
     *DA_PUSH(F->instrs) = in;
     stmt_push(L, ISA_STMT_INSTR, F->instrs.n - 1);
 }
