@@ -48,6 +48,15 @@ typedef struct vmm_resv {
 } vmm_resv_t;
 
 static pthread_mutex_t vmm_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Virtual memory management works on the device: its calls need the driver initialised,
+ * not a current context (NVIDIA's sample memMapIPCDrv asks for the granularity and
+ * creates and exports allocations after destroying its contexts). */
+static CUresult vmm_enter(void)
+{
+    CUresult r = drv_enter(NULL);
+    return r == CUDA_ERROR_INVALID_CONTEXT ? CUDA_SUCCESS : r;
+}
 static vmm_map_t *maps;
 static vmm_resv_t *resvs;
 
@@ -82,7 +91,7 @@ static CUresult prop_check(const char *fn, const alloc_prop_t *p)
 
 DRV_API CUresult cuMemGetAllocationGranularity(size_t *g, const alloc_prop_t *prop, int option)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = vmm_enter();
     if (r)
         return r;
     if (!g || (option != 0 && option != 1))
@@ -96,7 +105,7 @@ DRV_API CUresult cuMemGetAllocationGranularity(size_t *g, const alloc_prop_t *pr
 DRV_API CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t align, CUdeviceptr addr,
                                      unsigned long long flags)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = vmm_enter();
     if (r)
         return r;
     if (!ptr || size == 0 || size % VMM_GRAN || flags || (align & (align - 1)))
@@ -127,7 +136,7 @@ DRV_API CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t align
 
 DRV_API CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = vmm_enter();
     if (r)
         return r;
     pthread_mutex_lock(&vmm_lock);
@@ -162,7 +171,7 @@ static void phys_unref(vmm_phys_t *p)
 
 DRV_API CUresult cuMemCreate(unsigned long long *h, size_t size, const alloc_prop_t *prop, unsigned long long flags)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = vmm_enter();
     if (r)
         return r;
     if (!h || size == 0 || size % VMM_GRAN || flags)
@@ -202,7 +211,7 @@ static vmm_phys_t *phys_of(unsigned long long h)
 /* The memory goes once no mapping uses it. */
 DRV_API CUresult cuMemRelease(unsigned long long h)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = vmm_enter();
     if (r)
         return r;
     pthread_mutex_lock(&vmm_lock);
@@ -227,7 +236,7 @@ static vmm_resv_t *resv_holding(uintptr_t va, size_t size)
 
 DRV_API CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, unsigned long long h, unsigned long long flags)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = vmm_enter();
     if (r)
         return r;
     uintptr_t va = (uintptr_t)ptr;
@@ -275,7 +284,7 @@ static void map_close(vmm_map_t *m)
 
 DRV_API CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = vmm_enter();
     if (r)
         return r;
     uintptr_t va = (uintptr_t)ptr;
@@ -306,7 +315,7 @@ typedef struct { CUmemLocation loc; int flags; } access_desc_t;
 
 DRV_API CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const access_desc_t *desc, size_t count)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = vmm_enter();
     if (r)
         return r;
     if (!desc || !count)
@@ -345,7 +354,7 @@ DRV_API CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const access_desc_
 
 DRV_API CUresult cuMemGetAccess(unsigned long long *flags, const CUmemLocation *loc, CUdeviceptr ptr)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = vmm_enter();
     if (r)
         return r;
     if (!flags || !loc)
@@ -365,7 +374,7 @@ DRV_API CUresult cuMemGetAccess(unsigned long long *flags, const CUmemLocation *
 
 DRV_API CUresult cuMemRetainAllocationHandle(unsigned long long *h, void *addr)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = vmm_enter();
     if (r)
         return r;
     if (!h)
@@ -386,7 +395,7 @@ DRV_API CUresult cuMemRetainAllocationHandle(unsigned long long *h, void *addr)
 
 DRV_API CUresult cuMemGetAllocationPropertiesFromHandle(alloc_prop_t *prop, unsigned long long h)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = vmm_enter();
     if (r)
         return r;
     pthread_mutex_lock(&vmm_lock);
@@ -410,7 +419,7 @@ DRV_API CUresult cuMemGetAllocationPropertiesFromHandle(alloc_prop_t *prop, unsi
  * exported again (measured: its properties name no handle type). */
 DRV_API CUresult cuMemExportToShareableHandle(void *out, unsigned long long h, int type, unsigned long long flags)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = vmm_enter();
     if (r)
         return r;
     pthread_mutex_lock(&vmm_lock);
@@ -427,7 +436,7 @@ DRV_API CUresult cuMemExportToShareableHandle(void *out, unsigned long long h, i
 
 DRV_API CUresult cuMemImportFromShareableHandle(unsigned long long *h, void *handle, int type)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = vmm_enter();
     if (r)
         return r;
     int fd = (int)(intptr_t)handle;

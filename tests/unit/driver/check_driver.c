@@ -557,6 +557,7 @@ typedef struct {
 } test_alloc_prop_t;
 CUresult cuMemCreate(unsigned long long *, size_t, const test_alloc_prop_t *, unsigned long long);
 CUresult cuMemRelease(unsigned long long);
+CUresult cuMemGetAllocationGranularity(size_t *, const test_alloc_prop_t *, int);
 CUresult cuMemGetAllocationPropertiesFromHandle(test_alloc_prop_t *, unsigned long long);
 START_TEST(compressible_memory)
 {
@@ -572,6 +573,18 @@ START_TEST(compressible_memory)
     ck_assert_int_eq(cuMemRelease(h), CUDA_SUCCESS);
     p.compression = 2;   /* no such CUmemAllocationCompType */
     ck_assert_int_eq(cuMemCreate(&h, 2u << 20, &p, 0), CUDA_ERROR_INVALID_VALUE);
+    /* virtual memory management needs no current context (NVIDIA's sample memMapIPCDrv
+     * creates allocations after destroying its contexts) */
+    CUcontext c;
+    size_t g = 0;
+    ck_assert_int_eq(cuCtxGetCurrent(&c), CUDA_SUCCESS);
+    ck_assert_int_eq(cuCtxSetCurrent(NULL), CUDA_SUCCESS);
+    p.compression = 0;
+    ck_assert_int_eq(cuMemGetAllocationGranularity(&g, &p, 0), CUDA_SUCCESS);
+    ck_assert_uint_eq(g, 2u << 20);
+    ck_assert_int_eq(cuMemCreate(&h, 2u << 20, &p, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemRelease(h), CUDA_SUCCESS);
+    ck_assert_int_eq(cuCtxSetCurrent(c), CUDA_SUCCESS);
 }
 END_TEST
 
