@@ -17,6 +17,7 @@ CUresult cuGetProcAddress_v2(const char *, void **, int, unsigned long long, int
 CUresult cuGetExportTable(const void **, const CUuuid *);
 CUresult cuDeviceGetName(char *, int, CUdevice);
 CUresult cuCtxSetCurrent(CUcontext);
+CUresult cuCtxGetCurrent(CUcontext *);
 CUresult cuCtxSynchronize(void);
 CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
 CUresult cuMemAlloc(CUdeviceptr *, size_t);
