@@ -186,6 +186,11 @@ void       drv_ipc_unmap(uintptr_t base);
 /* Whether fd is a memory file of ptxemu's of that name (made by this or another process). */
 bool       drv_memfd_is(int fd, const char *name);
 CUresult   drv_enter(drv_ctx_t **out);
+/* ... for a call on the device itself (memory pools, virtual memory management): the
+ * driver initialised and no sticky error; a current context is not needed (NVIDIA's
+ * runtime creates and imports pools before it makes one; the sample memMapIPCDrv creates
+ * allocations after destroying its contexts). */
+CUresult   drv_enter_device(void);
 /* ... and for a call that names its context (NULL: the current one). */
 CUresult   drv_enter_ctx(drv_ctx_t *c);
 bool       drv_ctx_valid(const drv_ctx_t *c);

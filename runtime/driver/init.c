@@ -32,6 +32,12 @@ void drv_set_current(drv_ctx_t *c)
 
 bool drv_ctx_valid(const drv_ctx_t *c) { return c && c->tag == DRV_CTX && !c->destroyed; }
 
+CUresult drv_enter_device(void)
+{
+    CUresult r = drv_enter(NULL);
+    return r == CUDA_ERROR_INVALID_CONTEXT ? CUDA_SUCCESS : r;
+}
+
 CUresult drv_enter_ctx(drv_ctx_t *c)
 {
     if (!drv.inited)

@@ -52,14 +52,6 @@ static drv_pool_t *pools = &default_pool;
 
 static bool pool_ok(const drv_pool_t *p) { return p && p->tag == DRV_POOL; }
 
-/* A pool belongs to the device: its calls need the driver initialised, not a current
- * context (NVIDIA's runtime creates and imports pools before it makes one). */
-static CUresult pool_enter(void)
-{
-    CUresult r = drv_enter(NULL);
-    return r == CUDA_ERROR_INVALID_CONTEXT ? CUDA_SUCCESS : r;
-}
-
 DRV_API CUresult cuDeviceGetDefaultMemPool(drv_pool_t **out, CUdevice d)
 {
     CUresult r = drv_enter(NULL);
@@ -116,7 +108,7 @@ typedef struct {
 
 DRV_API CUresult cuMemPoolCreate(drv_pool_t **out, const pool_props_t *props)
 {
-    CUresult r = pool_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     if (!out || !props || props->alloc_type != 1 /* PINNED */)
@@ -148,7 +140,7 @@ DRV_API CUresult cuMemPoolCreate(drv_pool_t **out, const pool_props_t *props)
  * driver defers the release); the object goes once they are. */
 DRV_API CUresult cuMemPoolDestroy(drv_pool_t *p)
 {
-    CUresult r = pool_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     if (!pool_ok(p) || p->is_default)
@@ -179,7 +171,7 @@ enum { ATTR_FOLLOW = 1, ATTR_OPPORTUNISTIC, ATTR_INTERNAL, ATTR_THRESHOLD, ATTR_
 
 DRV_API CUresult cuMemPoolSetAttribute(drv_pool_t *p, int attr, void *value)
 {
-    CUresult r = pool_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     if (!pool_ok(p) || !value)
@@ -210,7 +202,7 @@ DRV_API CUresult cuMemPoolSetAttribute(drv_pool_t *p, int attr, void *value)
 
 DRV_API CUresult cuMemPoolGetAttribute(drv_pool_t *p, int attr, void *value)
 {
-    CUresult r = pool_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     if (!pool_ok(p) || !value)
@@ -234,7 +226,7 @@ DRV_API CUresult cuMemPoolGetAttribute(drv_pool_t *p, int attr, void *value)
 DRV_API CUresult cuMemPoolTrimTo(drv_pool_t *p, size_t keep)
 {
     (void)keep;
-    CUresult r = pool_enter();
+    CUresult r = drv_enter_device();
     return r ? r : pool_ok(p) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
@@ -244,7 +236,7 @@ typedef struct { CUmemLocation loc; int flags; } access_desc_t;
 
 DRV_API CUresult cuMemPoolSetAccess(drv_pool_t *p, const access_desc_t *map, size_t count)
 {
-    CUresult r = pool_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     if (!pool_ok(p) || (count && !map))
@@ -260,7 +252,7 @@ DRV_API CUresult cuMemPoolSetAccess(drv_pool_t *p, const access_desc_t *map, siz
 
 DRV_API CUresult cuMemPoolGetAccess(int *flags, drv_pool_t *p, const CUmemLocation *loc)
 {
-    CUresult r = pool_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     if (!flags || !pool_ok(p) || !loc)
@@ -380,7 +372,7 @@ bool drv_pool_owns(uintptr_t base)
 
 DRV_API CUresult cuMemPoolExportToShareableHandle(void *out, drv_pool_t *p, int type, unsigned long long flags)
 {
-    CUresult r = pool_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     if (!out || !pool_ok(p) || flags || type != POSIX_FD || !(p->handle_types & type) || p->fd >= 0)
@@ -395,7 +387,7 @@ DRV_API CUresult cuMemPoolExportToShareableHandle(void *out, drv_pool_t *p, int 
 
 DRV_API CUresult cuMemPoolImportFromShareableHandle(drv_pool_t **out, void *handle, int type, unsigned long long flags)
 {
-    CUresult r = pool_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     int fd = (int)(intptr_t)handle;
@@ -421,7 +413,7 @@ DRV_API CUresult cuMemPoolImportFromShareableHandle(drv_pool_t **out, void *hand
 
 DRV_API CUresult cuMemPoolExportPointer(void *out, CUdeviceptr ptr)
 {
-    CUresult r = pool_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     size_t size = 0;
@@ -440,7 +432,7 @@ DRV_API CUresult cuMemPoolExportPointer(void *out, CUdeviceptr ptr)
 
 DRV_API CUresult cuMemPoolImportPointer(CUdeviceptr *out, drv_pool_t *p, const void *data)
 {
-    CUresult r = pool_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     ptr_data_t d;

@@ -49,14 +49,6 @@ typedef struct vmm_resv {
 
 static pthread_mutex_t vmm_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Virtual memory management works on the device: its calls need the driver initialised,
- * not a current context (NVIDIA's sample memMapIPCDrv asks for the granularity and
- * creates and exports allocations after destroying its contexts). */
-static CUresult vmm_enter(void)
-{
-    CUresult r = drv_enter(NULL);
-    return r == CUDA_ERROR_INVALID_CONTEXT ? CUDA_SUCCESS : r;
-}
 static vmm_map_t *maps;
 static vmm_resv_t *resvs;
 
@@ -91,7 +83,7 @@ static CUresult prop_check(const char *fn, const alloc_prop_t *p)
 
 DRV_API CUresult cuMemGetAllocationGranularity(size_t *g, const alloc_prop_t *prop, int option)
 {
-    CUresult r = vmm_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     if (!g || (option != 0 && option != 1))
@@ -105,7 +97,7 @@ DRV_API CUresult cuMemGetAllocationGranularity(size_t *g, const alloc_prop_t *pr
 DRV_API CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t align, CUdeviceptr addr,
                                      unsigned long long flags)
 {
-    CUresult r = vmm_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     if (!ptr || size == 0 || size % VMM_GRAN || flags || (align & (align - 1)))
@@ -136,7 +128,7 @@ DRV_API CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t align
 
 DRV_API CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size)
 {
-    CUresult r = vmm_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     pthread_mutex_lock(&vmm_lock);
@@ -171,7 +163,7 @@ static void phys_unref(vmm_phys_t *p)
 
 DRV_API CUresult cuMemCreate(unsigned long long *h, size_t size, const alloc_prop_t *prop, unsigned long long flags)
 {
-    CUresult r = vmm_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     if (!h || size == 0 || size % VMM_GRAN || flags)
@@ -211,7 +203,7 @@ static vmm_phys_t *phys_of(unsigned long long h)
 /* The memory goes once no mapping uses it. */
 DRV_API CUresult cuMemRelease(unsigned long long h)
 {
-    CUresult r = vmm_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     pthread_mutex_lock(&vmm_lock);
@@ -236,7 +228,7 @@ static vmm_resv_t *resv_holding(uintptr_t va, size_t size)
 
 DRV_API CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, unsigned long long h, unsigned long long flags)
 {
-    CUresult r = vmm_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     uintptr_t va = (uintptr_t)ptr;
@@ -284,7 +276,7 @@ static void map_close(vmm_map_t *m)
 
 DRV_API CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
 {
-    CUresult r = vmm_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     uintptr_t va = (uintptr_t)ptr;
@@ -315,7 +307,7 @@ typedef struct { CUmemLocation loc; int flags; } access_desc_t;
 
 DRV_API CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const access_desc_t *desc, size_t count)
 {
-    CUresult r = vmm_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     if (!desc || !count)
@@ -354,7 +346,7 @@ DRV_API CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const access_desc_
 
 DRV_API CUresult cuMemGetAccess(unsigned long long *flags, const CUmemLocation *loc, CUdeviceptr ptr)
 {
-    CUresult r = vmm_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     if (!flags || !loc)
@@ -374,7 +366,7 @@ DRV_API CUresult cuMemGetAccess(unsigned long long *flags, const CUmemLocation *
 
 DRV_API CUresult cuMemRetainAllocationHandle(unsigned long long *h, void *addr)
 {
-    CUresult r = vmm_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     if (!h)
@@ -395,7 +387,7 @@ DRV_API CUresult cuMemRetainAllocationHandle(unsigned long long *h, void *addr)
 
 DRV_API CUresult cuMemGetAllocationPropertiesFromHandle(alloc_prop_t *prop, unsigned long long h)
 {
-    CUresult r = vmm_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     pthread_mutex_lock(&vmm_lock);
@@ -419,7 +411,7 @@ DRV_API CUresult cuMemGetAllocationPropertiesFromHandle(alloc_prop_t *prop, unsi
  * exported again (measured: its properties name no handle type). */
 DRV_API CUresult cuMemExportToShareableHandle(void *out, unsigned long long h, int type, unsigned long long flags)
 {
-    CUresult r = vmm_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     pthread_mutex_lock(&vmm_lock);
@@ -436,7 +428,7 @@ DRV_API CUresult cuMemExportToShareableHandle(void *out, unsigned long long h, i
 
 DRV_API CUresult cuMemImportFromShareableHandle(unsigned long long *h, void *handle, int type)
 {
-    CUresult r = vmm_enter();
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     int fd = (int)(intptr_t)handle;
