@@ -65,31 +65,18 @@ static inline void lanes_load(uint8_t *f, uint32_t slot, uintptr_t base, const u
     }
 }
 
-/* The lanes of mask from the highest down: a warp's stores go in that order, so that where
- * lanes store to one place the lowest lane's value stays, as on the H100 (golden
- * st_same_address: global and shared memory, 1 to 8 bytes, every lane or some). */
-#define LANES_DOWN(mask, BODY)                                                      \
-    do {                                                                            \
-        if ((mask) == ISA_FULL) {                                                   \
-            for (unsigned l = ISA_LANES; l-- > 0;) { BODY; }                        \
-        } else {                                                                    \
-            for (uint32_t m_ = (mask); m_;) {                                       \
-                unsigned l = 31u - (unsigned)__builtin_clz(m_);                     \
-                m_ &= ~(1u << l);                                                   \
-                BODY;                                                               \
-            }                                                                       \
-        }                                                                           \
-    } while (0)
-
+/* Stores go from the highest lane down (ISA_LANE_LOOP_DOWN): where lanes store to one
+ * place the lowest lane's value stays, as on the H100 (golden st_same_address: global and
+ * shared memory, 1 to 8 bytes, every lane or some). */
 static inline void lanes_store(const uint8_t *f, uint32_t slot, uintptr_t base, const uint64_t *addr,
                                unsigned bytes, uint32_t mask)
 {
     if (bytes == 4) {
         const uint32_t *s = ISA_SLOT(const uint32_t, f, slot);
-        LANES_DOWN(mask, { memcpy((void *)(base + (uintptr_t)addr[l]), &s[l], 4); });
+        ISA_LANE_LOOP_DOWN(mask, { memcpy((void *)(base + (uintptr_t)addr[l]), &s[l], 4); });
     } else {
         const uint64_t *s = ISA_SLOT(const uint64_t, f, slot);
-        LANES_DOWN(mask, { memcpy((void *)(base + (uintptr_t)addr[l]), &s[l], 8); });
+        ISA_LANE_LOOP_DOWN(mask, { memcpy((void *)(base + (uintptr_t)addr[l]), &s[l], 8); });
     }
 }
 
@@ -187,7 +174,7 @@ ISA_HOT static int st_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mas
     uint8_t *hs[ISA_LANES][4];
     if (!store_hosts(w, f, x, mask, vec, hs))
         return ISA_X_FAULT;
-    LANES_DOWN(mask, {
+    ISA_LANE_LOOP_DOWN(mask, {
         for (unsigned k = 0; k < vec; k++) {
             if (bytes == 16) {
                 memcpy(hs[l][k], f + x->o[k] + l * 16, 16);
@@ -291,7 +278,7 @@ ISA_HOT static int st_conv_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_
     uint8_t *hs[ISA_LANES][4];
     if (!store_hosts(w, f, x, mask, vec, hs))
         return ISA_X_FAULT;
-    LANES_DOWN(mask, {
+    ISA_LANE_LOOP_DOWN(mask, {
         for (unsigned k = 0; k < vec; k++) {
             uint64_t v = st_convert(reg_load(f, x->o[k], LS_RW(x->aux, k), l), LS_CV(x->aux, k), bytes);
             memcpy(hs[l][k], &v, bytes);
@@ -646,7 +633,7 @@ ISA_HOT static int st_ord_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t
     if (x->flags & LS_RELEASE)
         __atomic_thread_fence(__ATOMIC_RELEASE);
     bool whole = ord_whole(bytes, vec);
-    LANES_DOWN(mask, {
+    ISA_LANE_LOOP_DOWN(mask, {
         if (whole) {
             uint8_t buf[16];
             for (unsigned k = 0; k < vec; k++) {

@@ -611,22 +611,16 @@ static int surf_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     }
     /* sust writes once every lane's element is known, from the highest lane down: where
      * lanes write one element the lowest lane's value stays (golden sust_same_address) */
-    for (uint32_t m = op == ISA_OP_SUST ? mask : 0; m;) {
-        unsigned l = 31u - (unsigned)__builtin_clz(m);
-        m &= ~(1u << l);
+    ISA_LANE_LOOP_DOWN(op == ISA_OP_SUST ? mask : 0, {
         uint8_t *a = sa[l];
-        if (!a)
-            continue;
-        if (t->formatted) {
+        if (a && t->formatted)
             store_formatted(a, so[l], t, f, fn, l);
-            continue;
-        }
-        for (unsigned k = 0; k < t->nd; k++) {
+        for (unsigned k = 0; a && !t->formatted && k < t->nd; k++) {
             uint64_t v = 0;
             memcpy(&v, f + S(fn, t->d[k]) + (size_t)l * t->rw[k], t->rw[k]);
             memcpy(a + k * t->dbytes, &v, t->dbytes);
         }
-    }
+    });
     return ISA_X_NEXT;
 }
 static const isa_xdesc_t surf_d[1] = { { surf_f, { 0 }, 0 } };

@@ -87,6 +87,21 @@ struct isa_xinsn {
         }                                                           \
     } while (0)
 
+/* The same from the highest lane down (stores: where lanes store to one place, the lowest
+ * lane's value stays, as on the H100). */
+#define ISA_LANE_LOOP_DOWN(mask, BODY)                              \
+    do {                                                            \
+        if ((mask) == ISA_FULL) {                                   \
+            for (unsigned l = ISA_LANES; l-- > 0;) { BODY; }        \
+        } else {                                                    \
+            for (uint32_t m_ = (mask); m_;) {                       \
+                unsigned l = 31u - (unsigned)__builtin_clz(m_);     \
+                m_ &= ~(1u << l);                                   \
+                BODY;                                               \
+            }                                                       \
+        }                                                           \
+    } while (0)
+
 #define ISA_SLOT(T, frame, off) ((T *)(void *)((frame) + (off)))
 
 /* Selection: set out->desc (and aux) for an arithmetic, logic, comparison or conversion

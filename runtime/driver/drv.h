@@ -273,6 +273,8 @@ CUresult   drv_capture_info(CUstream s, int *status, unsigned long long *id, voi
                             size_t *ndeps);
 
 double     drv_now(void);
+/* Whether e is a live event (stream.c). */
+bool       drv_event_ok(const drv_event_t *e);
 
 /* Link PTX units (link.c): fe_link_texts with the device services as the functions the
  * runtime provides; optional (NULL: none) marks archive members; the diagnostics go to diag. */

@@ -242,7 +242,7 @@ DRV_API CUresult cuIpcGetEventHandle(ipc_handle_t *h, CUevent e)
         return r;
     if (!h)
         return CUDA_ERROR_INVALID_VALUE;
-    if (!e || e->tag != DRV_EVENT || !(e->flags & CU_EVENT_INTERPROCESS))
+    if (!drv_event_ok(e) || !(e->flags & CU_EVENT_INTERPROCESS))
         return CUDA_ERROR_INVALID_HANDLE;
     evt_handle_t v = { .magic = EVT_MAGIC, .pid = getpid(), .id = (uint64_t)(uintptr_t)e };
     memset(h, 0, sizeof *h);

@@ -165,14 +165,14 @@ DRV_API CUresult cuStreamGetDevice(CUstream s, CUdevice *d)
 }
 DRV_API CUresult cuStreamGetDevice_ptsz(CUstream s, CUdevice *d) { return cuStreamGetDevice(s, d); }
 
-static bool event_ok(const drv_event_t *e) { return e && e->tag == DRV_EVENT; }
+bool drv_event_ok(const drv_event_t *e) { return e && e->tag == DRV_EVENT; }
 
 DRV_API CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags)
 {
     CUresult r = drv_stream_check(s);
     if (r)
         return r;
-    if (!event_ok(e))
+    if (!drv_event_ok(e))
         return CUDA_ERROR_INVALID_HANDLE;
     if (flags & ~1u)
         return CUDA_ERROR_INVALID_VALUE;
@@ -316,7 +316,7 @@ DRV_API CUresult cuEventCreate(CUevent *out, unsigned int flags)
 
 DRV_API CUresult cuEventDestroy_v2(CUevent e)
 {
-    if (!event_ok(e))
+    if (!drv_event_ok(e))
         return CUDA_ERROR_INVALID_HANDLE;
     e->tag = 0;
     free(e->cdeps);
@@ -330,7 +330,7 @@ DRV_API CUresult cuEventRecord(CUevent e, CUstream s)
     CUresult r = drv_stream_check(s);
     if (r)
         return r;
-    if (!event_ok(e))
+    if (!drv_event_ok(e))
         return CUDA_ERROR_INVALID_HANDLE;
     if ((r = drv_enter(NULL)))
         return r;
@@ -355,14 +355,14 @@ DRV_API CUresult cuEventRecordWithFlags_ptsz(CUevent e, CUstream s, unsigned int
 
 DRV_API CUresult cuEventQuery(CUevent e)
 {
-    if (!event_ok(e))
+    if (!drv_event_ok(e))
         return CUDA_ERROR_INVALID_HANDLE;
     return drv_enter(NULL);
 }
 
 DRV_API CUresult cuEventSynchronize(CUevent e)
 {
-    if (!event_ok(e))
+    if (!drv_event_ok(e))
         return CUDA_ERROR_INVALID_HANDLE;
     CUresult r = drv_enter(NULL);
     drv_flush_output();
@@ -373,7 +373,7 @@ DRV_API CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b)
 {
     if (!ms)
         return CUDA_ERROR_INVALID_VALUE;
-    if (!event_ok(a) || !event_ok(b))
+    if (!drv_event_ok(a) || !drv_event_ok(b))
         return CUDA_ERROR_INVALID_HANDLE;
     if ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING)
         return CUDA_ERROR_INVALID_HANDLE;

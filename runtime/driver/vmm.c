@@ -48,7 +48,6 @@ typedef struct vmm_resv {
 } vmm_resv_t;
 
 static pthread_mutex_t vmm_lock = PTHREAD_MUTEX_INITIALIZER;
-
 static vmm_map_t *maps;
 static vmm_resv_t *resvs;
 

@@ -268,6 +268,38 @@ START_TEST(target_needs_version)
 }
 END_TEST
 
+/* Old PTX as the H100 runs it (app test legacy_ptx holds the measured values): in a module of
+ * .target sm_10, f32 instructions flush (.ftz) and mad.f32 without rounding is mad.rn; a
+ * special register read by an instruction other than mov is read by a mov first.  A
+ * module of a newer target keeps its instructions as written. */
+START_TEST(legacy_ptx_lowering)
+{
+    static const char body[] =
+        ".entry k(.param .u64 p)\n{\n.reg .u32 %r<3>; .reg .f32 %f<4>; .reg .pred %p;\n"
+        "cvt.u32.u16 %r1, %tid.x;\nmad.f32 %f1, %f2, %f3, %f1;\nadd.f32 %f2, %f1, %f3;\n"
+        "setp.lt.f32 %p, %f1, %f2;\nadd.u32 %r2, %ctaid.x, 1;\nmov.u32 %r1, %tid.y;\nexit;\n}\n";
+    char src[1024];
+    snprintf(src, sizeof src, ".version 1.4\n.target sm_10\n%s", body);
+    isa_module_t *m = load_ok(src);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    isa_print_module(out, m);
+    fclose(out);
+    ck_assert_msg(strstr(text, "mad.rn.ftz.f32") && strstr(text, "add.ftz.f32") && strstr(text, "setp.lt.ftz.f32") &&
+                  strstr(text, "mov.u32 \t%__sreg") && strstr(text, "cvt.u32.u16 \t%r1, %__sreg") &&
+                  strstr(text, "add.u32 \t%r2, %__sreg") && strstr(text, "mov.u32 \t%r1, %tid.y"), "%s", text);
+    free(text);
+    isa_module_free(m);
+    /* sm_20: mad.f32 needs its rounding; nothing is added */
+    snprintf(src, sizeof src, ".version 2.0\n.target sm_20\n%s", body);
+    char *diag = NULL;
+    ck_assert_ptr_null(tu_load("t.ptx", src, &diag));
+    ck_assert_msg(strstr(diag, "'mad.f32' needs a modifier") != NULL, "%s", diag);
+    free(diag);
+}
+END_TEST
+
 START_TEST(golden_opcode_sequence)
 {
     isa_module_t *m = load_ok(HDR ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>; .reg .pred %p1;"
@@ -299,6 +331,7 @@ Suite *make_lower_suite(void)
     tcase_add_test(tc, reg_params_and_constant_lists);
     tcase_add_test(tc, negation_and_video_selectors);
     tcase_add_test(tc, target_needs_version);
+    tcase_add_test(tc, legacy_ptx_lowering);
     tcase_add_test(tc, golden_opcode_sequence);
     suite_add_tcase(s, tc);
     return s;
