@@ -290,8 +290,12 @@ unsigned ex_program_check_entry(ex_program_t *p, uint32_t entry, FILE *diag);
  * parameters (EX_REFUSAL_INVALID_IMAGE: CUDA_ERROR_INVALID_IMAGE); an entry reaching an
  * instruction of EX_REFUSAL_NOT_FOUND is not found in its module (CUDA_ERROR_NOT_FOUND).
  * ex_program_check_entry reports and counts the module's opaque kernel parameters too. */
-typedef enum { EX_REFUSAL_NONE, EX_REFUSAL_NOT_FOUND, EX_REFUSAL_NOT_SUPPORTED, EX_REFUSAL_INVALID_IMAGE } ex_refusal_t;
-/* The module's strongest refusal (INVALID_IMAGE over NOT_SUPPORTED over NOT_FOUND), each
+typedef enum {
+    EX_REFUSAL_NONE, EX_REFUSAL_NOT_FOUND, EX_REFUSAL_NOT_SUPPORTED, EX_REFUSAL_INVALID_IMAGE,
+    EX_REFUSAL_INVALID_PTX      /* a 32-bit module (.address_size 32): ptxas refuses it for sm_90 */
+} ex_refusal_t;
+/* The module's strongest refusal (INVALID_PTX over INVALID_IMAGE over NOT_SUPPORTED over
+ * NOT_FOUND), each
  * refused instruction or parameter of that kind reported on diag (may be NULL), located,
  * with the reason. */
 ex_refusal_t ex_program_refusal(ex_program_t *p, FILE *diag);

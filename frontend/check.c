@@ -1010,6 +1010,26 @@ static void check_createpolicy(check_t *K, const isa_instr_t *in)
 }
 /*}=====================================================================*/
 
+/* A guarded ld.param / st.param of a .param variable the body declares (a call's argument
+ * or result): ptxas refuses it ("Illegal to predicate instruction 'st.param' with operand
+ * 'arg0'"); the function's own parameters and a kernel's may be accessed under a guard. */
+static void check_param_guard(check_t *K, const isa_instr_t *in)
+{
+    if (in->guard == ISA_NONE || (in->op != ISA_OP_LD && in->op != ISA_OP_ST) || in->nopd < 2)
+        return;
+    int sp = isa_instr_space(in, 0);
+    if (sp != ISA_SP_PARAM)
+        return;
+    const isa_operand_t *a = &K->f->opds[in->opd + (in->op == ISA_OP_LD ? 1 : 0)];
+    if (a->kind != ISA_OPD_ADDR || a->base != ISA_OPD_SYM || (a->flags & (ISA_OPDF_MODSYM | ISA_OPDF_ADDRLIST)) ||
+        a->u.sym < K->f->nret + K->f->nparam || a->u.sym >= K->f->nvar)
+        return;
+    char name[256];
+    CERR(K, a->loc, "'%s' of '%s', a .param variable of the function's body, cannot be guarded (ptxas: \"Illegal "
+         "to predicate instruction\"): branch around it", isa_instr_name(K->m, in, name, sizeof name),
+         K->f->vars[a->u.sym].name);
+}
+
 static void check_instr(check_t *K, const isa_instr_t *in)
 {
     const isa_op_info_t *oi = &isa_ops[in->op];
@@ -1065,6 +1085,7 @@ static void check_instr(check_t *K, const isa_instr_t *in)
         check_tex_lod(K, in);
     if (in->op == ISA_OP_CALL)
         fe_check_call(K->c, K->m, K->f, in);
+    check_param_guard(K, in);
     check_rules(K, in);
     if (K->c->nerr == nerr0) {      /* the registers of an otherwise valid instruction */
         check_cvt_regs(K, in);

@@ -793,6 +793,7 @@ static void link_header(link_t *L)
     m->ntarget = L->u[best]->ntarget;
     m->targets = L->u[best]->targets;
     m->address_size = L->u[0]->address_size;
+    m->address_size_loc = uloc(L, 0, L->u[0]->address_size_loc);
 }
 
 static bool build(link_t *L)

@@ -1565,6 +1565,7 @@ bool fe_lower(fe_ctx_t *c)
             if (it->u != 32 && it->u != 64)
                 ERR(L, it->span, ".address_size must be 32 or 64");
             m->address_size = (unsigned)it->u;
+            m->address_size_loc = loc_of(L, it->span);
             break;
         case N_FILE: {
             isa_file_t *f = DA_PUSH(L->files);

@@ -580,6 +580,7 @@ typedef struct isa_module {
     const char   **targets;       /* ".target" words as written: sm_90, debug, ... */
     isa_sm_t       sm;            /* the architecture among them, or ISA_SM_ANY */
     unsigned       address_size;  /* 32 or 64 (64 when absent) */
+    isa_loc_t      address_size_loc;  /* the .address_size directive (file 0, 0-0 when absent) */
     uint32_t       nfile;     isa_file_t   *files;
     uint32_t       nvar;      isa_var_t    *vars;
     uint32_t       nfunc;     isa_func_t   *funcs;

@@ -15,7 +15,9 @@
  *   - the movs made so are propagated within their basic block: a copy of a value is
  *     replaced by the value where nothing writes it in between, a copy of a result by
  *     writing the result where it is computed (which may also read the register it then
- *     writes, as PTX allows: `mad.lo.s32 %r1, %r1, 3, 1`).
+ *     writes, as PTX allows: `mad.lo.s32 %r1, %r1, 3, 1`); the caller's own .reg results
+ *     count as read where it returns, so a copy into one always stays (goldens
+ *     calls_forward_ret and calls_fuzz_*, random call graphs from gen_calls.py).
  * The semantics stay those of the call: every path computes the same values, and lanes
  * that diverge in the callee reconverge at its end as they would at the return.  Two
  * things keep ptxas's contraction (contract.c) as it is for a call: the expanded body and
@@ -740,7 +742,8 @@ static uint32_t count_mentions(const isa_func_t *v, const isa_instr_t *in, uint3
     return h.oom ? UINT32_MAX : h.n;
 }
 
-static bool propagate(bld_t *b)
+/* Propagate the movs made in b, the body of f. */
+static bool propagate(bld_t *b, const isa_func_t *f)
 {
     isa_func_t v = view_of(b);
     uint32_t *nrd = calloc(b->nrg + 1, sizeof *nrd), *nwr = calloc(b->nrg + 1, sizeof *nwr);
@@ -755,6 +758,14 @@ static bool propagate(bld_t *b)
         ex_each_read(&v, &b->in[i], tally_rd, &t);
         ex_each_write(&v, &b->in[i], tally_wr, &t);
     }
+    /* f's .reg results are read where it returns: a copy into one is never deleted, nor a
+     * value moved out of one (its reads never all lie in one block) */
+    for (uint32_t r = 0; r < f->nret; r++)
+        if (f->rets[r].space == ISA_SP_REG) {
+            uint32_t reg = isa_param_reg(f, r);
+            if (reg < b->nrg)
+                nrd[reg]++;
+        }
     mul_written(&v, mulw);
     for (uint32_t i = 0; i < b->nin; i++) {
         isa_instr_t *mv = &b->in[i];
@@ -899,7 +910,7 @@ isa_func_t *ex_inline(const ex_program_t *p, uint32_t fi, uint8_t **lead)
     for (uint32_t l = 0; l < f->nlabel; l++)
         b.lb[l].instr = at[f->labels[l].instr < f->ninstr ? f->labels[l].instr : f->ninstr];
     scalarize(&b, f->nret + f->nparam);
-    for (unsigned round = 0; round < 8 && !b.oom && propagate(&b); round++)
+    for (unsigned round = 0; round < 8 && !b.oom && propagate(&b, f); round++)
         ;
     if (b.oom)
         goto fail;

@@ -427,9 +427,28 @@ static unsigned check_params(const ex_program_t *p, FILE *diag)
     return n;
 }
 
+/* A 32-bit module, reported on diag (may be NULL): ptxas refuses 32-bit addressing for
+ * sm_90 and newer ("32-Bit ABI (--machine 32 or 32-Bit addressing) is not supported on
+ * sm_90 or higher architectures": the H100's driver, CUDA_ERROR_INVALID_PTX, measured on
+ * an H200, driver 580), whatever the module's .target. */
+static unsigned check_address_size(const ex_program_t *p, FILE *diag)
+{
+    const isa_module_t *m = p->m;
+    if (m->address_size != 32)
+        return 0;
+    if (diag)
+        isa_diag_print(diag, &m->srcs[m->address_size_loc.file], m->address_size_loc.begin, m->address_size_loc.end,
+                       "error", "32-bit addressing (.address_size 32) is refused: ptxas does not compile 32-bit "
+                       "modules for sm_90 or newer (CUDA_ERROR_INVALID_PTX on the H100)");
+    return 1;
+}
+
 unsigned ex_program_check_entry(ex_program_t *p, uint32_t entry, FILE *diag)
 {
-    unsigned n = check_params(p, diag);   /* the module does not load: only that is said */
+    unsigned n = check_address_size(p, diag);
+    if (n)
+        return n;
+    n = check_params(p, diag);   /* the module does not load: only that is said */
     return n ? n : check_entry(p, entry, diag, NULL);
 }
 
@@ -443,6 +462,8 @@ ex_refusal_t ex_program_entry_refusal(ex_program_t *p, uint32_t entry)
 ex_refusal_t ex_program_refusal(ex_program_t *p, FILE *diag)
 {
     const isa_module_t *m = p->m;
+    if (check_address_size(p, diag))
+        return EX_REFUSAL_INVALID_PTX;
     if (check_params(p, diag))
         return EX_REFUSAL_INVALID_IMAGE;
     ex_refusal_t worst = EX_REFUSAL_NONE;

@@ -203,6 +203,15 @@ void       drv_vlog(int level, const char *source, const char *fmt, va_list ap);
 void       drv_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 CUresult   drv_fail(CUresult r, const char *fn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The JIT's log buffers (CU_JIT_ERROR_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER and their sizes;
+ * link.c): the buffer, its capacity, and the caller's option slot that learns how much was
+ * written. */
+typedef struct drv_jit_log { char *buf; size_t cap, used; void **size_slot; } drv_jit_log_t;
+/* The log options among n JIT options (both logs emptied; CU_JIT_WALL_TIME answers 0). */
+void       drv_jit_options(unsigned n, const int *opts, void **vals, drv_jit_log_t *err, drv_jit_log_t *info);
+/* Append text to a log (truncated to its capacity). */
+void       drv_jit_log_put(drv_jit_log_t *g, const char *text);
+
 /* Allocation registry (mem.c). */
 CUresult   drv_alloc_add(void *base, size_t size, drv_memkind_t kind, unsigned flags, bool map);
 /* The allocation holding [p, p + n) (n may be 0), or NULL. */

@@ -19,7 +19,7 @@ typedef struct drv_link {
     size_t   image_size;
     /* CU_JIT_ERROR_LOG_BUFFER / CU_JIT_INFO_LOG_BUFFER and their sizes: the buffer, its
      * capacity, and the caller's option slot that learns how much was written. */
-    struct jit_log { char *buf; size_t cap, used; void **size_slot; } err, info;
+    drv_jit_log_t err, info;
 } drv_link_t;
 
 /*{=====================================================================
@@ -28,19 +28,19 @@ typedef struct drv_link {
 
 /* JIT options: the log buffers are honoured, CU_JIT_WALL_TIME answers 0 ms, and the
  * others steer a compiler the emulator does not have. */
-static void read_options(drv_link_t *l, unsigned n, const int *opts, void **vals)
+void drv_jit_options(unsigned n, const int *opts, void **vals, drv_jit_log_t *err, drv_jit_log_t *info)
 {
     for (unsigned i = 0; opts && vals && i < n; i++) {
         switch (opts[i]) {
-        case CU_JIT_ERROR_LOG_BUFFER: l->err.buf = vals[i]; break;
+        case CU_JIT_ERROR_LOG_BUFFER: err->buf = vals[i]; break;
         case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
-            l->err.cap = (size_t)(uintptr_t)vals[i];
-            l->err.size_slot = &vals[i];
+            err->cap = (size_t)(uintptr_t)vals[i];
+            err->size_slot = &vals[i];
             break;
-        case CU_JIT_INFO_LOG_BUFFER: l->info.buf = vals[i]; break;
+        case CU_JIT_INFO_LOG_BUFFER: info->buf = vals[i]; break;
         case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
-            l->info.cap = (size_t)(uintptr_t)vals[i];
-            l->info.size_slot = &vals[i];
+            info->cap = (size_t)(uintptr_t)vals[i];
+            info->size_slot = &vals[i];
             break;
         case CU_JIT_WALL_TIME: {
             float ms = 0;
@@ -50,15 +50,15 @@ static void read_options(drv_link_t *l, unsigned n, const int *opts, void **vals
         default: break;
         }
     }
-    if (l->err.buf && l->err.cap)
-        l->err.buf[0] = 0;
-    if (l->info.buf && l->info.cap)
-        l->info.buf[0] = 0;
+    if (err->buf && err->cap)
+        err->buf[0] = 0;
+    if (info->buf && info->cap)
+        info->buf[0] = 0;
 }
 
 /* Append text to a log (NUL-terminated, truncated to its capacity); the caller's size
  * option learns how many bytes it holds. */
-static void log_put(struct jit_log *g, const char *text)
+void drv_jit_log_put(drv_jit_log_t *g, const char *text)
 {
     if (!g->buf || g->cap == 0)
         return;
@@ -86,7 +86,7 @@ static CUresult link_fail(drv_link_t *l, CUresult r, const char *fn, const char 
     if (l && l->err.buf && l->err.cap) {
         char line[1100];
         snprintf(line, sizeof line, "ptxemu: %s: %s\n", fn, msg);
-        log_put(&l->err, line);
+        drv_jit_log_put(&l->err, line);
         return r;
     }
     return drv_fail(r, fn, "%s", msg);
@@ -345,7 +345,7 @@ static CUresult link_create(CUlinkState *out, unsigned n, int *opts, void **vals
     if (!l)
         return CUDA_ERROR_OUT_OF_MEMORY;
     l->tag = DRV_LINK;
-    read_options(l, n, opts, vals);
+    drv_jit_options(n, opts, vals, &l->err, &l->info);
     *out = l;
     return CUDA_SUCCESS;
 }
@@ -425,7 +425,7 @@ DRV_API CUresult cuLinkComplete(CUlinkState l, void **image, size_t *size)
     if (st != ISA_ST_OK) {
         CUresult r = st == ISA_ST_NOMEM ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_PTX;
         if (l->err.buf && l->err.cap)
-            log_put(&l->err, msgs ? msgs : "");
+            drv_jit_log_put(&l->err, msgs ? msgs : "");
         else if (msgs)
             fputs(msgs, stderr);
         free(msgs);
@@ -453,7 +453,7 @@ DRV_API CUresult cuLinkComplete(CUlinkState l, void **image, size_t *size)
     else
         snprintf(info, sizeof info, "ptxemu: linked %u PTX input%s: %u functions, %u variables\n", l->n,
                  l->n == 1 ? "" : "s", m->nfunc, m->nvar);
-    log_put(&l->info, info);
+    drv_jit_log_put(&l->info, info);
     isa_module_free(m);
     if (!l->image)
         return CUDA_ERROR_OUT_OF_MEMORY;

@@ -201,11 +201,14 @@ const char *drv_nvrtc_ptx(const void *image, size_t size)
 }
 
 /* Load image: a fatbin wrapper, a fatbin, PTX text, a cubin NVRTC made (its PTX), or
- * (refused) another cubin.  A module
+ * (refused) another cubin.  PTX text for a newer GPU than the H100 (.target sm_100 and up)
+ * is refused as the H100's JIT refuses it (CUDA_ERROR_INVALID_PTX).  The frontend's errors
+ * go to log's buffer when the caller gave one (cuModuleLoadDataEx's
+ * CU_JIT_ERROR_LOG_BUFFER), else to stderr.  A module
  * belongs to the current context; a library (library true) to none: it is usable in every
  * context and needs no current one (the runtime loads its library before it makes a context
  * when the host first touches a __managed__ variable). */
-static CUresult load(const char *fn, const void *image, bool library, drv_module_t **out)
+static CUresult load(const char *fn, const void *image, bool library, drv_jit_log_t *log, drv_module_t **out)
 {
     drv_ctx_t *c = NULL;
     CUresult r = library ? (drv.inited ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED) : drv_enter(&c);
@@ -220,6 +223,7 @@ static CUresult load(const char *fn, const void *image, bool library, drv_module
     char *text = NULL;
     size_t len = 0;
     isa_module_t *linked = NULL;
+    bool raw = false;           /* PTX text, not from a fatbin */
     const uint8_t *b = image;
     if (rd32(b) == RT_FATBINC_MAGIC) {
         rt_fatbin_t fb;
@@ -250,6 +254,7 @@ static CUresult load(const char *fn, const void *image, bool library, drv_module
                          "under ptxrun)");
         }
     } else {
+        raw = true;
         len = strlen(image);
         text = malloc(len + 1);
         if (!text)
@@ -268,30 +273,53 @@ static CUresult load(const char *fn, const void *image, bool library, drv_module
     mod->ctx = c;   /* NULL: a library, in every context */
     mod->name = strdup(name);
     isa_status_t st = ISA_ST_OK;
+    char *msgs = NULL;
+    size_t mlen = 0;
+    FILE *diag = log && log->buf && log->cap ? open_memstream(&msgs, &mlen) : NULL;
+    if (!diag)
+        diag = stderr;
     if (linked) {
         mod->m = linked;
     } else {
-        fe_options_t fo = { .diag = stderr };
+        fe_options_t fo = { .diag = diag };
         st = fe_load_text(name, text, len, &fo, &mod->m);
+        if (st == ISA_ST_OK && raw && ISA_SM_ORDER(mod->m->sm) > ISA_SM_ORDER(ISA_SM_90A)) {
+            fprintf(diag, "%s: error: .target %s is newer than the H100 (sm_90): the CUDA driver's JIT refuses "
+                    "it (\"SM version specified by .target is higher than default SM version assumed\")\n", name,
+                    isa_sms[mod->m->sm].text);
+            st = ISA_ST_SYNTAX;
+        }
     }
     free(text);
+    /* What the H100's driver refuses at loading (32-bit modules; suq of formats, opaque
+     * kernel parameters: measured, docs/textures.md). */
+    ex_refusal_t refused = EX_REFUSAL_NONE;
+    if (st == ISA_ST_OK) {
+        mod->p = ex_program_new(drv.dev, mod->m);
+        if (!mod->p)
+            st = ISA_ST_NOMEM;
+        else if ((refused = ex_program_refusal(mod->p, NULL)) >= EX_REFUSAL_NOT_SUPPORTED)
+            ex_program_refusal(mod->p, diag);
+    }
+    if (diag != stderr) {
+        fclose(diag);
+        drv_jit_log_put(log, msgs ? msgs : "");
+        free(msgs);
+    }
     if (st != ISA_ST_OK) {
         module_free(mod);
         return st == ISA_ST_NOMEM ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_PTX;
     }
-    mod->p = ex_program_new(drv.dev, mod->m);
     mod->nfunc = mod->m->nfunc;
     mod->funcs = calloc(mod->nfunc + 1, sizeof *mod->funcs);
-    if (!mod->p || !mod->funcs) {
+    if (!mod->funcs) {
         module_free(mod);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    /* What the H100's driver refuses at loading (suq of formats, opaque kernel parameters:
-     * measured, docs/textures.md). */
-    ex_refusal_t refused = ex_program_refusal(mod->p, NULL);
-    if (refused == EX_REFUSAL_NOT_SUPPORTED || refused == EX_REFUSAL_INVALID_IMAGE) {
-        ex_program_refusal(mod->p, stderr);
+    if (refused >= EX_REFUSAL_NOT_SUPPORTED) {
         module_free(mod);
+        if (refused == EX_REFUSAL_INVALID_PTX)
+            return drv_fail(CUDA_ERROR_INVALID_PTX, fn, "the CUDA driver does not load 32-bit modules on the H100");
         return refused == EX_REFUSAL_INVALID_IMAGE
                    ? drv_fail(CUDA_ERROR_INVALID_IMAGE, fn, "the module's kernels take parameters the CUDA driver "
                               "refuses (listed above)")
@@ -309,15 +337,31 @@ static CUresult load(const char *fn, const void *image, bool library, drv_module
 
 static bool module_ok(const drv_module_t *m) { return m && m->tag == DRV_MODULE; }
 
-DRV_API CUresult cuModuleLoadData(CUmodule *out, const void *image) { return load(__func__, image, false, out); }
+DRV_API CUresult cuModuleLoadData(CUmodule *out, const void *image) { return load(__func__, image, false, NULL, out); }
 DRV_API CUresult cuModuleLoadFatBinary(CUmodule *out, const void *image)
 {
-    return load(__func__, image, false, out);
+    return load(__func__, image, false, NULL, out);
 }
+/* The log sizes the caller's options learn after a load: what each log holds (0 when
+ * empty, as the H100's driver answers for a module that loads). */
+static void jit_sizes(const drv_jit_log_t *err, const drv_jit_log_t *info)
+{
+    if (err->size_slot)
+        *err->size_slot = (void *)(uintptr_t)err->used;
+    if (info->size_slot)
+        *info->size_slot = (void *)(uintptr_t)info->used;
+}
+
 DRV_API CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n, int *opts, void **vals)
 {
-    (void)n, (void)opts, (void)vals;   /* JIT options steer a compiler the emulator does not have */
-    return load(__func__, image, false, out);
+    if (n && (!opts || !vals))
+        return CUDA_ERROR_INVALID_VALUE;
+    /* the logs are written; the other JIT options steer a compiler the emulator does not have */
+    drv_jit_log_t err = { 0 }, info = { 0 };
+    drv_jit_options(n, opts, vals, &err, &info);
+    CUresult r = load(__func__, image, false, &err, out);
+    jit_sizes(&err, &info);
+    return r;
 }
 
 /* The whole file at path, NUL-terminated, in *out (malloc'd; its length in *len):
@@ -361,7 +405,7 @@ static CUresult load_file(const char *fn, const char *path, bool library, drv_mo
     size_t n;
     if ((r = drv_read_file(path, &buf, &n)))
         return r;
-    r = load(fn, buf, library, out);
+    r = load(fn, buf, library, NULL, out);
     free(buf);
     return r;
 }
@@ -523,8 +567,14 @@ DRV_API CUresult cuModuleGetGlobal_v2(CUdeviceptr *dp, size_t *bytes, CUmodule m
 DRV_API CUresult cuLibraryLoadData(CUlibrary *out, const void *code, void *jit_opts, void **jit_vals, unsigned njit,
                                    void *lib_opts, void **lib_vals, unsigned nlib)
 {
-    (void)jit_opts, (void)jit_vals, (void)njit, (void)lib_opts, (void)lib_vals, (void)nlib;
-    return load(__func__, code, true, out);
+    (void)lib_opts, (void)lib_vals, (void)nlib;
+    if (njit && (!jit_opts || !jit_vals))
+        return CUDA_ERROR_INVALID_VALUE;
+    drv_jit_log_t err = { 0 }, info = { 0 };
+    drv_jit_options(njit, jit_opts, jit_vals, &err, &info);
+    CUresult r = load(__func__, code, true, &err, out);
+    jit_sizes(&err, &info);
+    return r;
 }
 
 DRV_API CUresult cuLibraryLoadFromFile(CUlibrary *out, const char *path, void *jit_opts, void **jit_vals,
