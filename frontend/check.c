@@ -1030,6 +1030,22 @@ static void check_param_guard(check_t *K, const isa_instr_t *in)
          K->f->vars[a->u.sym].name);
 }
 
+/* mov packing or unpacking a vector ({a, b}; no .vN) takes a .bN type: ptxas refuses mov.u32 /
+ * mov.f32 / ... with a brace list ("Arguments mismatch for instruction 'mov'"). */
+static void check_mov_vec(check_t *K, const isa_instr_t *in)
+{
+    if (in->op != ISA_OP_MOV || in->ntypes != 1 || isa_types[in->types[0]].cls == ISA_TC_BIT ||
+        isa_instr_mod(in, ISA_G_VEC) >= 0)      /* mov.v4.u16 v, {a, b, c, d}: a vector register */
+        return;
+    for (unsigned i = 0; i < in->nopd; i++)
+        if (K->f->opds[in->opd + i].kind == ISA_OPD_VEC) {
+            char name[256];
+            CERR(K, K->f->opds[in->opd + i].loc, "'%s' packs or unpacks a vector only with a .b16, .b32, .b64 "
+                 "or .b128 type", isa_instr_name(K->m, in, name, sizeof name));
+            return;
+        }
+}
+
 static void check_instr(check_t *K, const isa_instr_t *in)
 {
     const isa_op_info_t *oi = &isa_ops[in->op];
@@ -1086,6 +1102,7 @@ static void check_instr(check_t *K, const isa_instr_t *in)
     if (in->op == ISA_OP_CALL)
         fe_check_call(K->c, K->m, K->f, in);
     check_param_guard(K, in);
+    check_mov_vec(K, in);
     check_rules(K, in);
     if (K->c->nerr == nerr0) {      /* the registers of an otherwise valid instruction */
         check_cvt_regs(K, in);

@@ -442,6 +442,21 @@ static void lower_var(lower_t *L, isa_var_t *var, const words_t *w, const fe_nod
     var->ptr_align = w->ptr_align;
     var->loc = loc_of(L, dt->span);
     var->scope = module_scope ? ISA_NONE : L->f->scope;
+    if (w->space == ISA_SP_TEX) {
+        /* ".tex .u32 t;" of PTX before 1.5 (as nvcc of CUDA 3 still wrote for sm_1x): a
+         * texture reference, what ".global .texref t;" declares since (ptxas 13 takes it
+         * only there, and only of .u32 or .u64) */
+        if (L->m->ver_major * 10 + L->m->ver_minor >= 15)
+            ERR(L, w->span, "'.tex' declares a texture reference only before PTX ISA 1.5: declare '.global .texref %.*s'",
+                (int)dt->n, dt->s);
+        else if ((w->type != ISA_T_U32 && w->type != ISA_T_U64) || w->opaque || dt->kids || !module_scope)
+            ERR(L, w->span, "a '.tex' texture reference is a module's .u32 or .u64 variable, not an array");
+        var->space = ISA_SP_GLOBAL;
+        var->type = ISA_T_NONE;
+        var->opaque = ISA_D_TEXREF + 1;
+        var->size = isa_var_size(var);
+        return;
+    }
     if (w->space != ISA_SP_NONE)
         check_type_decl(L, w->span, w->type, w->space);
     if (w->type == ISA_T_NONE && !w->opaque)
@@ -506,6 +521,15 @@ static void lower_var(lower_t *L, isa_var_t *var, const words_t *w, const fe_nod
 }
 /*}=====================================================================*/
 
+/* An unsized array that is not .extern and has no initializer to size it: ptxas refuses
+ * it ("Non-external variable 'x' has incomplete type"). */
+static void check_complete(lower_t *L, const isa_var_t *v, const fe_node_t *dt)
+{
+    if ((v->flags & ISA_VARF_UNSIZED) && !(v->linkage & ISA_LINK_EXTERN))
+        ERR(L, dt->span, "'%s' is an array of no size: declare it .extern (storage defined elsewhere, or "
+            "dynamic .shared memory) or give it a size or an initializer", v->name);
+}
+
 /*{=====================================================================
  * Functions: headers
  *====================================================================*/
@@ -530,6 +554,8 @@ static isa_var_t *lower_params(lower_t *L, const fe_node_t *list, uint32_t *out_
         lower_var(L, v, &w, p->kids->next, true);
         if (v->space == ISA_SP_PARAM && v->vec > 1)
             ERR(L, p->kids->span, "a .param parameter cannot be a vector (.v%u)", (unsigned)v->vec);
+        if (entry && (v->flags & ISA_VARF_UNSIZED))
+            ERR(L, p->kids->next->span, "an .entry parameter cannot be an array of no size");
         if (v->space == ISA_SP_REG && (v->ndims || v->align || v->opaque))
             ERR(L, p->kids->next->span, "a .reg parameter cannot be an array, aligned or opaque");
     }
@@ -611,6 +637,8 @@ static void declare_func(lower_t *L, fe_node_t *fn)
     nf.params = lower_params(L, params, &nf.nparam, nf.is_entry);
     check_rets(L, rets, nf.rets, nf.nret);
     nf.perf = lower_perfs(L, perfs, &nf.nperf, &nf.noreturn);
+    if (nf.is_entry && nf.noreturn)
+        ERR(L, perfs->span, ".noreturn is only valid on a .func");
 
     sym_t *s = sym_find(&L->syms, name->s, name->n);
     if (s && s->kind != S_FUNC) {
@@ -1210,6 +1238,8 @@ static void lower_body_decl(lower_t *L, const fe_node_t *decl)
         }
         isa_var_t *v = DA_PUSH(F->vars);
         lower_var(L, v, &w, dt, false);
+        if (w.space != ISA_SP_PARAM)
+            check_complete(L, v, dt);
         stmt_push(L, ISA_STMT_VAR, F->vars.n - 1);
         symkind_t kind = S_VAR;
         uint32_t idx = F->vars.n - 1;
@@ -1524,6 +1554,10 @@ static void lower_module_decl2(lower_t *L, const fe_node_t *decl, uint32_t di, u
     for (const fe_node_t *dt = decl->kids->next->kids; dt; dt = dt->next) {
         isa_var_t *v = &L->vars.v[(*vi)++];
         lower_var(L, v, &w, dt, true);
+        check_complete(L, v, dt);
+        if (w.space == ISA_SP_LOCAL && L->m->ver_major * 10 + L->m->ver_minor >= 30)
+            ERR(L, dt->span, "a module-scope .local variable needs PTX ISA before 3.0 (ptxas: \"Module-scoped "
+                "variables in .local state space are not allowed with ABI\"): declare it in the function");
     }
 }
 

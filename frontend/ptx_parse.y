@@ -89,6 +89,10 @@ item
                                      { $$ = fe_ast_func(ctx, @$, $1, 0, $3, &$4, @4, $5, $6, $7); }
     | wordsopt T_FUNC rets NAME params perfs ';'
                                      { $$ = fe_ast_func(ctx, @$, $1, 0, $3, &$4, @4, $5, $6, NULL); }
+    | wordsopt T_FUNC rets NAME params perfs
+                                     /* a prototype without ';', as nvcc of CUDA 2 and 3 wrote them;
+                                        ptxas 13 takes it */
+                                     { $$ = fe_ast_func(ctx, @$, $1, 0, $3, &$4, @4, $5, $6, NULL); }
     | error ';'                      { $$ = fe_ast_new(ctx, N_SECTION, @$); }
     | error '}'                      { $$ = fe_ast_new(ctx, N_SECTION, @$); }
     ;

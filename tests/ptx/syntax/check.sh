@@ -18,6 +18,7 @@
 #                        call with a target-list symbol, vprintf with immediate param, .noreturn
 #   branchtargets.ptx    .branchtargets + brx.idx / brx.idx.uni (predicated)
 #   linkage.ptx          .visible/.extern/.weak/.common, .weak .entry, .alias
+#   old_nvcc.ptx         CUDA 2/3 nvcc style: prototypes without ';', .file between items
 #   debug_info.ptx       .target sm_90, debug; .file (with timestamp,size); .loc with
 #                        function_name/inlined_at; .section .debug_* blocks
 #   perf_directives.ptx  .maxntid .reqntid .minnctapersm .maxnreg .explicitcluster

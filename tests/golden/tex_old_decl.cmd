@@ -1,0 +1,1 @@
+-b 64 -o hex f32[128]=rand(3) b32[512]:out tA=tex.2d.f32[16,8]=rand(1):linear:norm:wrap tB=tex.lin.s32[64]=iota(-20,3)
