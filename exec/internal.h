@@ -500,17 +500,19 @@ bool     ex_contract_plan(const isa_func_t *fn, const uint8_t *lead, ex_contract
 
 /* The control-flow graph of a function's body (flow/cfg.c): blocks begin at the start, at
  * labels, after branches, calls, ret, exit and trap, and where extra[i] is set (may be
- * NULL); with exit, node nb is one exit that ret, exit, trap and the body's end lead to.
+ * NULL); with EX_CFG_EXIT, node nb is one exit that ret, exit, trap and the body's end
+ * lead to (with EX_CFG_LANES_LEAVE an exit that only some lanes take leads nowhere).
  * Node v's successors are succ[succ_at[v] .. succ_at[v + 1]), its predecessors
  * pred[pred_at[v] .. pred_at[v + 1]). */
 typedef struct {
     uint32_t  n, nb;            /* instructions; blocks */
-    bool      exit;
+    bool      exit, lanes_leave;
     uint32_t *bof, *bstart;     /* block of each instruction; first instruction of each block ([nb] = n) */
     uint32_t *succ_at, *succ;
     uint32_t *pred_at, *pred;
 } ex_cfg_t;
-bool     ex_cfg_build(ex_cfg_t *g, const isa_func_t *fn, const uint8_t *extra, bool exit);
+enum { EX_CFG_EXIT = 1, EX_CFG_LANES_LEAVE = 2 };
+bool     ex_cfg_build(ex_cfg_t *g, const isa_func_t *fn, const uint8_t *extra, unsigned flags);
 void     ex_cfg_free(ex_cfg_t *g);
 /* Where each conditional branch's lanes meet again (f->join_at) and which backward branches
  * let waiting lanes run (f->yields): flow/reconv.c. */

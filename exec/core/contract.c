@@ -161,7 +161,7 @@ static bool flow_build(flow_t *g, const isa_func_t *fn, const uint8_t *extra)
     g->fn = fn;
     g->n = n;
     g->nreg = fn->nreg;
-    if (!ex_cfg_build(&g->c, fn, extra, false))
+    if (!ex_cfg_build(&g->c, fn, extra, 0))
         return false;
     uint32_t nb = g->c.nb;
     g->mark = calloc(nb + 1, sizeof *g->mark);

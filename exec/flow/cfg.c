@@ -5,7 +5,11 @@
  * exit and trap (and where the caller's extra leaders say); its successors are the
  * targets of its last instruction and, unless that instruction always leaves, the next
  * block.  With an exit node (number nb), ret, exit, trap, a branch to the end of the body
- * and falling off its end lead there; without one they lead nowhere.  Successors and
+ * and falling off its end lead there; without one they lead nowhere.  With
+ * EX_CFG_LANES_LEAVE, a guarded exit (or ret of a kernel) leads only to the next block,
+ * and a conditional forward branch to an unguarded one, or around one, only to where the
+ * other lanes go: the lanes that leave are no path of the others (reconvergence; ptxas
+ * makes these predicated EXITs).  Successors and
  * predecessors are compressed lists (ex_cfg_t). */
 #include "exec/internal.h"
 
@@ -27,6 +31,19 @@ static void put(const ex_cfg_t *g, uint32_t at, uint32_t *out, uint32_t *n)
     (*n)++;
 }
 
+/* Whether in ends the thread: exit, or ret in a kernel. */
+static bool ends_thread(const isa_func_t *fn, const isa_instr_t *in)
+{
+    return in->op == ISA_OP_EXIT || (in->op == ISA_OP_RET && fn->is_entry);
+}
+
+/* Whether the instruction at (n: the body's end) is an unguarded exit (or ret of a
+ * kernel): the block there only takes lanes away. */
+static bool leaves_at(const isa_func_t *fn, uint32_t at)
+{
+    return at < fn->ninstr && ends_thread(fn, &fn->instrs[at]) && fn->instrs[at].guard == ISA_NONE;
+}
+
 /* The successors of block b into out (only counted when out is NULL). */
 static uint32_t successors(const ex_cfg_t *g, const isa_func_t *fn, uint32_t b, uint32_t *out)
 {
@@ -34,19 +51,33 @@ static uint32_t successors(const ex_cfg_t *g, const isa_func_t *fn, uint32_t b, 
     uint32_t n = 0;
     bool falls = true;
     if (in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX) {
+        uint32_t self = g->bstart[b + 1] - 1;
+        bool cond = in->guard != ISA_NONE, ahead = false;
         for (unsigned k = 0; k < in->nopd; k++) {
             const isa_operand_t *o = &fn->opds[in->opd + k];
             if (o->kind == ISA_OPD_LABEL) {
-                put(g, fn->labels[o->u.label].instr, out, &n);
+                uint32_t at = fn->labels[o->u.label].instr;
+                ahead = at > self;
+                /* with lanes leaving, a conditional forward branch to an exit is that exit
+                 * guarded (ptxas makes it a predicated EXIT): no path of the others */
+                if (!(g->lanes_leave && cond && ahead && leaves_at(fn, at)))
+                    put(g, at, out, &n);
             } else if (o->kind == ISA_OPD_BRTARGETS) {
                 const isa_brtargets_t *bt = &fn->brts[o->u.idx];
                 for (uint32_t e = 0; e < bt->count; e++)
                     put(g, fn->labels[bt->targets[e]].instr, out, &n);
             }
         }
-        falls = in->guard != ISA_NONE;
+        falls = cond;
+        /* ... and so is one around an exit ('@!p bra L; ret; L:' in a kernel) */
+        if (falls && g->lanes_leave && in->op == ISA_OP_BRA && ahead && leaves_at(fn, self + 1) && in->nopd == 1 &&
+            fn->opds[in->opd].kind == ISA_OPD_LABEL && fn->labels[fn->opds[in->opd].u.label].instr == self + 2)
+            falls = false;
     } else if (in->op == ISA_OP_RET || in->op == ISA_OP_EXIT || in->op == ISA_OP_TRAP) {
-        put(g, g->n, out, &n);
+        /* a guarded exit, when lanes leave: only the next block (the lanes that leave are
+         * no path of the others; ptxas's predicated EXIT) */
+        if (!(g->lanes_leave && in->guard != ISA_NONE && ends_thread(fn, in)))
+            put(g, g->n, out, &n);
         falls = in->guard != ISA_NONE;
     }
     if (falls)
@@ -54,10 +85,11 @@ static uint32_t successors(const ex_cfg_t *g, const isa_func_t *fn, uint32_t b, 
     return n;
 }
 
-bool ex_cfg_build(ex_cfg_t *g, const isa_func_t *fn, const uint8_t *extra, bool exit)
+bool ex_cfg_build(ex_cfg_t *g, const isa_func_t *fn, const uint8_t *extra, unsigned flags)
 {
     uint32_t n = fn->ninstr;
-    *g = (ex_cfg_t){ .n = n, .exit = exit };
+    bool exit = flags & EX_CFG_EXIT;
+    *g = (ex_cfg_t){ .n = n, .exit = exit, .lanes_leave = (flags & EX_CFG_LANES_LEAVE) != 0 };
     uint8_t *lead = calloc(n + 1, 1);
     g->bof = malloc((n + 1) * sizeof *g->bof);
     if (!lead || !g->bof) {

@@ -7,7 +7,12 @@
  * lanes that get there first wait for the others).  Post-dominators come from the
  * iterative algorithm over the blocks of the reversed flow graph, with one exit node
  * that ret, exit, trap and the end of the body lead to.  A branch whose paths meet only
- * at the exit (or that sits in a loop without exit) has no join.
+ * at the exit (or that sits in a loop without exit) has no join.  Lanes that leave the
+ * kernel are no path of the others: a guarded exit (ret in a kernel), or a conditional
+ * forward branch to one or around one, counts only where the remaining lanes go (ptxas
+ * makes them a predicated EXIT; the lanes leave every join), so the others still meet
+ * where they would without it (goldens warp_fuzz_*: a loop with '@p ret' in its body is
+ * waited for at its end).
  *
  * Yielding loops: a backward branch whose loop can end through a value another thread
  * may change meanwhile (a strong load: volatile, relaxed, acquire; an atomic; a call;
@@ -271,9 +276,13 @@ bool ex_reconv_plan(ex_func_t *f)
     f->join_at = malloc((n + 1) * sizeof *f->join_at);
     f->yields = calloc(n + 1, 1);
     uint8_t *in = malloc(fn->nreg + 1);
-    ex_cfg_t g = { 0 };
+    /* joins over the graph where lanes that leave are no path; loops over the whole one
+     * (a spin that ends by returning still ends) */
+    ex_cfg_t g = { 0 }, gl = { 0 };
     uint32_t *ipdom = NULL;
-    bool ok = f->join_at && f->yields && in && ex_cfg_build(&g, fn, NULL, true) && (ipdom = post_dominators(&g));
+    bool ok = f->join_at && f->yields && in && ex_cfg_build(&g, fn, NULL, EX_CFG_EXIT) &&
+              ex_cfg_build(&gl, fn, NULL, EX_CFG_EXIT | EX_CFG_LANES_LEAVE) && gl.nb == g.nb &&
+              (ipdom = post_dominators(&gl));
     if (ok) {
         for (uint32_t i = 0; i <= n; i++)
             f->join_at[i] = ISA_NONE;
@@ -294,6 +303,7 @@ bool ex_reconv_plan(ex_func_t *f)
     free(ipdom);
     free(in);
     ex_cfg_free(&g);
+    ex_cfg_free(&gl);
     if (!ok) {
         free(f->join_at);
         free(f->yields);
