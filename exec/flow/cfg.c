@@ -31,10 +31,13 @@ static void put(const ex_cfg_t *g, uint32_t at, uint32_t *out, uint32_t *n)
     (*n)++;
 }
 
-/* Whether in ends the thread: exit, or ret in a kernel. */
+/* Whether in takes lanes out of the body: exit, or ret (of a kernel: an exit; of a
+ * function: the lanes wait after the call for the others, as ptxas's BSSY/BSYNC around
+ * each CALL makes them, golden warp_call_fuzz_*). */
 static bool ends_thread(const isa_func_t *fn, const isa_instr_t *in)
 {
-    return in->op == ISA_OP_EXIT || (in->op == ISA_OP_RET && fn->is_entry);
+    (void)fn;
+    return in->op == ISA_OP_EXIT || in->op == ISA_OP_RET;
 }
 
 /* Whether the instruction at (n: the body's end) is an unguarded exit (or ret of a

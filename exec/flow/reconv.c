@@ -7,12 +7,12 @@
  * lanes that get there first wait for the others).  Post-dominators come from the
  * iterative algorithm over the blocks of the reversed flow graph, with one exit node
  * that ret, exit, trap and the end of the body lead to.  A branch whose paths meet only
- * at the exit (or that sits in a loop without exit) has no join.  Lanes that leave the
- * kernel are no path of the others: a guarded exit (ret in a kernel), or a conditional
- * forward branch to one or around one, counts only where the remaining lanes go (ptxas
- * makes them a predicated EXIT; the lanes leave every join), so the others still meet
- * where they would without it (goldens warp_fuzz_*: a loop with '@p ret' in its body is
- * waited for at its end).
+ * at the exit (or that sits in a loop without exit) has no join.  Lanes that leave are
+ * no path of the others: a guarded exit or ret, or a conditional forward branch to one or
+ * around one, counts only where the remaining lanes go (ptxas makes them a predicated
+ * EXIT or RET; the lanes leave every join), so the others still meet where they would
+ * without it (goldens warp_fuzz_* and warp_call_fuzz_*: a loop with '@p ret' in its body
+ * is waited for at its end).
  *
  * Yielding loops: a backward branch whose loop can end through a value another thread
  * may change meanwhile (a strong load: volatile, relaxed, acquire; an atomic; a call;
