@@ -342,26 +342,27 @@ DRV_API CUresult cuModuleLoadFatBinary(CUmodule *out, const void *image)
 {
     return load(__func__, image, false, NULL, out);
 }
-/* The log sizes the caller's options learn after a load: what each log holds (0 when
- * empty, as the H100's driver answers for a module that loads). */
-static void jit_sizes(const drv_jit_log_t *err, const drv_jit_log_t *info)
+/* Load image with n JIT options: the logs are written (their size options learn what
+ * each holds: 0 for a module that loads, as the H100's driver answers); the other options
+ * steer a compiler the emulator does not have. */
+static CUresult load_jit(const char *fn, const void *image, bool library, unsigned n, const int *opts, void **vals,
+                         drv_module_t **out)
 {
-    if (err->size_slot)
-        *err->size_slot = (void *)(uintptr_t)err->used;
-    if (info->size_slot)
-        *info->size_slot = (void *)(uintptr_t)info->used;
+    if (n && (!opts || !vals))
+        return CUDA_ERROR_INVALID_VALUE;
+    drv_jit_log_t err = { 0 }, info = { 0 };
+    drv_jit_options(n, opts, vals, &err, &info);
+    CUresult r = load(fn, image, library, &err, out);
+    if (err.size_slot)
+        *err.size_slot = (void *)(uintptr_t)err.used;
+    if (info.size_slot)
+        *info.size_slot = (void *)(uintptr_t)info.used;
+    return r;
 }
 
 DRV_API CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n, int *opts, void **vals)
 {
-    if (n && (!opts || !vals))
-        return CUDA_ERROR_INVALID_VALUE;
-    /* the logs are written; the other JIT options steer a compiler the emulator does not have */
-    drv_jit_log_t err = { 0 }, info = { 0 };
-    drv_jit_options(n, opts, vals, &err, &info);
-    CUresult r = load(__func__, image, false, &err, out);
-    jit_sizes(&err, &info);
-    return r;
+    return load_jit(__func__, image, false, n, opts, vals, out);
 }
 
 /* The whole file at path, NUL-terminated, in *out (malloc'd; its length in *len):
@@ -568,13 +569,7 @@ DRV_API CUresult cuLibraryLoadData(CUlibrary *out, const void *code, void *jit_o
                                    void *lib_opts, void **lib_vals, unsigned nlib)
 {
     (void)lib_opts, (void)lib_vals, (void)nlib;
-    if (njit && (!jit_opts || !jit_vals))
-        return CUDA_ERROR_INVALID_VALUE;
-    drv_jit_log_t err = { 0 }, info = { 0 };
-    drv_jit_options(njit, jit_opts, jit_vals, &err, &info);
-    CUresult r = load(__func__, code, true, &err, out);
-    jit_sizes(&err, &info);
-    return r;
+    return load_jit(__func__, code, true, njit, jit_opts, jit_vals, out);
 }
 
 DRV_API CUresult cuLibraryLoadFromFile(CUlibrary *out, const char *path, void *jit_opts, void **jit_vals,
