@@ -134,6 +134,12 @@ static bool impure(const isa_func_t *fn, const isa_instr_t *in)
         if (in->op != ISA_OP_LD)
             return in->op != ISA_OP_CVTA && in->op != ISA_OP_ISSPACEP && in->op != ISA_OP_LDU;
         int sp = isa_instr_space(in, 0);
+        if (sp == ISA_SP_PARAM && in->nopd == 2) {
+            /* a call's result, read from the body's .param variable it went to */
+            const isa_operand_t *a = &fn->opds[in->opd + 1];
+            return a->kind == ISA_OPD_ADDR && a->base == ISA_OPD_SYM && !(a->flags & ISA_OPDF_MODSYM) &&
+                   a->u.sym >= fn->nret + fn->nparam;
+        }
         if (sp == ISA_SP_PARAM || sp == ISA_SP_CONST || sp == ISA_SP_LOCAL)
             return false;
         int sem = isa_instr_mod(in, ISA_G_SEM);
@@ -219,9 +225,11 @@ static bool loop_yields(const ex_cfg_t *g, const isa_func_t *fn, uint32_t lo, ui
                 ex_each_read(fn, x, slice_add, &s);
         } else if (x->op == ISA_OP_RET || x->op == ISA_OP_EXIT) {
             exit = true;
-        } else if (x->op == ISA_OP_CALL) {
-            return true;      /* a call in the loop: what it waits for is unknown */
         }
+        /* a call in the loop counts where the exits depend on it: its results (impure:
+         * what it waits for is unknown); a loop that only calls keeps the others waiting
+         * (golden warp_call_fuzz_30: a counted loop of calls in one arm, the other arm's
+         * lanes wait at the join on the H100) */
         if (exit && x->guard != ISA_NONE)
             slice_add(&s, x->guard, ISA_NONE);
     }

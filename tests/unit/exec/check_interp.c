@@ -541,6 +541,30 @@ START_TEST(spin_in_a_call)
 }
 END_TEST
 
+/* A loop that ends on what a call returns yields (the call may wait for another lane):
+ * lane 0 polls a flag through a function that is not expanded (it uses .local), lane 1
+ * sets it after the join.  A loop that only calls and ends by its count does not (golden
+ * warp_call_fuzz_30). */
+START_TEST(loop_on_a_call_result)
+{
+    const char *k = HDR ".func (.param .b32 r) poll(.param .b64 f)\n{\n.local .align 4 .u32 loc;\n"
+        ".reg .b32 %r<3>; .reg .b64 %rd<2>;\nld.param.b64 %rd1, [f];\n"
+        "ld.volatile.global.u32 %r1, [%rd1]; st.local.u32 [loc], %r1; ld.local.u32 %r2, [loc];\n"
+        "st.param.b32 [r], %r2;\nret;\n}\n"
+        ".visible .entry k(.param .u64 out)\n{\n" REGS OUT_TID
+        "add.s64 %rd4, %rd1, 128;\nsetp.ne.u32 %p1, %r1, 0; @%p1 bra J;\n"
+        "L: {\n.param .b64 a;\n.param .b32 v;\nst.param.b64 [a], %rd4;\ncall (v), poll, (a);\n"
+        "ld.param.b32 %r2, [v];\n}\nsetp.eq.u32 %p2, %r2, 0; @%p2 bra L;\n"
+        "J: setp.eq.u32 %p3, %r1, 1; @%p3 st.volatile.global.u32 [%rd4], 7;\n"
+        "activemask.b32 %r3; st.global.u32 [%rd3], %r3;\nret;\n}\n";
+    isa_status_t st;
+    uint32_t *out = run_u32(k, 1, 32, 33, &st, NULL);
+    ck_assert_int_eq(st, ISA_ST_OK);
+    ck_assert_uint_eq(out[32], 7);
+    free(out);
+}
+END_TEST
+
 /* A lane that runs a counted loop alone keeps the others at the join (lane 1 would set
  * the flag lane 0 reads); a lane group spinning on a volatile flag lets the lane waiting
  * at the join run on and set it (the loop yields). */
@@ -766,6 +790,7 @@ Suite *make_interp_suite(void)
     tcase_add_test(tc, join_after_a_wait);
     tcase_add_test(tc, counted_and_yielding_loops);
     tcase_add_test(tc, spin_in_a_call);
+    tcase_add_test(tc, loop_on_a_call_result);
     tcase_add_test(tc, nanosleep_advances_the_clock);
     tcase_add_test(tc, fences_sleep_pmevent);
     suite_add_tcase(s, tc);
