@@ -459,6 +459,16 @@ static void lower_var(lower_t *L, isa_var_t *var, const words_t *w, const fe_nod
     }
     if (w->space != ISA_SP_NONE)
         check_type_decl(L, w->span, w->type, w->space);
+    if (w->opaque == ISA_D_SAMPLERREF + 1) {
+        /* a sampler of its own exists only in independent mode (ptxas: "Instruction or
+         * declaration violates .target texmode_unified setting") */
+        bool independent = false;
+        for (uint32_t i = 0; i < L->targets.n; i++)
+            independent |= strcmp(L->targets.v[i], "texmode_independent") == 0;
+        if (!independent)
+            ERR(L, dt->span, "a .samplerref needs .target texmode_independent (under the default texmode_unified a "
+                "texture reference carries its sampler)");
+    }
     if (w->type == ISA_T_NONE && !w->opaque)
         ERR(L, w->span, "declaration of '%.*s' has no type", (int)dt->n, dt->s);
     if (w->type != ISA_T_NONE && w->opaque)

@@ -367,8 +367,9 @@ static void header_of(const isa_module_t *m, char *buf, size_t size)
     snprintf(buf + k, size - k, "\n.address_size %u\n", m->address_size);
 }
 
-/* A unit of file-scope declarations that no corpus file uses: a variable, a sampler (its
- * field names are module strings), a function, and with file > 0 a .file and a .loc. */
+/* A unit of file-scope declarations that no corpus file uses: a variable, a texture
+ * reference with a sampler field (its field names are module strings), a function, and
+ * with file > 0 a .file and a .loc. */
 static void pad_unit(char *buf, size_t size, unsigned file)
 {
     size_t k = 0;
@@ -377,7 +378,7 @@ static void pad_unit(char *buf, size_t size, unsigned file)
     if (file)
         k = (size_t)snprintf(buf, size, ".file %u \"pad.cu\"\n", file);
     snprintf(buf + k, size - k,
-             ".global .samplerref __lpad_s = { filter_mode = nearest };\n.global .u32 __lpad_v = 1;\n"
+             ".global .texref __lpad_s = { filter_mode = nearest };\n.global .u32 __lpad_v = 1;\n"
              ".func __lpad_f\n{\n%s.reg .b64 %%rd1;\nmov.u64 %%rd1, __lpad_v;\nret;\n}\n",
              file ? loc : "");
 }
