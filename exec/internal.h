@@ -501,7 +501,8 @@ bool     ex_contract_plan(const isa_func_t *fn, const uint8_t *lead, ex_contract
 /* The control-flow graph of a function's body (flow/cfg.c): blocks begin at the start, at
  * labels, after branches, calls, ret, exit and trap, and where extra[i] is set (may be
  * NULL); with EX_CFG_EXIT, node nb is one exit that ret, exit, trap and the body's end
- * lead to (with EX_CFG_LANES_LEAVE an exit that only some lanes take leads nowhere).
+ * lead to (with EX_CFG_LANES_LEAVE an exit or ret that only some lanes take leads
+ * nowhere).
  * Node v's successors are succ[succ_at[v] .. succ_at[v + 1]), its predecessors
  * pred[pred_at[v] .. pred_at[v + 1]). */
 typedef struct {

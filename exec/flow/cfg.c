@@ -6,10 +6,10 @@
  * targets of its last instruction and, unless that instruction always leaves, the next
  * block.  With an exit node (number nb), ret, exit, trap, a branch to the end of the body
  * and falling off its end lead there; without one they lead nowhere.  With
- * EX_CFG_LANES_LEAVE, a guarded exit (or ret of a kernel) leads only to the next block,
- * and a conditional forward branch to an unguarded one, or around one, only to where the
- * other lanes go: the lanes that leave are no path of the others (reconvergence; ptxas
- * makes these predicated EXITs).  Successors and
+ * EX_CFG_LANES_LEAVE, a guarded exit or ret leads only to the next block, and a
+ * conditional forward branch to an unguarded one, or around one, only to where the other
+ * lanes go: the lanes that leave are no path of the others (reconvergence; ptxas makes
+ * these predicated EXITs and RETs).  Successors and
  * predecessors are compressed lists (ex_cfg_t). */
 #include "exec/internal.h"
 
@@ -34,17 +34,16 @@ static void put(const ex_cfg_t *g, uint32_t at, uint32_t *out, uint32_t *n)
 /* Whether in takes lanes out of the body: exit, or ret (of a kernel: an exit; of a
  * function: the lanes wait after the call for the others, as ptxas's BSSY/BSYNC around
  * each CALL makes them, golden warp_call_fuzz_*). */
-static bool ends_thread(const isa_func_t *fn, const isa_instr_t *in)
+static bool ends_thread(const isa_instr_t *in)
 {
-    (void)fn;
     return in->op == ISA_OP_EXIT || in->op == ISA_OP_RET;
 }
 
-/* Whether the instruction at (n: the body's end) is an unguarded exit (or ret of a
- * kernel): the block there only takes lanes away. */
+/* Whether the instruction at (n: the body's end) is an unguarded exit or ret: the block
+ * there only takes lanes away. */
 static bool leaves_at(const isa_func_t *fn, uint32_t at)
 {
-    return at < fn->ninstr && ends_thread(fn, &fn->instrs[at]) && fn->instrs[at].guard == ISA_NONE;
+    return at < fn->ninstr && ends_thread(&fn->instrs[at]) && fn->instrs[at].guard == ISA_NONE;
 }
 
 /* The successors of block b into out (only counted when out is NULL). */
@@ -61,8 +60,8 @@ static uint32_t successors(const ex_cfg_t *g, const isa_func_t *fn, uint32_t b, 
             if (o->kind == ISA_OPD_LABEL) {
                 uint32_t at = fn->labels[o->u.label].instr;
                 ahead = at > self;
-                /* with lanes leaving, a conditional forward branch to an exit is that exit
-                 * guarded (ptxas makes it a predicated EXIT): no path of the others */
+                /* with lanes leaving, a conditional forward branch to an exit or ret is
+                 * that one guarded (ptxas's predicated EXIT/RET): no path of the others */
                 if (!(g->lanes_leave && cond && ahead && leaves_at(fn, at)))
                     put(g, at, out, &n);
             } else if (o->kind == ISA_OPD_BRTARGETS) {
@@ -72,14 +71,14 @@ static uint32_t successors(const ex_cfg_t *g, const isa_func_t *fn, uint32_t b, 
             }
         }
         falls = cond;
-        /* ... and so is one around an exit ('@!p bra L; ret; L:' in a kernel) */
+        /* ... and so is one around an exit or ret ('@!p bra L; ret; L:') */
         if (falls && g->lanes_leave && in->op == ISA_OP_BRA && ahead && leaves_at(fn, self + 1) && in->nopd == 1 &&
             fn->opds[in->opd].kind == ISA_OPD_LABEL && fn->labels[fn->opds[in->opd].u.label].instr == self + 2)
             falls = false;
     } else if (in->op == ISA_OP_RET || in->op == ISA_OP_EXIT || in->op == ISA_OP_TRAP) {
-        /* a guarded exit, when lanes leave: only the next block (the lanes that leave are
-         * no path of the others; ptxas's predicated EXIT) */
-        if (!(g->lanes_leave && in->guard != ISA_NONE && ends_thread(fn, in)))
+        /* a guarded exit or ret, when lanes leave: only the next block (the lanes that
+         * leave are no path of the others; ptxas's predicated EXIT/RET) */
+        if (!(g->lanes_leave && in->guard != ISA_NONE && ends_thread(in)))
             put(g, g->n, out, &n);
         falls = in->guard != ISA_NONE;
     }
