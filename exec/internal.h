@@ -42,6 +42,7 @@ typedef struct {
     uint32_t          const_begin;   /* constants occupy [const_begin, frame_size) */
     uint32_t          local_size;    /* bytes of .local variables per thread (the depot) */
     uint32_t          cc_slot;       /* the carry flag (32 lanes of u32) of .cc / addc / subc */
+    bool              uses_cc;       /* some instruction reads or writes it: clear in new frames */
     uint32_t         *var_slot;      /* per IR variable: frame offset of its storage (param areas) */
     uint32_t         *var_local;     /* per IR variable: offset in the local frame, or ISA_NONE (a
                                         function parameter's: its copy, when mov takes its address) */

@@ -62,6 +62,10 @@ static uint8_t *frame_new(ex_warp_t *w, ex_func_t *f, uint32_t local_base, uint8
     if (!fr)
         return NULL;
     memcpy(fr + f->const_begin, f->frame_init + f->const_begin, f->frame_size - f->const_begin);
+    /* The carry flag starts clear in each activation: an addc or subc before any .cc reads
+     * 0 on the H100 (goldens carry_fuzz_*, whose programs begin so). */
+    if (f->uses_cc)
+        memset(fr + f->cc_slot, 0, 4 * ISA_LANES);
     uint32_t sbase = w->cta->shared_base;
     if (local_base == 0 && sbase == 0)
         return fr;

@@ -421,8 +421,10 @@ static bool select_alu(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
     /* The carry flag lives in a frame slot: the handlers of .cc, addc, subc and madc find
      * it in o[5]. */
     if (isa_instr_mod(in, ISA_G_CC) >= 0 || in->op == ISA_OP_ADDC || in->op == ISA_OP_SUBC ||
-        in->op == ISA_OP_MADC)
+        in->op == ISA_OP_MADC) {
         x->o[5] = d->f->cc_slot;
+        d->f->uses_cc = true;
+    }
     /* lop3's lookup table is an immediate, in aux's low byte. */
     if (in->op == ISA_OP_LOP3) {
         const isa_operand_t *lut = &fn->opds[in->opd + 4];
