@@ -80,13 +80,18 @@ enum {
     CU_LAUNCH_ATTRIBUTE_PRIORITY = 8, CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9,
     CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN = 10, CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION = 11,
     CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT = 12, CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE = 13,
-    CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 14
+    CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 14,
+    CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING = 16
 };
 typedef union {
     char     pad[64];
     int      cooperative;
     unsigned priority;
     struct { unsigned x, y, z; } clusterDim;
+    struct { CUevent event; int flags, triggerAtBlockStart; } programmaticEvent;
+    struct { unsigned x, y, z; } preferredClusterDim;
+    struct { CUevent event; int flags; } launchCompletionEvent;
+    unsigned nvlinkUtilCentricScheduling;
 } CUlaunchAttributeValue;
 typedef struct {
     int                    id;

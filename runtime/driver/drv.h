@@ -29,6 +29,7 @@ CUresult cuGetErrorName(CUresult e, const char **s);
 CUresult cuDeviceGetUuid(CUuuid *u, CUdevice d);
 CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d);
 CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f);
+CUresult cuEventRecord(CUevent e, CUstream s);
 
 /* Handle tags: the first word of every object the driver hands out. */
 enum { DRV_CTX = 0x43545831, DRV_MODULE = 0x4d4f4431, DRV_FUNC = 0x46554e31, DRV_STREAM = 0x53545231,

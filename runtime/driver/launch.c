@@ -222,12 +222,38 @@ DRV_API CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned gx, unsig
     return cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, shared, s, params);
 }
 
+/* An event a launch records (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT, _LAUNCH_COMPLETION_EVENT):
+ * on the H100 a null event is CUDA_ERROR_INVALID_HANDLE and CU_EVENT_RECORD_EXTERNAL
+ * CUDA_ERROR_ILLEGAL_STATE (app test launch_attrs). */
+static CUresult launch_event_check(CUevent e, int flags)
+{
+    if (!drv_event_ok(e))
+        return drv_fail(CUDA_ERROR_INVALID_HANDLE, "cuLaunchKernelEx", "the launch attribute's event is not an event");
+    if (flags & 1)
+        return drv_fail(CUDA_ERROR_ILLEGAL_STATE, "cuLaunchKernelEx",
+                        "a launch attribute's event cannot be recorded as external (CU_EVENT_RECORD_EXTERNAL)");
+    if (flags & ~1)
+        return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+}
+
+/* The launch attributes, as the H100's driver takes them (app tests launch_attrs, pdl,
+ * clusters).  Launches run in stream order to completion, so an event a launch records
+ * (when all blocks trigger it, or when the last block has started) is recorded on the
+ * stream after the launch: no earlier than on the GPU, and what waits on it sees every
+ * write of the kernel.  A preferred cluster dimension is checked as the H100 checks it
+ * (a multiple of the cluster dimension in x and y, equal in z, dividing the grid; only
+ * with a cluster dimension); the device may launch regular clusters instead, and the
+ * emulator always does. */
 DRV_API CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
 {
     if (!cfg)
         return CUDA_ERROR_INVALID_VALUE;
-    bool coop = false, clustered = false;
-    unsigned cluster[3] = { 1, 1, 1 };
+    bool coop = false, clustered = false, preferred = false;
+    unsigned cluster[3] = { 1, 1, 1 }, pref[3] = { 1, 1, 1 };
+    CUevent record[2];
+    unsigned nrecord = 0;
+    CUresult r;
     for (unsigned i = 0; i < cfg->numAttrs; i++) {
         const CUlaunchAttribute *a = &cfg->attrs[i];
         switch (a->id) {
@@ -239,6 +265,31 @@ DRV_API CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void 
             cluster[2] = a->value.clusterDim.z;
             clustered = true;
             break;
+        case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
+            pref[0] = a->value.preferredClusterDim.x;
+            pref[1] = a->value.preferredClusterDim.y;
+            pref[2] = a->value.preferredClusterDim.z;
+            preferred = true;
+            break;
+        case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
+            if ((r = launch_event_check(a->value.programmaticEvent.event, a->value.programmaticEvent.flags)))
+                return r;
+            if (nrecord < 2)
+                record[nrecord++] = a->value.programmaticEvent.event;
+            break;
+        case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT:
+            if ((r = launch_event_check(a->value.launchCompletionEvent.event, a->value.launchCompletionEvent.flags)))
+                return r;
+            if (nrecord < 2)
+                record[nrecord++] = a->value.launchCompletionEvent.event;
+            break;
+        /* graphs only: the H100 refuses it on a launch, whatever its value */
+        case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE:
+            return CUDA_ERROR_NOT_SUPPORTED;
+        case CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING:
+            if (a->value.nvlinkUtilCentricScheduling > 1)
+                return CUDA_ERROR_INVALID_VALUE;
+            break;
         /* scheduling and caching hints: no effect on results */
         case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
         case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
@@ -249,14 +300,26 @@ DRV_API CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void 
         case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
         case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
             break;
-        default:
-            return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "launch attribute %d is not supported yet", a->id);
+        default: /* 15 and past 16 (measured: 15, 99) */
+            return drv_fail(CUDA_ERROR_INVALID_VALUE, __func__, "launch attribute %d does not exist", a->id);
         }
     }
     unsigned g[3] = { cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ };
     unsigned b[3] = { cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ };
-    return drv_launch(__func__, f, g, b, cfg->sharedMemBytes, cfg->hStream, params, extra, coop,
-                      clustered ? cluster : NULL);
+    if (preferred) {
+        bool ok = clustered && pref[2] == cluster[2];
+        for (unsigned k = 0; ok && k < 2; k++)
+            ok = cluster[k] && pref[k] && pref[k] % cluster[k] == 0 && g[k] % pref[k] == 0;
+        if (!ok)
+            return drv_fail(CUDA_ERROR_INVALID_CLUSTER_SIZE, __func__,
+                            "preferred cluster dimension %ux%ux%u: it needs a cluster dimension, a multiple of "
+                            "it in x and y dividing the grid, and the same z", pref[0], pref[1], pref[2]);
+    }
+    r = drv_launch(__func__, f, g, b, cfg->sharedMemBytes, cfg->hStream, params, extra, coop,
+                   clustered ? cluster : NULL);
+    for (unsigned i = 0; !r && i < nrecord; i++)
+        r = cuEventRecord(record[i], cfg->hStream);
+    return r;
 }
 DRV_API CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
 {
