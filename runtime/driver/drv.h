@@ -152,6 +152,8 @@ CUresult   drv_read_file(const char *path, char **out, size_t *len);
 const char *drv_nvrtc_ptx(const void *image, size_t size);
 int        drv_thread_capture_mode(void);
 CUresult   drv_capture_unsafe(const char *fn);
+CUresult   drv_preferred_cluster(const char *fn, const unsigned pref[3], const unsigned *cluster,
+                                 const unsigned grid[3]);
 CUresult   drv_capture_sync(CUstream s, const char *fn);
 void       drv_set_current(drv_ctx_t *c);
 /* The check at the start of every call that works in the current context: the driver is

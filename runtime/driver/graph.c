@@ -1204,12 +1204,6 @@ CUresult drv_node_attr_set(const char *fn, drv_node_t *n, int id, const CUlaunch
 {
     if (!drv_node_ok(n) || n->type != NODE_KERNEL || !v || !attr_known(id))
         return CUDA_ERROR_INVALID_VALUE;
-    if (id == CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION) {
-        unsigned x = v->clusterDim.x, y = v->clusterDim.y, z = v->clusterDim.z;
-        if ((x | y | z) > 1)
-            return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "preferred cluster dimensions (%ux%ux%u, sm_100) are not "
-                            "emulated", x, y, z);
-    }
     if (id == CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE && v->cooperative)
         return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "device-updatable kernel nodes are not emulated");
     if (!n->k.attr && !(n->k.attr = calloc(NODE_NATTR, sizeof *n->k.attr)))

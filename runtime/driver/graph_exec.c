@@ -185,6 +185,12 @@ CUresult drv_graph_run(drv_graph_t *g, CUstream s, const char *fn)
                 cd[1] = n->k.attr[CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION].clusterDim.y;
                 cd[2] = n->k.attr[CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION].clusterDim.z;
             }
+            if (n->k.attr_set >> CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION & 1) {
+                const CUlaunchAttributeValue *p = &n->k.attr[CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION];
+                unsigned pd[3] = { p->preferredClusterDim.x, p->preferredClusterDim.y, p->preferredClusterDim.z };
+                if ((r = drv_preferred_cluster(fn, pd, cl ? cd : NULL, n->k.grid)))
+                    break;
+            }
             r = drv_launch(fn, n->k.f, n->k.grid, n->k.block, n->k.shared, s, NULL, extra, coop, cl ? cd : NULL);
             break;
         }

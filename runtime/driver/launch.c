@@ -237,14 +237,27 @@ static CUresult launch_event_check(CUevent e, int flags)
     return CUDA_SUCCESS;
 }
 
+/* A preferred cluster dimension (CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION) as the
+ * H100 checks it: only with a cluster dimension (cluster; NULL: none), a multiple of it in
+ * x and y that divides the grid, the same z (app test launch_attrs).  The device may launch
+ * regular clusters instead, and the emulator always does. */
+CUresult drv_preferred_cluster(const char *fn, const unsigned pref[3], const unsigned *cluster, const unsigned grid[3])
+{
+    bool ok = cluster && pref[2] == cluster[2];
+    for (unsigned k = 0; ok && k < 2; k++)
+        ok = cluster[k] && pref[k] && pref[k] % cluster[k] == 0 && grid[k] % pref[k] == 0;
+    if (!ok)
+        return drv_fail(CUDA_ERROR_INVALID_CLUSTER_SIZE, fn,
+                        "preferred cluster dimension %ux%ux%u: it needs a cluster dimension, a multiple of it in x "
+                        "and y dividing the grid, and the same z", pref[0], pref[1], pref[2]);
+    return CUDA_SUCCESS;
+}
+
 /* The launch attributes, as the H100's driver takes them (app tests launch_attrs, pdl,
  * clusters).  Launches run in stream order to completion, so an event a launch records
  * (when all blocks trigger it, or when the last block has started) is recorded on the
  * stream after the launch: no earlier than on the GPU, and what waits on it sees every
- * write of the kernel.  A preferred cluster dimension is checked as the H100 checks it
- * (a multiple of the cluster dimension in x and y, equal in z, dividing the grid; only
- * with a cluster dimension); the device may launch regular clusters instead, and the
- * emulator always does. */
+ * write of the kernel. */
 DRV_API CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
 {
     if (!cfg)
@@ -306,15 +319,8 @@ DRV_API CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void 
     }
     unsigned g[3] = { cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ };
     unsigned b[3] = { cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ };
-    if (preferred) {
-        bool ok = clustered && pref[2] == cluster[2];
-        for (unsigned k = 0; ok && k < 2; k++)
-            ok = cluster[k] && pref[k] && pref[k] % cluster[k] == 0 && g[k] % pref[k] == 0;
-        if (!ok)
-            return drv_fail(CUDA_ERROR_INVALID_CLUSTER_SIZE, __func__,
-                            "preferred cluster dimension %ux%ux%u: it needs a cluster dimension, a multiple of "
-                            "it in x and y dividing the grid, and the same z", pref[0], pref[1], pref[2]);
-    }
+    if (preferred && (r = drv_preferred_cluster(__func__, pref, clustered ? cluster : NULL, g)))
+        return r;
     r = drv_launch(__func__, f, g, b, cfg->sharedMemBytes, cfg->hStream, params, extra, coop,
                    clustered ? cluster : NULL);
     for (unsigned i = 0; !r && i < nrecord; i++)

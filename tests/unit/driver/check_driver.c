@@ -1083,12 +1083,16 @@ START_TEST(graph_conditionals_attributes_user_objects)
     void *params[] = { &d, &hnd };
     gkernel_t kp = { .func = f, .g = { 1, 1, 1 }, .b = { 1, 1, 1 }, .params = params };
     ck_assert_int_eq(cuGraphAddKernelNode_v2(&nk, body, NULL, 0, &kp), CUDA_SUCCESS);
-    /* attributes: stored and returned; a cluster dimension kept, a preferred one (sm_100) refused */
+    /* attributes: stored and returned; a cluster dimension kept, a preferred one checked at
+     * the launch (here 1x1x1 with the cluster 1x1x1: regular clusters run) */
     CUlaunchAttributeValue av = { .priority = 3 }, got;
     ck_assert_int_eq(cuGraphKernelNodeSetAttribute(nk, CU_LAUNCH_ATTRIBUTE_PRIORITY, &av), CUDA_SUCCESS);
-    av = (CUlaunchAttributeValue){ .clusterDim = { 2, 1, 1 } };
+    av = (CUlaunchAttributeValue){ .preferredClusterDim = { 2, 1, 1 } };
     ck_assert_int_eq(cuGraphKernelNodeSetAttribute(nk, CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION, &av),
-                     CUDA_ERROR_NOT_SUPPORTED);
+                     CUDA_SUCCESS);
+    av = (CUlaunchAttributeValue){ .preferredClusterDim = { 1, 1, 1 } };
+    ck_assert_int_eq(cuGraphKernelNodeSetAttribute(nk, CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION, &av),
+                     CUDA_SUCCESS);
     av = (CUlaunchAttributeValue){ .clusterDim = { 1, 1, 1 } };
     ck_assert_int_eq(cuGraphKernelNodeSetAttribute(nk, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &av), CUDA_SUCCESS);
     ck_assert_int_eq(cuGraphKernelNodeGetAttribute(nk, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &got), CUDA_SUCCESS);
