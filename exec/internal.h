@@ -91,7 +91,9 @@ typedef struct ex_preadd {
 } ex_preadd_t;
 
 /* A frame slot whose value is known only when the frame is created. */
-typedef enum { FX_LOCAL, FX_SHARED, FX_GLOBAL, FX_CONST, FX_KPARAM, FX_FUNC } ex_fixkind_t;
+/* FX_MLOCAL: a module-scope .local variable (PTX before 3.0): the same place in every
+ * activation of a thread, below the entry's frame. */
+typedef enum { FX_LOCAL, FX_SHARED, FX_GLOBAL, FX_CONST, FX_KPARAM, FX_FUNC, FX_MLOCAL } ex_fixkind_t;
 typedef struct ex_fixup {
     uint32_t slot;      /* frame offset (a 64-bit or 32-bit slot) */
     uint8_t  kind;      /* ex_fixkind_t */
@@ -199,6 +201,8 @@ struct ex_program {
     uint8_t            *consts;         /* the .const bank (at mem) */
     uint32_t            consts_size;
     uint64_t            shared_static;  /* bytes of the .shared variables of every function and the module */
+    uint32_t            module_local;   /* bytes per thread of module-scope .local variables (PTX before
+                                           3.0), at the bottom of its local memory; frames start above */
     bool                mem_mapped;     /* mem is in the registry whole (else range by range) */
     uint8_t            *entry_local;    /* per function: 1 when its call graph uses .local
                                            (an indirect call counts every function) */

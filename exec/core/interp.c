@@ -340,7 +340,7 @@ static void pop_ctx(ex_warp_t *w, uint32_t i)
             if (w->ctx[k].parent > i)
                 w->ctx[k].parent--;
     }
-    uint32_t top = w->ctx[0].fn->local_size;
+    uint32_t top = w->ctx[0].local_base + w->ctx[0].fn->local_size;
     for (uint32_t k = 1; k < w->depth; k++) {
         uint32_t e = w->ctx[k].local_base + w->ctx[k].fn->local_size;
         top = e > top ? e : top;
@@ -1050,10 +1050,11 @@ static bool cta_start(launch_t *L, ex_cta_t *c, const uint32_t cl[3], const uint
         w->mb_stuck = false;
         w->depth = 1;
         w->cur = 0;
-        w->local_top = ef->local_size;
+        w->local_top = L->p->module_local + ef->local_size;
         ex_ctx_t *cx = &w->ctx[0];
         memset(cx, 0, sizeof *cx);
         cx->fn = ef;
+        cx->local_base = L->p->module_local;
         if (w->sp) {
             for (unsigned ln = 0; ln < ISA_LANES; ln++)
                 w->sp[0][ln] = w->local_bytes;
@@ -1061,7 +1062,7 @@ static bool cta_start(launch_t *L, ex_cta_t *c, const uint32_t cl[3], const uint
         }
         if (!w->frame0)
             w->frame0 = malloc(ef->frame_size + 64);
-        cx->frame = frame_new(w, ef, 0, w->frame0);
+        cx->frame = frame_new(w, ef, L->p->module_local, w->frame0);
         cx->members = w->valid;
         if (!cx->frame) {
             out_of_memory(L, "a warp's registers", ef->frame_size + 64ull);
@@ -1480,6 +1481,8 @@ static bool graph_local(const ex_program_t *p, uint32_t fi, uint8_t *seen)
 
 bool ex_entry_uses_local(ex_program_t *p, uint32_t entry)
 {
+    if (p->module_local)
+        return true;
     if (p->entry_local[entry] == 0) {
         uint8_t *seen = calloc(p->m->nfunc + 1, 1);
         bool yes = !seen || graph_local(p, entry, seen);

@@ -191,10 +191,11 @@ isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_lau
                           "that can be resident at once (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)",
                           (unsigned long long)total, (unsigned long long)cap);
     }
-    if (p->funcs[entry].local_size >= lim.local_bytes)
+    if ((uint64_t)p->funcs[entry].local_size + p->module_local >= lim.local_bytes)
         return refuse(out_msg, size, ISA_ST_USAGE, "entry %s has %llu bytes of local memory per thread, "
                       "at least %llu (CUDA_ERROR_INVALID_VALUE)", f->name,
-                      (unsigned long long)p->funcs[entry].local_size, (unsigned long long)lim.local_bytes);
+                      (unsigned long long)p->funcs[entry].local_size + p->module_local,
+                      (unsigned long long)lim.local_bytes);
     return ISA_ST_OK;
 }
 

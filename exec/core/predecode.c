@@ -94,6 +94,7 @@ static bool var_address(pd_t *d, const isa_operand_t *o, ex_fixkind_t *kind, uin
         case ISA_SP_GLOBAL: *kind = FX_GLOBAL; break;
         case ISA_SP_CONST:  *kind = FX_CONST; break;
         case ISA_SP_SHARED: *kind = FX_SHARED; break;
+        case ISA_SP_LOCAL:  *kind = FX_MLOCAL; break;
         default: return false;
         }
         *off = p->global_addr[o->u.sym];

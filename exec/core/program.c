@@ -114,7 +114,7 @@ static bool layout_module(ex_program_t *p)
     p->global_addr = calloc(m->nvar + 1, sizeof *p->global_addr);
     if (!p->global_addr)
         return false;
-    uint64_t gsize = 0, csize = 0, ssize = 0;
+    uint64_t gsize = 0, csize = 0, ssize = 0, lsize = 0;
     for (uint32_t i = 0; i < m->nvar; i++) {
         const isa_var_t *v = &m->vars[i];
         uint64_t a = isa_var_align(v), sz = v->size;
@@ -125,6 +125,7 @@ static bool layout_module(ex_program_t *p)
             gsize += sz;
             break;
         case ISA_SP_CONST:  csize = align_up(csize, a); p->global_addr[i] = csize; csize += sz; break;
+        case ISA_SP_LOCAL:  lsize = align_up(lsize, a); p->global_addr[i] = lsize; lsize += sz; break;
         case ISA_SP_SHARED:
             if (v->flags & ISA_VARF_UNSIZED) {
                 p->global_addr[i] = UINT64_MAX;
@@ -138,6 +139,8 @@ static bool layout_module(ex_program_t *p)
         }
     }
     p->consts_size = csize < UINT32_MAX ? (uint32_t)csize : UINT32_MAX;   /* refused at launch beyond 64 KB */
+    lsize = align_up(lsize, 16);
+    p->module_local = lsize < UINT32_MAX ? (uint32_t)lsize : UINT32_MAX & ~15u;  /* refused at launch */
     /* Function-scope shared variables follow, function by function (program-wide offsets,
      * fixed before pre-decoding, which takes functions callees first). */
     for (uint32_t fi = 0; fi < m->nfunc; fi++) {
@@ -259,14 +262,15 @@ ex_program_t *ex_program_new(ex_device_t *d, const isa_module_t *m)
         return NULL;
     }
     /* Bake the addresses known now into the frame templates (local addresses as for a
-     * frame at the bottom of the stack; frame_new moves them for deeper frames). */
+     * frame at offset 0; frame_new moves them to each activation's frame, which starts
+     * above the module-scope .local variables). */
     uint64_t dyn = (p->shared_static + 15u) & ~15ull;
     for (uint32_t i = 0; i < m->nfunc; i++) {
         ex_func_t *f = &p->funcs[i];
         for (uint32_t k = 0; k < f->nfixup; k++) {
             const ex_fixup_t *x = &f->fixups[k];
             uint64_t v = x->value;
-            if (x->kind == FX_LOCAL)
+            if (x->kind == FX_LOCAL || x->kind == FX_MLOCAL)
                 v += EX_LOCAL_BASE;
             else if (x->kind == FX_SHARED && v == UINT64_MAX)
                 v = dyn;
