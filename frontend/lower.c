@@ -1533,12 +1533,17 @@ static void lower_module_decl(lower_t *L, const fe_node_t *decl)
         ERR(L, w.span, "a module-scope declaration needs a state space");
         return;
     }
-    if (w.space == ISA_SP_REG || w.space == ISA_SP_LOCAL || w.space == ISA_SP_PARAM) {
-        /* .local at module scope is legal PTX but unusual; .reg/.param are not. */
-        if (w.space != ISA_SP_LOCAL) {
-            ERR(L, w.span, "'.%s' variables cannot be declared at module scope", isa_spaces[w.space].text);
-            return;
-        }
+    /* .local and .reg at module scope are PTX before 3.0 (ptxas refuses them from 3.0: "not
+     * allowed with ABI"); .param never. */
+    if (w.space == ISA_SP_REG && L->m->ver_major * 10 + L->m->ver_minor < 30) {
+        ERR(L, w.span, "module-scope .reg variables (PTX before 3.0) are not supported yet");
+        return;
+    }
+    if (w.space == ISA_SP_REG || w.space == ISA_SP_PARAM) {
+        ERR(L, w.span, "'.%s' variables cannot be declared at module scope%s", isa_spaces[w.space].text,
+            w.space == ISA_SP_REG ? " (ptxas: \"Module-scoped variables in .reg state space are not allowed with "
+                                    "ABI\"; PTX before 3.0 has them)" : "");
+        return;
     }
     for (const fe_node_t *dt = decl->kids->next->kids; dt; dt = dt->next) {
         isa_var_t *v = DA_PUSH(L->vars);
