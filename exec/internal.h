@@ -512,12 +512,15 @@ bool     ex_contract_plan(const isa_func_t *fn, const uint8_t *lead, ex_contract
  * pred[pred_at[v] .. pred_at[v + 1]). */
 typedef struct {
     uint32_t  n, nb;            /* instructions; blocks */
-    bool      exit, lanes_leave;
+    bool      exit, lanes_leave, fold;
     uint32_t *bof, *bstart;     /* block of each instruction; first instruction of each block ([nb] = n) */
     uint32_t *succ_at, *succ;
     uint32_t *pred_at, *pred;
 } ex_cfg_t;
-enum { EX_CFG_EXIT = 1, EX_CFG_LANES_LEAVE = 2 };
+/* EX_CFG_FOLD: a branch, ret or exit whose guard is known (set in its block from a
+ * register whose range decides the comparison, as ptxas folds it) is taken as always or
+ * never running. */
+enum { EX_CFG_EXIT = 1, EX_CFG_LANES_LEAVE = 2, EX_CFG_FOLD = 4 };
 bool     ex_cfg_build(ex_cfg_t *g, const isa_func_t *fn, const uint8_t *extra, unsigned flags);
 void     ex_cfg_free(ex_cfg_t *g);
 /* Where each conditional branch's lanes meet again (f->join_at) and which backward branches

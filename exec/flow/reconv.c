@@ -288,8 +288,8 @@ bool ex_reconv_plan(ex_func_t *f)
      * (a spin that ends by returning still ends) */
     ex_cfg_t g = { 0 }, gl = { 0 };
     uint32_t *ipdom = NULL;
-    bool ok = f->join_at && f->yields && in && ex_cfg_build(&g, fn, NULL, EX_CFG_EXIT) &&
-              ex_cfg_build(&gl, fn, NULL, EX_CFG_EXIT | EX_CFG_LANES_LEAVE) && gl.nb == g.nb &&
+    bool ok = f->join_at && f->yields && in && ex_cfg_build(&g, fn, NULL, EX_CFG_EXIT | EX_CFG_FOLD) &&
+              ex_cfg_build(&gl, fn, NULL, EX_CFG_EXIT | EX_CFG_LANES_LEAVE | EX_CFG_FOLD) && gl.nb == g.nb &&
               (ipdom = post_dominators(&gl));
     if (ok) {
         for (uint32_t i = 0; i <= n; i++)

@@ -13,6 +13,7 @@ Suite *make_tex_suite(void);
 Suite *make_stack_suite(void);
 Suite *make_policy_suite(void);
 Suite *make_halfvec_suite(void);
+Suite *make_cfg_suite(void);
 
 int main(void)
 {
@@ -27,6 +28,7 @@ int main(void)
     srunner_add_suite(sr, make_stack_suite());
     srunner_add_suite(sr, make_policy_suite());
     srunner_add_suite(sr, make_halfvec_suite());
+    srunner_add_suite(sr, make_cfg_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
