@@ -201,6 +201,7 @@ typedef struct {
     DA(const char *)   targets;
     DA(const char *)   strs;
     DA(words_t)        declwords;    /* words of each module declaration, from pass 1 */
+    DA(const fe_node_t *) modregs;   /* declarators of module-scope .reg variables (PTX < 3.0) */
     fe_node_t        **func_nodes;   /* AST node of each function's definition */
     fstate_t          *f;            /* the function being lowered */
     isa_func_t        *fn;
@@ -774,6 +775,28 @@ static bool lower_multisel(lower_t *L, const fe_node_t *n, const char *t, size_t
     return true;
 }
 
+/* Whether n names a module-scope .reg variable: one declared, or one of a range (%ra<17>:
+ * %ra0 .. %ra16). */
+static bool module_reg(const lower_t *L, const fe_node_t *n)
+{
+    for (uint32_t i = 0; i < L->modregs.n; i++) {
+        const fe_node_t *dt = L->modregs.v[i];
+        if (n->n < dt->n || memcmp(n->s, dt->s, dt->n) != 0)
+            continue;
+        if (!dt->sub && n->n == dt->n)
+            return true;
+        if (dt->sub && n->n > dt->n && n->n - dt->n <= 9) {
+            uint64_t k = 0;
+            size_t j = dt->n;
+            while (j < n->n && n->s[j] >= '0' && n->s[j] <= '9')
+                k = k * 10 + (uint64_t)(n->s[j++] - '0');
+            if (j == n->n && k < dt->u && (n->s[dt->n] != '0' || n->n == dt->n + 1))
+                return true;
+        }
+    }
+    return false;
+}
+
 static void lower_name(lower_t *L, const fe_node_t *n, isa_operand_t *o)
 {
     if (n->n == 1 && n->s[0] == '_') {
@@ -823,6 +846,11 @@ static void lower_name(lower_t *L, const fe_node_t *n, isa_operand_t *o)
         break;
     }
     o->kind = ISA_OPD_SINK;
+    if (module_reg(L, n)) {
+        ERR(L, n->span, "'%.*s' is a module-scope .reg variable (PTX before 3.0): using one is not supported yet",
+            (int)n->n, n->s);
+        return;
+    }
     ERR(L, n->span, "undefined identifier '%.*s'", (int)n->n, n->s);
 }
 
@@ -1536,7 +1564,10 @@ static void lower_module_decl(lower_t *L, const fe_node_t *decl)
     /* .local and .reg at module scope are PTX before 3.0 (ptxas refuses them from 3.0: "not
      * allowed with ABI"); .param never. */
     if (w.space == ISA_SP_REG && L->m->ver_major * 10 + L->m->ver_minor < 30) {
-        ERR(L, w.span, "module-scope .reg variables (PTX before 3.0) are not supported yet");
+        /* nvcc of CUDA 1-3 and OptiX declare some (%ra<17>) and use none: the declaration
+         * is taken, a use refused where it is (lower_name) */
+        for (const fe_node_t *dt = decl->kids->next->kids; dt; dt = dt->next)
+            *DA_PUSH(L->modregs) = dt;
         return;
     }
     if (w.space == ISA_SP_REG || w.space == ISA_SP_PARAM) {
@@ -1696,7 +1727,7 @@ bool fe_lower(fe_ctx_t *c)
     m->nalias = L->aliases.n;  m->aliases = DA_COMMIT(ar, L->aliases);
     m->npragma = L->pragmas.n; m->pragmas = DA_COMMIT(ar, L->pragmas);
     m->nitem = L->items.n;     m->items = DA_COMMIT(ar, L->items);
-    DA_FREE(L->targets); DA_FREE(L->strs); DA_FREE(L->declwords); DA_FREE(L->files); DA_FREE(L->vars); DA_FREE(L->funcs);
+    DA_FREE(L->targets); DA_FREE(L->strs); DA_FREE(L->declwords); DA_FREE(L->modregs); DA_FREE(L->files); DA_FREE(L->vars); DA_FREE(L->funcs);
     DA_FREE(L->aliases); DA_FREE(L->pragmas); DA_FREE(L->items); symtab_free(&L->syms);
     free(L->func_nodes);
     free(L);
