@@ -988,6 +988,9 @@ const char *ex_tex_refusal(const isa_module_t *m, const isa_func_t *fn, const is
                                  "surface objects and references alike (the module does not load: "
                                  "CUDA_ERROR_NOT_SUPPORTED; measured on an H200, driver 580, from PTX and from "
                                  "SASS)";
+    static const char coord[] = "one coordinate where the geometry takes a vector: ptxas takes it and reads the "
+                                "registers it happens to allocate after it for the others (their values are "
+                                "undefined; measured in the SASS of CUDA 13); give every coordinate";
     ex_refusal_t k = EX_REFUSAL_NONE;
     const char *why = NULL;
     if (isa_ops[in->op].family == ISA_FAM_TEX && in->nopd >= 2) {
@@ -1006,6 +1009,11 @@ const char *ex_tex_refusal(const isa_module_t *m, const isa_func_t *fn, const is
         } else if (in->op == ISA_OP_SUQ && !dim) {
             k = EX_REFUSAL_NOT_SUPPORTED;
             why = squery;
+        } else if ((in->op == ISA_OP_TEX || in->op == ISA_OP_TLD4) && a->kind == ISA_OPD_ADDR &&
+                   (a->flags & ISA_OPDF_ADDRLIST) && a->count >= 2 &&
+                   fn->opds[a->u.first + a->count - 1].kind != ISA_OPD_VEC && isa_instr_mod(in, ISA_G_GEOM) >= 0 &&
+                   isa_instr_mod(in, ISA_G_GEOM) != ISA_M_GEOM_1D) {
+            why = coord;                 /* the GPU runs it: no refusal of the driver's */
         }
     }
     if (kind)

@@ -237,6 +237,21 @@ START_TEST(sampler_reference_refused)
 }
 END_TEST
 
+/* A texture fetch given one coordinate where its geometry takes a vector is refused before
+ * the launch, located, with the reason (ptxas takes it; the other coordinates are whatever
+ * registers it allocates next). */
+START_TEST(scalar_texture_coordinate_refused)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun("-b 16 tests/ptx/unsupported/tex_scalar_coord.ptx 'tex.2d.f32[8,8]' 'tex.3d.f32[4,4,4]' "
+                            "'f32[256]:out'", &out), 2);
+    ck_assert_msg(strstr(out, "tex_scalar_coord.ptx:25:") && strstr(out, "tex_scalar_coord.ptx:27:") &&
+                  strstr(out, "tex_scalar_coord.ptx:31:") && strstr(out, "one coordinate where the geometry"),
+                  "%s", out);
+    free(out);
+}
+END_TEST
+
 /* An unmeasured texture form stops the kernel, located and named, with exit 1. */
 START_TEST(unmeasured_texture_form_faults)
 {
@@ -669,6 +684,7 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, unsupported_stops_before_launch);
     tcase_add_test(tc, sampler_reference_refused);
     tcase_add_test(tc, unmeasured_texture_form_faults);
+    tcase_add_test(tc, scalar_texture_coordinate_refused);
     tcase_add_test(tc, opaque_kernel_parameters_refused);
     tcase_add_test(tc, references_bound_by_name);
     tcase_add_test(tc, isa_table_doc_current);
