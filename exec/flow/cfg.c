@@ -155,6 +155,13 @@ static int runs(const ex_cfg_t *g, const isa_func_t *fn, uint32_t at)
 }
 /*}=====================================================================*/
 
+/* Whether in, at self, is a branch around an exit or ret ('@!p bra L; ret; L:'). */
+static bool around_leave(const ex_cfg_t *g, const isa_func_t *fn, const isa_instr_t *in, uint32_t self)
+{
+    return in->op == ISA_OP_BRA && in->nopd == 1 && fn->opds[in->opd].kind == ISA_OPD_LABEL &&
+           fn->labels[fn->opds[in->opd].u.label].instr == self + 2 && leaves_at(g, fn, self + 1);
+}
+
 /* The successors of block b into out (only counted when out is NULL). */
 static uint32_t successors(const ex_cfg_t *g, const isa_func_t *fn, uint32_t b, uint32_t *out)
 {
@@ -163,6 +170,13 @@ static uint32_t successors(const ex_cfg_t *g, const isa_func_t *fn, uint32_t b, 
     bool falls = true;
     uint32_t self = g->bstart[b + 1] - 1;
     int run = runs(g, fn, self);
+    /* With lanes leaving, an exit or ret written with a guard stays one that lanes may
+     * take, and a branch around an unguarded one stays a branch, whatever folding says:
+     * the lanes that leave are no path (golden warp_fuzz_162: an if / else whose one arm
+     * always returns after folding still meets at its end on the H100). */
+    if (g->lanes_leave && run >= 0 && in->guard != ISA_NONE &&
+        (ends_thread(in) || (run == 0 && around_leave(g, fn, in, self))))
+        run = -1;
     if (run == 0)                             /* a guard known false: the next block only */
         ;
     else if (in->op == ISA_OP_BRA || in->op == ISA_OP_BRX_IDX) {
@@ -184,8 +198,7 @@ static uint32_t successors(const ex_cfg_t *g, const isa_func_t *fn, uint32_t b, 
         }
         falls = cond;
         /* ... and so is one around an exit or ret ('@!p bra L; ret; L:') */
-        if (falls && g->lanes_leave && in->op == ISA_OP_BRA && ahead && leaves_at(g, fn, self + 1) && in->nopd == 1 &&
-            fn->opds[in->opd].kind == ISA_OPD_LABEL && fn->labels[fn->opds[in->opd].u.label].instr == self + 2)
+        if (falls && g->lanes_leave && around_leave(g, fn, in, self))
             falls = false;
     } else if (in->op == ISA_OP_RET || in->op == ISA_OP_EXIT || in->op == ISA_OP_TRAP) {
         /* a guarded exit or ret, when lanes leave: only the next block (the lanes that

@@ -9,8 +9,8 @@ some under divergent branches and in loops, and logs each result and the active 
 each call.  What the H100 logs is where lanes meet again inside and after calls; the
 golden replay runs each program with and without the expansion of small functions.
     tests/golden/gen_warpcalls.py FIRST COUNT     writes warp_call_fuzz_FIRST .. +COUNT-1
-The committed ones are seeds 0 to 49 and 55, 60, 72 and 105, but 38, which waits in
-pending/; 16 and 20 found a guarded ret in a function keeping its other lanes from
+The committed ones are seeds 0 to 49, 55, 60, 72, 105 and 110 to 169; 38 found a guard
+ptxas folds (an always-taken return: the flow graphs fold such guards), 16 and 20 found a guarded ret in a function keeping its other lanes from
 meeting, 10, 24, 30, 55, 60, 72 and 105 a loop of calls that let the lanes at its join
 run on (with --no-inline).
 """

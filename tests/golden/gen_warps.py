@@ -10,8 +10,10 @@ lanes (redux.sync) and a match.any, each over the lanes activemask names there. 
 H100 records is where its warps diverge and meet again.  The expected outputs are the
 H100's (record.sh).
     tests/golden/gen_warps.py FIRST COUNT     writes warp_fuzz_FIRST .. FIRST+COUNT-1
-The committed ones are seeds 0 to 59; 16, 17, 36, 53 and 58 found lanes that leave (a
-'@p ret' in a loop, a ret branched around) keeping the others from meeting.
+The committed ones are seeds 0 to 59 and 120 to 199; 16, 17, 36, 53 and 58 found lanes
+that leave (a '@p ret' in a loop, a ret branched around) keeping the others from meeting,
+162 that lanes leaving through a guarded ret stay no path when ptxas's folding makes the
+ret certain; 105 (seeds 60 to 119) waits in pending/.
 """
 import random
 import sys

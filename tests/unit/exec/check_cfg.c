@@ -73,11 +73,48 @@ START_TEST(known_guards_fold)
 }
 END_TEST
 
+/* Where lanes leave (the graph of joins), an exit or ret written with a guard, and a branch
+ * around an unguarded one, are no path of the other lanes even when folding decides them
+ * (golden warp_fuzz_162): the block leads to the next one only, not to the exit. */
+START_TEST(leaving_lanes_stay_guarded)
+{
+    static const char *bodies[] = {
+        "rem.u32 %r2, %r1, 18; setp.le.u32 %p1, %r2, 17; @%p1 ret;",
+        "rem.u32 %r2, %r1, 11; setp.lt.u32 %p1, %r2, 16; @!%p1 bra M; ret; M: mov.u32 %r3, 1;",
+    };
+    for (unsigned k = 0; k < 2; k++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 HDR ".visible .entry k(.param .u32 x)\n{\n.reg .u32 %%r<4>;\n.reg .pred %%p<3>;\n"
+                     "ld.param.u32 %%r1, [x];\n%s\nL: ret;\n}\n",
+                 bodies[k]);
+        isa_module_t *m = exu_load(text);
+        const isa_func_t *fn = &m->funcs[0];
+        uint32_t at = 3;                                /* the guarded ret or the branch */
+        ck_assert(fn->instrs[at].op == (k ? ISA_OP_BRA : ISA_OP_RET));
+        ex_cfg_t g;
+        ck_assert(ex_cfg_build(&g, fn, NULL, EX_CFG_EXIT | EX_CFG_LANES_LEAVE | EX_CFG_FOLD));
+        uint32_t b = g.bof[at], want = k ? g.bof[at + 2] : g.bof[at + 1];
+        ck_assert_uint_eq(g.succ_at[b + 1] - g.succ_at[b], 1);
+        ck_assert_uint_eq(g.succ[g.succ_at[b]], want);
+        ex_cfg_free(&g);
+        /* without lanes leaving, folding decides: the ret always runs */
+        ck_assert(ex_cfg_build(&g, fn, NULL, EX_CFG_EXIT | EX_CFG_FOLD));
+        b = g.bof[at];
+        ck_assert_uint_eq(g.succ_at[b + 1] - g.succ_at[b], 1);
+        ck_assert_uint_eq(g.succ[g.succ_at[b]], k ? g.bof[at + 1] : g.nb);
+        ex_cfg_free(&g);
+        isa_module_free(m);
+    }
+}
+END_TEST
+
 Suite *make_cfg_suite(void)
 {
     Suite *s = suite_create("cfg");
     TCase *tc = tcase_create("fold");
     tcase_add_loop_test(tc, known_guards_fold, 0, sizeof cases / sizeof *cases);
+    tcase_add_test(tc, leaving_lanes_stay_guarded);
     suite_add_tcase(s, tc);
     return s;
 }
