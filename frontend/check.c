@@ -1030,6 +1030,45 @@ static void check_param_guard(check_t *K, const isa_instr_t *in)
          K->f->vars[a->u.sym].name);
 }
 
+/* st.param into the function's own input parameter (a kernel's, or a .func's argument),
+ * ld.param of its own result: ptxas refuses them ("Illegal to write to function input
+ * parameter", "Illegal to read function return parameter"). */
+static void check_param_direction(check_t *K, const isa_instr_t *in)
+{
+    if ((in->op != ISA_OP_ST && in->op != ISA_OP_LD) || in->nopd < 2 || isa_instr_space(in, 0) != ISA_SP_PARAM)
+        return;
+    bool st = in->op == ISA_OP_ST;
+    const isa_operand_t *a = &K->f->opds[in->opd + (st ? 0 : 1)];
+    if (a->kind != ISA_OPD_ADDR || a->base != ISA_OPD_SYM || (a->flags & (ISA_OPDF_MODSYM | ISA_OPDF_ADDRLIST)))
+        return;
+    bool input = a->u.sym >= K->f->nret && a->u.sym < K->f->nret + K->f->nparam, result = a->u.sym < K->f->nret;
+    char name[256];
+    if (st && input)
+        CERR(K, a->loc, "'%s' writes '%s', an input parameter of the function (ptxas: \"Illegal to write to "
+             "function input parameter\"): copy it to a register", isa_instr_name(K->m, in, name, sizeof name),
+             K->f->vars[a->u.sym].name);
+    else if (!st && result)
+        CERR(K, a->loc, "'%s' reads '%s', the function's result (ptxas: \"Illegal to read function return "
+             "parameter\"): keep the value in a register", isa_instr_name(K->m, in, name, sizeof name),
+             K->f->vars[a->u.sym].name);
+}
+
+/* ld and st with an L2 eviction priority (.L2::evict_first ...) move 256 bits: .v8 of a
+ * 32-bit type or .v4 of a 64-bit one (ptxas: "Instruction 'ld' requires '.v8.b32/.v4.b64'
+ * type with '.L2::evict_last'"); the sizes themselves need sm_100 (rules.def). */
+static void check_l2_evict(check_t *K, const isa_instr_t *in)
+{
+    if ((in->op != ISA_OP_LD && in->op != ISA_OP_ST) || isa_instr_mod(in, ISA_G_L2HINT) < 0 || in->ntypes != 1)
+        return;
+    int v = isa_instr_mod(in, ISA_G_VEC);
+    unsigned bits = isa_types[in->types[0]].bits;
+    if ((v == ISA_M_V8 && bits == 32) || (v == ISA_M_V4 && bits == 64))
+        return;
+    char name[256];
+    CERR(K, in->mloc, "'%s' needs .v8 of a 32-bit type or .v4 of a 64-bit type with an L2 eviction priority",
+         isa_instr_name(K->m, in, name, sizeof name));
+}
+
 /* mov packing or unpacking a vector ({a, b}; no .vN) takes a .bN type: ptxas refuses mov.u32 /
  * mov.f32 / ... with a brace list ("Arguments mismatch for instruction 'mov'"). */
 static void check_mov_vec(check_t *K, const isa_instr_t *in)
@@ -1102,6 +1141,8 @@ static void check_instr(check_t *K, const isa_instr_t *in)
     if (in->op == ISA_OP_CALL)
         fe_check_call(K->c, K->m, K->f, in);
     check_param_guard(K, in);
+    check_param_direction(K, in);
+    check_l2_evict(K, in);
     check_mov_vec(K, in);
     check_rules(K, in);
     if (K->c->nerr == nerr0) {      /* the registers of an otherwise valid instruction */
