@@ -1069,6 +1069,28 @@ static void check_l2_evict(check_t *K, const isa_instr_t *in)
          isa_instr_name(K->m, in, name, sizeof name));
 }
 
+/* Operand forms of the barriers and asynchronous copies that ptxas refuses: an arrive on
+ * another CTA's mbarrier (.shared::cluster) returns no state ('_'); bar.arrive and
+ * barrier.arrive name the thread count; cp.async.cg copies 16 bytes; the group counts of
+ * cp.async.wait_group and cp.async.bulk.wait_group are constants. */
+static void check_async_forms(check_t *K, const isa_instr_t *in)
+{
+    char name[256];
+    const isa_operand_t *o = &K->f->opds[in->opd];
+    if ((in->op == ISA_OP_MBARRIER_ARRIVE || in->op == ISA_OP_MBARRIER_ARRIVE_DROP) && in->nopd >= 2 &&
+        isa_instr_space(in, 0) == ISA_SP_SHARED_CLUSTER && !sink_first(K, &o[0]))
+        CERR(K, o[0].loc, "'%s' on another CTA's barrier (.shared::cluster) returns no state: write '_'",
+             isa_instr_name(K->m, in, name, sizeof name));
+    if ((in->op == ISA_OP_BAR || in->op == ISA_OP_BARRIER) && isa_instr_has(in, ISA_M_ARRIVE) && in->nopd < 2)
+        CERR(K, in->mloc, "'%s' needs the number of threads (b)", isa_instr_name(K->m, in, name, sizeof name));
+    if (in->op == ISA_OP_CP_ASYNC && isa_instr_has(in, ISA_M_CG) && in->nopd >= 3 && o[2].kind == ISA_OPD_IMM &&
+        o[2].imm != 16)
+        CERR(K, o[2].loc, "'%s' copies 16 bytes (cp-size 16)", isa_instr_name(K->m, in, name, sizeof name));
+    if ((in->op == ISA_OP_CP_ASYNC_WAIT_GROUP || in->op == ISA_OP_CP_ASYNC_BULK_WAIT_GROUP) && in->nopd >= 1 &&
+        o[0].kind != ISA_OPD_IMM)
+        CERR(K, o[0].loc, "the group count of '%s' must be a constant", isa_instr_name(K->m, in, name, sizeof name));
+}
+
 /* mov packing or unpacking a vector ({a, b}; no .vN) takes a .bN type: ptxas refuses mov.u32 /
  * mov.f32 / ... with a brace list ("Arguments mismatch for instruction 'mov'"). */
 static void check_mov_vec(check_t *K, const isa_instr_t *in)
@@ -1143,6 +1165,7 @@ static void check_instr(check_t *K, const isa_instr_t *in)
     check_param_guard(K, in);
     check_param_direction(K, in);
     check_l2_evict(K, in);
+    check_async_forms(K, in);
     check_mov_vec(K, in);
     check_rules(K, in);
     if (K->c->nerr == nerr0) {      /* the registers of an otherwise valid instruction */

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""form-audit.py: which forms of ld, st, atom and red ptxas 13 takes, against ptxemu's checker.
+"""form-audit.py: which forms of ld, st, atom, red, the fences, barriers, mbarriers and
+asynchronous copies ptxas 13 takes, against ptxemu's checker.
 
 Each form (every combination of the modifiers below, a random share of them for atom and
 red) goes into a one-instruction kernel, assembled with ptxas -arch=sm_90 and checked
 with `ptxrun FILE --list`; a form one accepts and the other refuses is printed with
 ptxas's reason.  Not part of `make check` (tens of thousands of ptxas runs); its result
-when the rules were last changed: ld/st 7,776 forms, atom/red 15,692 (seed 2), none
-disagree.
-    tests/isa/form-audit.py ldst|atom [SEED]     PTXAS and PTXRUN override the tools
+when the rules were last changed: ld/st 7,776 forms, atom/red 15,692 (seed 2), sync
+1,056, none disagree.
+    tests/isa/form-audit.py ldst|atom|sync [SEED]     PTXAS and PTXRUN override the tools
 """
 import itertools
 import os
@@ -20,7 +21,8 @@ PTXAS = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
 PTXRUN = os.environ.get("PTXRUN", "build/bin/ptxrun")
 HDR = (".version 8.7\n.target sm_90\n.address_size 64\n.visible .func (.param .b32 q) g()\n{\n"
        ".reg .b32 %r<9>;\n.reg .b64 %rd<10>;\n.reg .f32 %f<9>;\n.reg .f64 %fd<9>;\n.reg .b16 %h<9>;\n"
-       ".reg .b128 %q<9>;\nmov.u64 %rd1, 0;\nmov.u32 %r1, 0;\nmov.u64 %rd2, 0;\n")
+       ".reg .b128 %q<9>;\n.reg .pred %p<4>;\n.shared .align 16 .b8 sm[1024];\nmov.u64 %rd1, 0;\nmov.u32 %r1, 0;\n"
+       "mov.u64 %rd2, sm;\nmov.u32 %r2, 32;\n")
 
 
 def ldst_forms():
@@ -67,9 +69,48 @@ def atom_forms(rng):
                 yield f"{name} [%rd1], {val}" + hint + ";"
 
 
+def sync_forms():
+    for sem, sc in itertools.product(["", ".sc", ".acq_rel", ".acquire", ".release", ".relaxed", ".mbarrier_init",
+                                      ".proxy.alias", ".proxy.async", ".proxy.async.global", ".proxy.async.shared::cta",
+                                      ".proxy.async.shared::cluster", ".proxy.tensormap::generic.release",
+                                      ".op_restrict.release"], ["", ".cta", ".cluster", ".gpu", ".sys"]):
+        yield f"fence{sem}{sc};"
+    for sc in ["", ".cta", ".gl", ".sys", ".gpu", ".cluster"]:
+        yield f"membar{sc};"
+    for op in ["bar", "barrier"]:
+        for v, args in itertools.product(["", ".sync", ".arrive", ".red.popc.u32", ".red.and.pred", ".red.or.pred",
+                                          ".aligned", ".sync.aligned", ".arrive.aligned", ".cta", ".cta.sync",
+                                          ".cta.arrive", ".cta.red.popc.u32"], ["0", "0, 64", "%r1", "%r1, %r2"]):
+            if ".red" in v:
+                d = "%r4" if "popc" in v else "%p1"
+                yield f"{op}{v} {d}, {args}, {'!' if 'pred' in v else ''}%p2;"
+            else:
+                yield f"{op}{v} {args};"
+    for op, a in [("init", "[%rd2], %r2"), ("inval", "[%rd2]"), ("arrive", "%rd3, [%rd2]"), ("arrive", "%rd3, [%rd2], %r2"),
+                  ("arrive.noComplete", "%rd3, [%rd2], %r2"), ("arrive_drop", "%rd3, [%rd2]"), ("expect_tx", "[%rd2], %r2"),
+                  ("complete_tx", "[%rd2], %r2"), ("arrive.expect_tx", "%rd3, [%rd2], %r2"), ("test_wait", "%p1, [%rd2], %rd3"),
+                  ("try_wait", "%p1, [%rd2], %rd3"), ("test_wait.parity", "%p1, [%rd2], %r1"),
+                  ("try_wait.parity", "%p1, [%rd2], %r1"), ("pending_count", "%r4, %rd3"), ("arrive", "_, [%rd2]"),
+                  ("try_wait", "%p1, [%rd2], %rd3, %r2")]:
+        for sem, sc, sp in itertools.product(["", ".relaxed", ".acquire", ".release"], ["", ".cta", ".cluster"],
+                                             ["", ".shared", ".shared::cta", ".shared::cluster"]):
+            yield f"mbarrier.{op}{sem}{sc}{sp}.b64 {a};"
+    for c, sz, sp, x in itertools.product([".ca", ".cg"], ["4", "8", "16"], [".shared.global", ".shared::cta.global"],
+                                          ["", ".L2::128B", ".L2::cache_hint", ".L2::64B"]):
+        hint = ", %rd5" if "cache_hint" in x else ""
+        yield f"cp.async{c}{sp}{x} [%rd2], [%rd1], {sz}{hint};"
+        yield f"cp.async{c}{sp}{x} [%rd2], [%rd1], {sz}, %r1{hint};"
+    yield from ["cp.async.commit_group;", "cp.async.wait_group 0;", "cp.async.wait_group %r1;", "cp.async.wait_all;",
+                "cp.async.mbarrier.arrive.b64 [%rd2];", "cp.async.mbarrier.arrive.noinc.b64 [%rd2];",
+                "cp.async.mbarrier.arrive.shared.b64 [%rd2];", "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%rd2];",
+                "cp.async.bulk.commit_group;", "cp.async.bulk.wait_group 0;", "cp.async.bulk.wait_group %r1;",
+                "cp.async.bulk.wait_group.read 0;"]
+
+
 def main():
     kind = sys.argv[1] if len(sys.argv) > 1 else "ldst"
-    forms = ldst_forms() if kind == "ldst" else atom_forms(random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 2))
+    forms = (ldst_forms() if kind == "ldst" else sync_forms() if kind == "sync" else
+             atom_forms(random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 2)))
     n = bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "f.ptx")
