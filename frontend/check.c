@@ -1086,6 +1086,16 @@ static void check_async_forms(check_t *K, const isa_instr_t *in)
     if (in->op == ISA_OP_CP_ASYNC && isa_instr_has(in, ISA_M_CG) && in->nopd >= 3 && o[2].kind == ISA_OPD_IMM &&
         o[2].imm != 16)
         CERR(K, o[2].loc, "'%s' copies 16 bytes (cp-size 16)", isa_instr_name(K->m, in, name, sizeof name));
+    if (in->op == ISA_OP_MATCH && isa_instr_has(in, ISA_M_ANY) && in->nopd >= 1 && o[0].kind == ISA_OPD_DUAL)
+        CERR(K, o[0].loc, "'%s' has no predicate result (match.all has)", isa_instr_name(K->m, in, name, sizeof name));
+    if (in->op == ISA_OP_CVTA && in->ntypes == 1)
+        for (unsigned i = 0; i < 2 && i < in->nopd; i++)
+            if (o[i].kind == ISA_OPD_REG && K->f->regs[o[i].u.reg].type != ISA_T_PRED &&
+                isa_types[K->f->regs[o[i].u.reg].type].bits != isa_types[in->types[0]].bits) {
+                CERR(K, o[i].loc, "'%s' takes %u-bit registers", isa_instr_name(K->m, in, name, sizeof name),
+                     isa_types[in->types[0]].bits);
+                break;
+            }
     if ((in->op == ISA_OP_CP_ASYNC_WAIT_GROUP || in->op == ISA_OP_CP_ASYNC_BULK_WAIT_GROUP) && in->nopd >= 1 &&
         o[0].kind != ISA_OPD_IMM)
         CERR(K, o[0].loc, "the group count of '%s' must be a constant", isa_instr_name(K->m, in, name, sizeof name));

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""form-audit.py: which forms of ld, st, atom, red, the fences, barriers, mbarriers and
-asynchronous copies ptxas 13 takes, against ptxemu's checker.
+"""form-audit.py: which forms of ld, st, atom, red, the fences, barriers, mbarriers,
+asynchronous copies, warp instructions, prefetch and cvta ptxas 13 takes, against ptxemu's
+checker.
 
 Each form (every combination of the modifiers below, a random share of them for atom and
 red) goes into a one-instruction kernel, assembled with ptxas -arch=sm_90 and checked
 with `ptxrun FILE --list`; a form one accepts and the other refuses is printed with
 ptxas's reason.  Not part of `make check` (tens of thousands of ptxas runs); its result
 when the rules were last changed: ld/st 7,776 forms, atom/red 15,692 (seed 2), sync
-1,056, none disagree.
-    tests/isa/form-audit.py ldst|atom|sync [SEED]     PTXAS and PTXRUN override the tools
+1,056, warp 337, none disagree.
+    tests/isa/form-audit.py ldst|atom|sync|warp [SEED]     PTXAS and PTXRUN override the tools
 """
 import itertools
 import os
@@ -107,9 +108,40 @@ def sync_forms():
                 "cp.async.bulk.wait_group.read 0;"]
 
 
+def warp_forms():
+    for m, t, sync in itertools.product(["", ".up", ".down", ".bfly", ".idx"], ["", ".b32", ".u32", ".f32", ".b64"],
+                                        ["", ".sync"]):
+        d = "%r4" if t != ".b64" else "%rd4"
+        yield f"shfl{sync}{m}{t} {d}, %r5, 1, 31" + (", 0xffffffff;" if sync else ";")
+        yield f"shfl{sync}{m}{t} {d}|%p1, %r5, %r1, 0x1f" + (", %r2;" if sync else ";")
+    for m, t, sync in itertools.product(["", ".all", ".any", ".uni", ".ballot"], ["", ".pred", ".b32"], ["", ".sync"]):
+        yield f"vote{sync}{m}{t} {'%r4' if m == '.ballot' else '%p1'}, %p2" + (", 0xffffffff;" if sync else ";")
+    for m, t in itertools.product(["", ".any", ".all"], [".b32", ".b64", ".u32", ".s32", ".f32"]):
+        a = "%rd5" if t == ".b64" else "%r5"
+        yield f"match{m}.sync{t} %r4, {a}, 0xffffffff;"
+        yield f"match{m}.sync{t} %r4|%p1, {a}, 0xffffffff;"
+    for op, t in itertools.product(["", ".add", ".min", ".max", ".and", ".or", ".xor"],
+                                   ["", ".u32", ".s32", ".b32", ".f32", ".u64", ".abs.f32", ".NaN.f32", ".abs.NaN.f32"]):
+        yield f"redux.sync{op}{t} %r4, %r5, 0xffffffff;"
+    for t in ["", ".sync", ".sync.b32", ".b32"]:
+        yield f"activemask{t} %r4;"
+        yield f"elect{t} %r4|%p1, 0xffffffff;"
+    for m in ["", ".sync", ".sync.aligned", ".aligned"]:
+        yield f"bar.warp{m} 0xffffffff;"
+    for sp, lvl in itertools.product(["", ".global", ".local", ".shared", ".const"],
+                                     [".L1", ".L2", ".L2::evict_last", ".L2::evict_normal", ".L1::evict_last", ""]):
+        yield f"prefetch{sp}{lvl} [%rd1];"
+    for sp, t in itertools.product(["", ".global", ".local", ".shared", ".const", ".param", ".shared::cta",
+                                    ".shared::cluster"], [".u32", ".u64", ".b64"]):
+        d = "%r4" if t == ".u32" else "%rd4"
+        yield f"cvta{sp}{t} {d}, %rd1;"
+        yield f"cvta.to{sp}{t} {d}, %rd1;"
+        yield f"isspacep{sp} %p1, %rd1;"
+
+
 def main():
     kind = sys.argv[1] if len(sys.argv) > 1 else "ldst"
-    forms = (ldst_forms() if kind == "ldst" else sync_forms() if kind == "sync" else
+    forms = (ldst_forms() if kind == "ldst" else sync_forms() if kind == "sync" else warp_forms() if kind == "warp" else
              atom_forms(random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 2)))
     n = bad = 0
     with tempfile.TemporaryDirectory() as tmp:

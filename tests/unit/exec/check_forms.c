@@ -4,6 +4,7 @@
  * honoured; and the forms that run change the result where they should. */
 #include <check.h>
 #include <dirent.h>
+#include <search.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,15 +67,28 @@ static void check_one(isa_module_t *m, uint32_t fi, uint32_t i, const form_t *f,
     exu_program_free(p);
 }
 
+/* Whether the key (an instruction's name and operand shape) was walked already, in any
+ * kernel: each distinct form is tried once (the random-program goldens repeat a few). */
+static bool seen_before(const char *key)
+{
+    static bool made;
+    if (!made)
+        ck_assert(made = hcreate(1u << 16) != 0);
+    ENTRY e = { .key = (char *)key, .data = NULL };
+    if (hsearch(e, FIND))
+        return true;
+    ck_assert_ptr_nonnull(e.key = strdup(key));
+    ck_assert_ptr_nonnull(hsearch(e, ENTER));
+    return false;
+}
+
 /* Walk every function of m: each instruction with a handler (one per distinct name and
- * operand shape), each form on each of its plain register operands. */
+ * operand shape over all kernels), each form on each of its plain register operands. */
 static void walk_module(isa_module_t *m, const char *file, unsigned *refused, unsigned *ran)
 {
     ex_program_t *base = exu_program_calls(m);
     for (uint32_t fi = 0; fi < m->nfunc; fi++) {
         isa_func_t *fn = &m->funcs[fi];
-        char seen[64][96];
-        unsigned nseen = 0;
         for (uint32_t i = 0; i < fn->ninstr; i++) {
             if (!base->funcs[fi].code || !base->funcs[fi].code[i].fn)
                 continue;
@@ -84,13 +98,8 @@ static void walk_module(isa_module_t *m, const char *file, unsigned *refused, un
             for (unsigned k = 0; k < fn->instrs[i].nopd && kl + 1 < sizeof key; k++)
                 key[kl++] = (char)('a' + fn->opds[fn->instrs[i].opd + k].kind);
             key[kl] = 0;
-            bool dup = false;
-            for (unsigned s = 0; s < nseen && !dup; s++)
-                dup = strcmp(seen[s], key) == 0;
-            if (dup)
+            if (seen_before(key))
                 continue;
-            if (nseen < 64)
-                strcpy(seen[nseen++], key);
             for (unsigned k = 0; k < fn->instrs[i].nopd; k++) {
                 isa_operand_t *o = &fn->opds[fn->instrs[i].opd + k];
                 if (o->kind != ISA_OPD_REG || o->flags || o->sel)
