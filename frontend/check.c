@@ -1076,6 +1076,8 @@ static void check_l2_evict(check_t *K, const isa_instr_t *in)
 static void check_async_forms(check_t *K, const isa_instr_t *in)
 {
     char name[256];
+    if (!in->nopd)
+        return;                       /* (a body without operands has no operand pool) */
     const isa_operand_t *o = &K->f->opds[in->opd];
     if ((in->op == ISA_OP_MBARRIER_ARRIVE || in->op == ISA_OP_MBARRIER_ARRIVE_DROP) && in->nopd >= 2 &&
         isa_instr_space(in, 0) == ISA_SP_SHARED_CLUSTER && !sink_first(K, &o[0]))
