@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """form-audit.py: which forms of ld, st, atom, red, the fences, barriers, mbarriers,
-asynchronous copies, warp instructions, prefetch and cvta ptxas 13 takes, against ptxemu's
+asynchronous copies, warp instructions, prefetch, cvta, ldmatrix and stmatrix ptxas 13 takes, against ptxemu's
 checker.
 
 Each form (every combination of the modifiers below, a random share of them for atom and
@@ -8,8 +8,8 @@ red) goes into a one-instruction kernel, assembled with ptxas -arch=sm_90 and ch
 with `ptxrun FILE --list`; a form one accepts and the other refuses is printed with
 ptxas's reason.  Not part of `make check` (tens of thousands of ptxas runs); its result
 when the rules were last changed: ld/st 7,776 forms, atom/red 15,692 (seed 2), sync
-1,056, warp 337, none disagree.
-    tests/isa/form-audit.py ldst|atom|sync|warp [SEED]     PTXAS and PTXRUN override the tools
+1,056, warp 337, matrix 771, none disagree.
+    tests/isa/form-audit.py ldst|atom|sync|warp|matrix [SEED]     PTXAS and PTXRUN override the tools
 """
 import itertools
 import os
@@ -139,10 +139,24 @@ def warp_forms():
         yield f"isspacep{sp} %p1, %rd1;"
 
 
+def matrix_forms():
+    for op, shape, num, trans, sp, t in itertools.product(["ldmatrix", "stmatrix"], [".m8n8", ".m16n16", ".m8n16", ".m16n8"],
+                                                          [".x1", ".x2", ".x4", ""], ["", ".trans"],
+                                                          ["", ".shared", ".shared::cta"],
+                                                          [".b16", ".b8", ".b8x16.b6x16_p32", ".b8x16.b4x16_p64"]):
+        regs = "{" + ", ".join(f"%r{i + 2}" for i in range({".x2": 2, ".x4": 4}.get(num, 1))) + "}"
+        if op == "ldmatrix":
+            yield f"ldmatrix.sync.aligned{shape}{num}{trans}{sp}{t} {regs}, [%r1];"
+        else:
+            yield f"stmatrix.sync.aligned{shape}{num}{trans}{sp}{t} [%r1], {regs};"
+    for t in [".b16", ".b32", ".b8"]:
+        yield f"movmatrix.sync.aligned.m8n8.trans{t} %r2, %r3;"
+
+
 def main():
     kind = sys.argv[1] if len(sys.argv) > 1 else "ldst"
     forms = (ldst_forms() if kind == "ldst" else sync_forms() if kind == "sync" else warp_forms() if kind == "warp" else
-             atom_forms(random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 2)))
+             matrix_forms() if kind == "matrix" else atom_forms(random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 2)))
     n = bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "f.ptx")
