@@ -535,6 +535,8 @@ void     ex_contract_free(ex_contract_t *c);
 typedef void (*ex_reg_fn)(void *ctx, uint32_t reg, uint32_t opd);
 void     ex_each_read(const isa_func_t *fn, const isa_instr_t *in, ex_reg_fn f, void *c);
 void     ex_each_write(const isa_func_t *fn, const isa_instr_t *in, ex_reg_fn f, void *c);
+/* Whether in may write register r (ex_each_write). */
+bool     ex_writes(const isa_func_t *fn, const isa_instr_t *in, uint32_t r);
 /* Inlining (inline.c): fi's body with the direct calls of small leaf functions expanded
  * in place, or NULL when none qualifies (or host memory ran out); freed by
  * ex_inline_free.  *lead (malloc'ed, ninstr + 1) marks the instructions that start a basic

@@ -1010,47 +1010,42 @@ static void check_createpolicy(check_t *K, const isa_instr_t *in)
 }
 /*}=====================================================================*/
 
-/* A guarded ld.param / st.param of a .param variable the body declares (a call's argument
- * or result): ptxas refuses it ("Illegal to predicate instruction 'st.param' with operand
- * 'arg0'"); the function's own parameters and a kernel's may be accessed under a guard. */
-static void check_param_guard(check_t *K, const isa_instr_t *in)
+/* The function variable an ld.param or st.param addresses ([name] or [name+imm]), or NULL. */
+static const isa_operand_t *param_var(const check_t *K, const isa_instr_t *in)
 {
-    if (in->guard == ISA_NONE || (in->op != ISA_OP_LD && in->op != ISA_OP_ST) || in->nopd < 2)
-        return;
-    int sp = isa_instr_space(in, 0);
-    if (sp != ISA_SP_PARAM)
-        return;
+    if ((in->op != ISA_OP_LD && in->op != ISA_OP_ST) || in->nopd < 2 || isa_instr_space(in, 0) != ISA_SP_PARAM)
+        return NULL;
     const isa_operand_t *a = &K->f->opds[in->opd + (in->op == ISA_OP_LD ? 1 : 0)];
     if (a->kind != ISA_OPD_ADDR || a->base != ISA_OPD_SYM || (a->flags & (ISA_OPDF_MODSYM | ISA_OPDF_ADDRLIST)) ||
-        a->u.sym < K->f->nret + K->f->nparam || a->u.sym >= K->f->nvar)
-        return;
-    char name[256];
-    CERR(K, a->loc, "'%s' of '%s', a .param variable of the function's body, cannot be guarded (ptxas: \"Illegal "
-         "to predicate instruction\"): branch around it", isa_instr_name(K->m, in, name, sizeof name),
-         K->f->vars[a->u.sym].name);
+        a->u.sym >= K->f->nvar)
+        return NULL;
+    return a;
 }
 
-/* st.param into the function's own input parameter (a kernel's, or a .func's argument),
- * ld.param of its own result: ptxas refuses them ("Illegal to write to function input
- * parameter", "Illegal to read function return parameter"). */
-static void check_param_direction(check_t *K, const isa_instr_t *in)
+/* ld.param and st.param, as ptxas takes them: a .param variable the body declares (a
+ * call's argument or result) is not accessed under a guard ("Illegal to predicate
+ * instruction 'st.param' with operand 'arg0'"; the function's own parameters and a
+ * kernel's may be); the function's own input parameters are not written ("Illegal to
+ * write to function input parameter"), nor its result read ("Illegal to read function
+ * return parameter"). */
+static void check_param_access(check_t *K, const isa_instr_t *in)
 {
-    if ((in->op != ISA_OP_ST && in->op != ISA_OP_LD) || in->nopd < 2 || isa_instr_space(in, 0) != ISA_SP_PARAM)
+    const isa_operand_t *a = param_var(K, in);
+    if (!a)
         return;
-    bool st = in->op == ISA_OP_ST;
-    const isa_operand_t *a = &K->f->opds[in->opd + (st ? 0 : 1)];
-    if (a->kind != ISA_OPD_ADDR || a->base != ISA_OPD_SYM || (a->flags & (ISA_OPDF_MODSYM | ISA_OPDF_ADDRLIST)))
-        return;
-    bool input = a->u.sym >= K->f->nret && a->u.sym < K->f->nret + K->f->nparam, result = a->u.sym < K->f->nret;
+    uint32_t v = a->u.sym, nret = K->f->nret, nparam = K->f->nparam;
+    const char *var = K->f->vars[v].name;
     char name[256];
-    if (st && input)
+    isa_instr_name(K->m, in, name, sizeof name);
+    if (in->guard != ISA_NONE && v >= nret + nparam)
+        CERR(K, a->loc, "'%s' of '%s', a .param variable of the function's body, cannot be guarded (ptxas: "
+             "\"Illegal to predicate instruction\"): branch around it", name, var);
+    if (in->op == ISA_OP_ST && v >= nret && v < nret + nparam)
         CERR(K, a->loc, "'%s' writes '%s', an input parameter of the function (ptxas: \"Illegal to write to "
-             "function input parameter\"): copy it to a register", isa_instr_name(K->m, in, name, sizeof name),
-             K->f->vars[a->u.sym].name);
-    else if (!st && result)
+             "function input parameter\"): copy it to a register", name, var);
+    if (in->op == ISA_OP_LD && v < nret)
         CERR(K, a->loc, "'%s' reads '%s', the function's result (ptxas: \"Illegal to read function return "
-             "parameter\"): keep the value in a register", isa_instr_name(K->m, in, name, sizeof name),
-             K->f->vars[a->u.sym].name);
+             "parameter\"): keep the value in a register", name, var);
 }
 
 /* ld and st with an L2 eviction priority (.L2::evict_first ...) move 256 bits: .v8 of a
@@ -1174,8 +1169,7 @@ static void check_instr(check_t *K, const isa_instr_t *in)
         check_tex_lod(K, in);
     if (in->op == ISA_OP_CALL)
         fe_check_call(K->c, K->m, K->f, in);
-    check_param_guard(K, in);
-    check_param_direction(K, in);
+    check_param_access(K, in);
     check_l2_evict(K, in);
     check_async_forms(K, in);
     check_mov_vec(K, in);

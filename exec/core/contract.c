@@ -111,7 +111,7 @@ static uint32_t reads_of(const isa_func_t *fn, const isa_instr_t *in, uint32_t r
     return k.n;
 }
 
-static bool writes(const isa_func_t *fn, const isa_instr_t *in, uint32_t r)
+bool ex_writes(const isa_func_t *fn, const isa_instr_t *in, uint32_t r)
 {
     count_t k = { r, 0 };
     ex_each_write(fn, in, count_r, &k);
@@ -710,7 +710,7 @@ static bool uses_fuse(flow_t *g, uint32_t j)
                 }
                 hit[nhit++] = e;
             }
-            if (writes(fn, u, r)) {
+            if (ex_writes(fn, u, r)) {
                 if (u->guard != ISA_NONE)
                     ok = false;           /* a select of the old and the new value */
                 killed = true;

@@ -58,20 +58,6 @@ static bool leaves_at(const ex_cfg_t *g, const isa_func_t *fn, uint32_t at)
  * same block by setp.cmp.{u32,s32,b32} of a register and an immediate, the register set in
  * that block before it by and.b32 with an immediate or rem.u32 by one.
  *====================================================================*/
-typedef struct { uint32_t r, n; } count_t;
-static void count_r(void *c, uint32_t reg, uint32_t opd)
-{
-    (void)opd;
-    count_t *k = c;
-    k->n += reg == k->r;
-}
-static bool writes(const isa_func_t *fn, const isa_instr_t *in, uint32_t r)
-{
-    count_t k = { r, 0 };
-    ex_each_write(fn, in, count_r, &k);
-    return k.n != 0;
-}
-
 static bool is_32(const isa_instr_t *in)
 {
     return in->ntypes == 1 && (in->types[0] == ISA_T_U32 || in->types[0] == ISA_T_S32 || in->types[0] == ISA_T_B32);
@@ -81,7 +67,7 @@ static bool is_32(const isa_instr_t *in)
 static uint32_t last_writer(const isa_func_t *fn, uint32_t from, uint32_t i, uint32_t r)
 {
     for (uint32_t k = i; k-- > from;)
-        if (writes(fn, &fn->instrs[k], r))
+        if (ex_writes(fn, &fn->instrs[k], r))
             return k;
     return ISA_NONE;
 }
