@@ -31,7 +31,7 @@
 /* With statistics on, warps take turns sooner, as the SM's schedulers interleave them: the
  * L1 then sees the accesses of a CTA's warps mixed (what decides its capacity misses). */
 #define EX_STATS_QUANTUM 8
-#define EX_SPIN_LIMIT  64        /* backward jumps of one group before it yields */
+#define EX_SPIN_LIMIT  65536     /* backward jumps of one set of lanes before it yields */
 #define EX_LOCAL_BYTES EX_M_LOCAL_BYTES /* local memory per thread, reserved, not allocated:
                                     the OS backs the pages a kernel touches */
 #define EX_SLICE       (1u << 20) /* warp instructions of a resident CTA before the next one runs */
@@ -559,20 +559,18 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
             if (pc == top)
                 g = ISA_FULL;
         } else {
+            /* The lowest counter, its lanes, and the next counter (the join), in
+             * branch-free passes over the warp that the compiler vectorises: a lane not
+             * ready reads as no counter (UINT32_MAX, above every instruction's). */
+            uint32_t q[ISA_LANES];
             second = UINT32_MAX;
-            /* one pass: the lowest counter, its lanes, and the next counter (the join) */
-            for (uint32_t m = ready; m; m &= m - 1) {
-                unsigned l = (unsigned)__builtin_ctz(m);
-                uint32_t q = cx->pc[l];
-                if (q < pc) {
-                    second = pc;
-                    pc = q;
-                    g = m & -m;
-                } else if (q == pc) {
-                    g |= m & -m;
-                } else if (q < second) {
-                    second = q;
-                }
+            for (unsigned l = 0; l < ISA_LANES; l++)
+                q[l] = (ready >> l) & 1 ? cx->pc[l] : UINT32_MAX;
+            for (unsigned l = 0; l < ISA_LANES; l++)
+                pc = q[l] < pc ? q[l] : pc;
+            for (unsigned l = 0; l < ISA_LANES; l++) {
+                g |= (uint32_t)(q[l] == pc) << l;
+                second = q[l] != pc && q[l] < second ? q[l] : second;
             }
         }
         if (g == ISA_FULL || resumed || second != 0) {
@@ -586,6 +584,13 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                 if (cx->pc[l] == pc)
                     g |= 1u << l;
             }
+        }
+        /* A spin is backward jumps of one set of lanes while no other lane runs (its
+         * groups may split and meet inside the loop): a group with another lane starts
+         * the count again (a warp's nested loops, group after group, are no spin). */
+        if (g & ~w->spin_g) {
+            w->backjumps = 0;
+            w->spin_g = g;
         }
         if (cx->njoin && !resumed && join_at(cx, g, pc)) {
             /* lanes that come to a join of theirs other than by running into it (after a
@@ -617,6 +622,7 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
         }
         uint32_t g0 = g;
         uint64_t run = 0;
+        bool qend = false;   /* the straight run stopped only because the quantum ended */
         /* Straight-line execution of group g. */
         for (;;) {
             const ex_insn_t *x = &code[pc];
@@ -640,8 +646,11 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                 st = x->fn(w, f, x, g);
             if (st == ISA_X_NEXT) {
                 pc++;
-                if (budget && pc != join)
-                    continue;
+                if (pc != join) {
+                    if (budget)
+                        continue;
+                    qend = true;
+                }
                 break;
             }
             if (st == ISA_X_BRANCH) {
@@ -698,14 +707,20 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                         uint32_t e = join_next(cx, g, pc);
                         join = e < ojoin ? e : ojoin;
                     }
-                    if (budget && pc != join && !past && !(others && w->backjumps >= EX_SPIN_LIMIT))
-                        continue;
+                    if (pc != join && !past && !(others && w->backjumps >= EX_SPIN_LIMIT)) {
+                        if (budget)
+                            continue;
+                        qend = true;
+                    }
                     break;
                 }
                 if (mask == 0) {
                     pc++;
-                    if (budget && pc != join)
-                        continue;
+                    if (pc != join) {
+                        if (budget)
+                            continue;
+                        qend = true;
+                    }
                     break;
                 }
                 /* Divergence: the taken lanes go to the target, the others fall through;
@@ -743,8 +758,11 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                 if (!g)
                     break;
                 pc++;
-                if (budget && pc != join)
-                    continue;
+                if (pc != join) {
+                    if (budget)
+                        continue;
+                    qend = true;
+                }
                 break;
             }
             if (st == ISA_X_RET) {
@@ -781,8 +799,11 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                 if (!g)
                     break;
                 pc++;
-                if (budget && pc != join)
-                    continue;
+                if (pc != join) {
+                    if (budget)
+                        continue;
+                    qend = true;
+                }
                 break;
             }
             if (st == ISA_X_CALL) {
@@ -821,8 +842,11 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                     return W_FAULT;
                 if (ws == EX_WAIT_PASS) {
                     pc++;
-                    if (budget && pc != join)
-                        continue;
+                    if (pc != join) {
+                        if (budget)
+                            continue;
+                        qend = true;
+                    }
                     break;
                 }
                 set_pcs(cx, g, pc + 1);
@@ -838,10 +862,11 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
             join_arrive(w, cx, g, pc);
         w->last_g = g;
         w->last_pc = pc;
-        if (!budget && g && pc < join && w->cur == i && !(cx->parked & g)) {
+        if (qend && g && pc < join && w->cur == i && !(cx->parked & g)) {
             /* the quantum ended inside a straight run short of the next counter where
              * other lanes wait: resume it next time if nothing changes about the lanes
-             * ready to run */
+             * ready to run (not after a split on the quantum's last instruction: the
+             * lanes that branched off may now be the lowest, and a join was pushed) */
             w->res_ok = true;
             w->res_cur = i;
             w->res_g = g;
@@ -1046,6 +1071,7 @@ static bool cta_start(launch_t *L, ex_cta_t *c, const uint32_t cl[3], const uint
         w->ninstr = 0;
         w->nlane_instr = 0;
         w->backjumps = 0;
+        w->spin_g = 0;
         w->last_g = w->last_pc = 0;
         w->mb_stuck = false;
         w->depth = 1;

@@ -517,6 +517,34 @@ START_TEST(join_after_a_wait)
 }
 END_TEST
 
+/* A loop's backward branch splits the warp (lanes leave after 1 to 4 iterations) and its
+ * join is past the code after the loop (a break, never taken, leads there): the lanes that
+ * leave wait at the join for the others.  Padding moves the split over every place in the
+ * warp's turn of instructions: where it was the turn's last instruction, the leaving lanes
+ * were resumed next without the join and ran past it alone. */
+START_TEST(split_at_the_end_of_a_turn)
+{
+    for (unsigned pad = 0; pad <= 40; pad++) {
+        char k[4096];
+        int n = snprintf(k, sizeof k, "%s.visible .entry k(.param .u64 out)\n{\n%s%s", HDR, REGS, OUT_TID);
+        n += snprintf(k + n, sizeof k - (size_t)n,
+                      "mov.u32 %%r2, 0; mov.u32 %%r6, 0; and.b32 %%r5, %%r1, 3; add.u32 %%r5, %%r5, 1;\nLOOP:\n");
+        for (unsigned i = 0; i < pad; i++)
+            n += snprintf(k + n, sizeof k - (size_t)n, "add.u32 %%r6, %%r6, 1;\n");
+        snprintf(k + n, sizeof k - (size_t)n,
+                 "add.u32 %%r2, %%r2, 1;\nsetp.eq.u32 %%p2, %%r2, 100;\n@%%p2 bra OUT;\n"
+                 "setp.lt.u32 %%p1, %%r2, %%r5;\n@%%p1 bra LOOP;\nadd.u32 %%r7, %%r2, 1;\nadd.u32 %%r7, %%r7, 1;\n"
+                 "OUT: activemask.b32 %%r3; st.global.u32 [%%rd3], %%r3;\nret;\n}\n");
+        isa_status_t st;
+        uint32_t *out = run_u32(k, 1, 32, 32, &st, NULL);
+        ck_assert_int_eq(st, ISA_ST_OK);
+        for (unsigned i = 0; i < 32; i++)
+            ck_assert_msg(out[i] == 0xffffffffu, "padding %u, lane %u: activemask %08x", pad, i, out[i]);
+        free(out);
+    }
+}
+END_TEST
+
 /* Lanes 1..31 spin in a call (not expanded: the callee has local storage) on a flag that
  * lane 0, placed after the call in the body, sets in the caller: the loop yields to the
  * caller's lanes (the old scheduler ran only the innermost activation: a hang). */
@@ -788,6 +816,7 @@ Suite *make_interp_suite(void)
     tcase_add_test(tc, spin_lock_in_warp);
     tcase_add_test(tc, join_before_an_arm);
     tcase_add_test(tc, join_after_a_wait);
+    tcase_add_test(tc, split_at_the_end_of_a_turn);
     tcase_add_test(tc, counted_and_yielding_loops);
     tcase_add_test(tc, spin_in_a_call);
     tcase_add_test(tc, loop_on_a_call_result);
