@@ -41,6 +41,9 @@
 #define AT_BASE32    EX_ADDR_BASE32 /* x->flags: the address register is 32 bits */
 #define AT_SHAREDSP  0x08   /* x->flags: the instruction names a shared space */
 #define AT_VOPS      0x10   /* x->flags: vector operands (opd_slot) */
+#define AT_SPIN      0x40   /* x->flags: in shared memory the H100's compare-and-swap loop */
+#define AT_SKIP      0x80   /* x->flags: with AT_SPIN, a lane its operation leaves the element
+                               unchanged finishes without its compare-and-swap (min, max) */
 
 /* What a group of lanes on one global address does on the host: a native read-modify-
  * write of the combined operand, or a compare-and-swap loop over the element function. */
@@ -319,6 +322,69 @@ static inline void slot_put(uint8_t *f, uint32_t slot, unsigned eb, unsigned l, 
     }
 }
 
+static inline uint64_t elem_get(const uint8_t *p, unsigned eb)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, eb);
+    return v;
+}
+
+/* The element at offset off of each lane of sh in shared memory as the H100 runs the
+ * 64-bit operations it has no shared-memory instruction for (ptxas's SASS for sm_90:
+ * integer add, and, or, xor, min and max, and f64 add, of 8 bytes): a loop in which each
+ * lane still to go reads its element, computes, and tries ATOMS.CAST.SPIN.64, a
+ * compare-and-store that succeeds when the element still holds what the lane read.  Of
+ * the lanes on one address, only the lowest lane of each half-warp tries in a round, the
+ * lower half's first; min and max first let a lane go whose value would not change the
+ * element (it returns what it read: ptxas's loop compares before it stores).  So a lane
+ * whose operation changes nothing lets the other half-warp's lane through in the same
+ * round, and the lanes do not apply in lane order (golden atom_spin64: 384 cases of 32
+ * lanes on one and on two addresses; atom_fuzz_*).  f32, f16x2 and bf16x2 adds are such
+ * loops over ATOMS.CAST.SPIN too, but there every lane tries in each round, in lane
+ * order, which is lane order (measured alike). */
+static void shared_spin(uint8_t *const *h, unsigned off, uint32_t sh, unsigned eb, bool skip,
+                        isa_atom_fn_t fn, const uint64_t *b, const uint64_t *c, uint64_t *ret)
+{
+    uint64_t keep = eb == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (eb * 8)) - 1;
+    uint64_t rd[ISA_LANES];
+    for (uint32_t pend = sh; pend;) {
+        AT_LANES(pend, rd[l] = elem_get(h[l] + off, eb));
+        if (skip)
+            AT_LANES(pend, {
+                if ((fn(rd[l], b[l], c[l]) & keep) == rd[l]) {
+                    ret[l] = rd[l];
+                    pend &= ~(1u << l);
+                }
+            });
+        /* the lanes that try: per address, the lowest of each half-warp */
+        uint32_t tries = 0;
+        for (unsigned half = 0; half < 2; half++) {
+            uint32_t hm = pend & (half ? 0xffff0000u : 0x0000ffffu);
+            while (hm) {
+                const uint8_t *p = h[__builtin_ctz(hm)];
+                tries |= hm & -hm;
+                AT_LANES(hm, if (h[l] == p) hm &= ~(1u << l));
+            }
+        }
+        AT_LANES(tries & 0x0000ffffu, {
+            if (elem_get(h[l] + off, eb) == rd[l]) {
+                uint64_t v = fn(rd[l], b[l], c[l]);
+                memcpy(h[l] + off, &v, eb);
+                ret[l] = rd[l];
+                pend &= ~(1u << l);
+            }
+        });
+        AT_LANES(tries & 0xffff0000u, {
+            if (elem_get(h[l] + off, eb) == rd[l]) {
+                uint64_t v = fn(rd[l], b[l], c[l]);
+                memcpy(h[l] + off, &v, eb);
+                ret[l] = rd[l];
+                pend &= ~(1u << l);
+            }
+        });
+    }
+}
+
 /* The element at q of each lane of sh in shared memory, plain, in lane order. */
 static void shared_rmw(uint8_t *const *h, unsigned off, uint32_t sh, unsigned eb, unsigned kind,
                        isa_atom_fn_t fn, const uint64_t *b, const uint64_t *c, uint64_t *ret)
@@ -397,7 +463,9 @@ static int atom_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
     if ((mask & ~sh) && (x->o[2] != ISA_NONE || kind == AK_EXCH))
         w->polls++;                    /* a lock's compare-and-swap or exchange */
     for (unsigned k = 0; k < vec; k++) {
-        if (sh)
+        if (sh && (x->flags & AT_SPIN))
+            shared_spin(h, k * eb, sh, eb, (x->flags & AT_SKIP) != 0, AT_FN_S(x->aux), b[k], c, ret[k]);
+        else if (sh)
             shared_rmw(h, k * eb, sh, eb, kind, AT_FN_S(x->aux), b[k], c, ret[k]);
         if (mask & ~sh)
             global_rmw(h, k * eb, mask & ~sh, eb, kind, AT_ORDER(x->aux), AT_FN_G(x->aux), b[k], c, ret[k]);
@@ -680,7 +748,13 @@ static bool select_atom(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         x->flags |= AT_SHAREDSP;
     if (eb == 4 && vec == 1 && kind == AK_ADD && !shared && !(x->flags & AT_BASE32) && x->o[4] != ISA_NONE)
         x->desc = atom_add32_global_d;
-    if (eb == 4 && vec == 1 && shared && (x->flags & AT_BASE32))
+    /* What ptxas makes a compare-and-swap loop in shared memory (shared_spin). */
+    if (eb == 8 && op != ISA_M_EXCH && op != ISA_M_CAS) {
+        x->flags |= AT_SPIN;
+        if (op == ISA_M_MIN || op == ISA_M_MAX)
+            x->flags |= AT_SKIP;
+    }
+    if (eb == 4 && vec == 1 && shared && (x->flags & AT_BASE32) && !(x->flags & AT_SPIN))
         x->desc = atom_shared32_d;
     return true;
 }

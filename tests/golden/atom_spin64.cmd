@@ -1,0 +1,1 @@
+-b 32 -o hex u64[]=@tests/golden/atom_spin64.bin b64[12288]:out
