@@ -24,7 +24,9 @@ run() {   # run NAME J: the metrics of case NAME as "metric value" lines
     j=$(eval echo "\${$#}")
     args=$(echo "$*" | sed 's/ [^ ]*$//')
     # shellcheck disable=SC2086
-    "$PTXRUN" -j "$j" --stats=json mem.ptx -k "$kernel" $args 2>&1 >/dev/null | tail -n 1 |
+    file=mem.ptx
+    case $kernel in *:*) file=${kernel%%:*} kernel=${kernel#*:} ;; esac
+    "$PTXRUN" -j "$j" --stats=json "$file" -k "$kernel" $args 2>&1 >/dev/null | tail -n 1 |
         grep -o '"[a-z0-9_]*__[^"]*": [0-9.e+-]*' | tr -d '":'
     set +f
 }

@@ -17,9 +17,11 @@ grep -v '^#' tests/stats/cases.txt | grep -v '^ *$' | while read -r name kernel 
         case " $* " in *" $name "*) ;; *) continue ;; esac
     fi
     set -f
+    file=mem.ptx
+    case $kernel in *:*) file=${kernel%%:*} kernel=${kernel#*:} ;; esac
     # shellcheck disable=SC2086
     if ! "$NCU" --csv --page raw --print-units base --metrics "$METRICS" \
-            "$PTXRUN" --backend cuda tests/stats/mem.ptx -k "$kernel" $args > "$out.raw" 2> "$out.err"; then
+            "$PTXRUN" --backend cuda "tests/stats/$file" -k "$kernel" $args > "$out.raw" 2> "$out.err"; then
         echo "FAILED $name"; cat "$out.err"; set +f; continue
     fi
     set +f
