@@ -748,8 +748,12 @@ static bool select_atom(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         x->flags |= AT_SHAREDSP;
     if (eb == 4 && vec == 1 && kind == AK_ADD && !shared && !(x->flags & AT_BASE32) && x->o[4] != ISA_NONE)
         x->desc = atom_add32_global_d;
-    /* What ptxas makes a compare-and-swap loop in shared memory (shared_spin). */
-    if (eb == 8 && op != ISA_M_EXCH && op != ISA_M_CAS) {
+    /* What ptxas makes a compare-and-swap loop in shared memory (shared_spin).  Not a
+     * generic 64-bit integer add: the H100's generic ATOM adds in shared memory itself,
+     * in lane order (atom_fuzz_372, _435), where .shared and the generic and, or, xor,
+     * min, max and f64 add loop. */
+    bool generic_add = op == ISA_M_ADD && sp == ISA_SP_NONE && isa_types[t].cls != ISA_TC_FLOAT;
+    if (eb == 8 && op != ISA_M_EXCH && op != ISA_M_CAS && !generic_add) {
         x->flags |= AT_SPIN;
         if (op == ISA_M_MIN || op == ISA_M_MAX)
             x->flags |= AT_SKIP;
