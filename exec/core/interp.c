@@ -559,18 +559,20 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
             if (pc == top)
                 g = ISA_FULL;
         } else {
-            /* The lowest counter, its lanes, and the next counter (the join), in
-             * branch-free passes over the warp that the compiler vectorises: a lane not
-             * ready reads as no counter (UINT32_MAX, above every instruction's). */
-            uint32_t q[ISA_LANES];
             second = UINT32_MAX;
-            for (unsigned l = 0; l < ISA_LANES; l++)
-                q[l] = (ready >> l) & 1 ? cx->pc[l] : UINT32_MAX;
-            for (unsigned l = 0; l < ISA_LANES; l++)
-                pc = q[l] < pc ? q[l] : pc;
-            for (unsigned l = 0; l < ISA_LANES; l++) {
-                g |= (uint32_t)(q[l] == pc) << l;
-                second = q[l] != pc && q[l] < second ? q[l] : second;
+            /* one pass: the lowest counter, its lanes, and the next counter (the join) */
+            for (uint32_t m = ready; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                uint32_t q = cx->pc[l];
+                if (q < pc) {
+                    second = pc;
+                    pc = q;
+                    g = m & -m;
+                } else if (q == pc) {
+                    g |= m & -m;
+                } else if (q < second) {
+                    second = q;
+                }
             }
         }
         if (g == ISA_FULL || resumed || second != 0) {
@@ -584,13 +586,6 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                 if (cx->pc[l] == pc)
                     g |= 1u << l;
             }
-        }
-        /* A spin is backward jumps of one set of lanes while no other lane runs (its
-         * groups may split and meet inside the loop): a group with another lane starts
-         * the count again (a warp's nested loops, group after group, are no spin). */
-        if (g & ~w->spin_g) {
-            w->backjumps = 0;
-            w->spin_g = g;
         }
         if (cx->njoin && !resumed && join_at(cx, g, pc)) {
             /* lanes that come to a join of theirs other than by running into it (after a
@@ -680,6 +675,14 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                 }
                 if (mask == g) {
                     if (tgt <= pc) {
+                        /* A spin is backward jumps of one set of lanes (its groups may
+                         * split and meet inside the loop): a group with another lane
+                         * jumping back starts the count again (a warp's nested loops,
+                         * group after group, are no spin). */
+                        if (g & ~w->spin_g) {
+                            w->backjumps = 0;
+                            w->spin_g = g;
+                        }
                         w->backjumps++;
                         if (cx->fn->yields[pc] &&
                             (others || cx->parked || (w->alive & ~ex_ctx_own(w, cx) & ~w->waiting))) {
