@@ -312,7 +312,7 @@ typedef struct ex_warp {
     uint32_t  (*sp)[ISA_LANES];
     uint64_t    sp_used;
     uint64_t    backjumps;       /* for starvation avoidance: of the lanes in spin_g */
-    uint32_t    spin_g;          /* the lanes the groups since the count began had */
+    uint32_t    spin_g;          /* the lanes of the groups that jumped back since the count began */
     uint32_t    last_g, last_pc; /* the group that ran last and where it stopped: when it was
                                     preempted for spinning, another group runs next */
     ex_grange_t gcache[EX_GCACHE];  /* global ranges last accessed, by instruction */
