@@ -12,7 +12,8 @@ collide (all on one, a few, a lane each).  Operands are per-lane values, some of
 infinities and NaNs.  The lanes of one instruction apply to one address in the hardware's
 order, so every returned value is logged, and the tables are copied out at the end.  One
 warp per CTA: the order between warps would not be fixed.  The expected outputs are the
-H100's.
+H100's.  Of seeds 0 to 449, 79 found the order of shared memory's 64-bit compare-and-swap
+loops and 2 the generic 64-bit add (all match now); 32 are committed.
     tests/golden/gen_atom.py FIRST COUNT     writes atom_fuzz_FIRST .. FIRST+COUNT-1
 """
 import random
