@@ -15,7 +15,9 @@
  * is waited for at its end).
  *
  * Yielding loops: a backward branch whose loop can end through a value another thread
- * may change meanwhile (a strong load: volatile, relaxed, acquire; an atomic; a call;
+ * may change meanwhile (a strong load: volatile, relaxed, acquire; an atomic; a call of
+ * a function that reads such a value, where another function's result is followed
+ * through its arguments;
  * the clock; followed through local memory, where a -G build keeps every variable) lets
  * the lanes waiting at a join run on each time it is taken, as the YIELD that ptxas
  * puts in such loops does on the H100: a lane that spins on a flag (or a lock) another
@@ -106,9 +108,13 @@ out:
     return ipdom;
 }
 
+static uint32_t call_of_result(const isa_func_t *fn, uint32_t v);
+static uint32_t callee_of(const isa_func_t *fn, const isa_instr_t *in);
+static bool func_pure(const isa_module_t *m, uint32_t fi, unsigned depth);
+
 /* An instruction whose result may change without the thread's own registers changing:
  * a loop that ends on it may wait for another thread. */
-static bool impure(const isa_func_t *fn, const isa_instr_t *in)
+static bool impure(const isa_module_t *m, const isa_func_t *fn, const isa_instr_t *in, unsigned depth)
 {
     switch (isa_ops[in->op].family) {
     case ISA_FAM_INT: case ISA_FAM_LOGIC: case ISA_FAM_FP: case ISA_FAM_HALF: case ISA_FAM_CMP:
@@ -135,10 +141,14 @@ static bool impure(const isa_func_t *fn, const isa_instr_t *in)
             return in->op != ISA_OP_CVTA && in->op != ISA_OP_ISSPACEP && in->op != ISA_OP_LDU;
         int sp = isa_instr_space(in, 0);
         if (sp == ISA_SP_PARAM && in->nopd == 2) {
-            /* a call's result, read from the body's .param variable it went to */
+            /* a call's result, read from the body's .param variable it went to: impure
+             * unless the function is pure */
             const isa_operand_t *a = &fn->opds[in->opd + 1];
-            return a->kind == ISA_OPD_ADDR && a->base == ISA_OPD_SYM && !(a->flags & ISA_OPDF_MODSYM) &&
-                   a->u.sym >= fn->nret + fn->nparam;
+            if (a->kind != ISA_OPD_ADDR || a->base != ISA_OPD_SYM || (a->flags & ISA_OPDF_MODSYM) ||
+                a->u.sym < fn->nret + fn->nparam)
+                return false;
+            uint32_t c = call_of_result(fn, a->u.sym);
+            return c == ISA_NONE || !func_pure(m, callee_of(fn, &fn->instrs[c]), depth);
         }
         if (sp == ISA_SP_PARAM || sp == ISA_SP_CONST || sp == ISA_SP_LOCAL)
             return false;
@@ -152,6 +162,63 @@ static bool impure(const isa_func_t *fn, const isa_instr_t *in)
 }
 
 typedef struct { uint8_t *in; uint32_t nreg; bool grew; } slice_t;
+
+/* The call of fn that writes its body's .param variable v (a result list names it), or
+ * ISA_NONE. */
+static uint32_t call_of_result(const isa_func_t *fn, uint32_t v)
+{
+    for (uint32_t i = 0; i < fn->ninstr; i++) {
+        const isa_instr_t *in = &fn->instrs[i];
+        if (in->op != ISA_OP_CALL || in->nopd == 0)
+            continue;
+        const isa_operand_t *o = &fn->opds[in->opd];
+        if (o[0].kind != ISA_OPD_LIST)
+            continue;
+        for (uint32_t e = 0; e < o[0].count; e++) {
+            const isa_operand_t *r = &fn->opds[o[0].u.first + e];
+            if (r->kind == ISA_OPD_SYM && !(r->flags & ISA_OPDF_MODSYM) && r->u.sym == v)
+                return i;
+        }
+    }
+    return ISA_NONE;
+}
+
+/* The function a direct call names, or ISA_NONE (an indirect one). */
+static uint32_t callee_of(const isa_func_t *fn, const isa_instr_t *in)
+{
+    for (unsigned k = 0; k < in->nopd; k++) {
+        const isa_operand_t *o = &fn->opds[in->opd + k];
+        if (o->kind == ISA_OPD_FUNC)
+            return o->u.func;
+        if (o->kind != ISA_OPD_LIST)
+            return ISA_NONE;
+    }
+    return ISA_NONE;
+}
+
+/* Whether function fi returns what its arguments alone decide: nothing in it (or in what
+ * it calls) reads a value another thread may change.  ptxas expands such small functions
+ * into the caller, where a loop on their result is a loop on their arguments: no YIELD
+ * (warp_call_fuzz_419, _688: calls kept by --no-inline waited as the H100 does not). */
+static bool func_pure(const isa_module_t *m, uint32_t fi, unsigned depth)
+{
+    if (fi >= m->nfunc || depth > 8 || !m->funcs[fi].has_body)
+        return false;
+    const isa_func_t *g = &m->funcs[fi];
+    for (uint32_t i = 0; i < g->ninstr; i++) {
+        const isa_instr_t *x = &g->instrs[i];
+        if (x->op == ISA_OP_ST || x->op == ISA_OP_BRA || x->op == ISA_OP_RET || x->op == ISA_OP_EXIT)
+            continue;
+        if (x->op == ISA_OP_CALL) {
+            if (!func_pure(m, callee_of(g, x), depth + 1))
+                return false;
+            continue;
+        }
+        if (impure(m, g, x, depth + 1))
+            return false;
+    }
+    return true;
+}
 
 static void slice_add(void *c, uint32_t r, uint32_t opd)
 {
@@ -212,7 +279,38 @@ static bool merges(const isa_func_t *fn, uint32_t lo, uint32_t hi, uint8_t *in)
 /* Whether the loop of instructions [lo, hi] (hi its backward branch) can end only through
  * an impure value: the registers its exits test, followed back through the loop's pure
  * instructions. */
-static bool loop_yields(const ex_cfg_t *g, const isa_func_t *fn, uint32_t lo, uint32_t hi, uint8_t *in)
+/* What call c of fn passes joins the slice: its register arguments, and the registers
+ * stored into the .param variables it passes. */
+static void call_args(const isa_func_t *fn, uint32_t c, slice_t *s)
+{
+    const isa_instr_t *in = &fn->instrs[c];
+    for (unsigned k = 0; k < in->nopd; k++) {
+        const isa_operand_t *o = &fn->opds[in->opd + k];
+        if (o->kind != ISA_OPD_LIST || k == 0)
+            continue;
+        for (uint32_t e = 0; e < o->count; e++) {
+            const isa_operand_t *a = &fn->opds[o->u.first + e];
+            if (a->kind == ISA_OPD_REG) {
+                slice_add(s, a->u.reg, ISA_NONE);
+                continue;
+            }
+            if (a->kind != ISA_OPD_SYM || (a->flags & ISA_OPDF_MODSYM))
+                continue;
+            for (uint32_t i = 0; i < fn->ninstr; i++) {
+                const isa_instr_t *st = &fn->instrs[i];
+                if (st->op != ISA_OP_ST || isa_instr_space(st, 0) != ISA_SP_PARAM || st->nopd < 2)
+                    continue;
+                const isa_operand_t *d = &fn->opds[st->opd];
+                if (d->kind == ISA_OPD_ADDR && d->base == ISA_OPD_SYM && !(d->flags & ISA_OPDF_MODSYM) &&
+                    d->u.sym == a->u.sym)
+                    ex_each_read(fn, st, slice_add, s);
+            }
+        }
+    }
+}
+
+static bool loop_yields(const isa_module_t *m, const ex_cfg_t *g, const isa_func_t *fn, uint32_t lo, uint32_t hi,
+                        uint8_t *in)
 {
     memset(in, 0, fn->nreg + 1);
     slice_t s = { in, fn->nreg, false };
@@ -245,10 +343,19 @@ static bool loop_yields(const ex_cfg_t *g, const isa_func_t *fn, uint32_t lo, ui
             ex_each_write(fn, x, slice_hit, &h);
             if (!h.hit)
                 continue;
-            if (impure(fn, x))
+            if (impure(m, fn, x, 0))
                 return true;
             s.grew = false;
             ex_each_read(fn, x, slice_add, &s);
+            if (x->op == ISA_OP_LD && isa_instr_space(x, 0) == ISA_SP_PARAM && x->nopd == 2) {
+                /* a pure call's result: what the call passes decides it */
+                const isa_operand_t *a = &fn->opds[x->opd + 1];
+                if (a->kind == ISA_OPD_ADDR && a->base == ISA_OPD_SYM && !(a->flags & ISA_OPDF_MODSYM)) {
+                    uint32_t c = call_of_result(fn, a->u.sym);
+                    if (c != ISA_NONE)
+                        call_args(fn, c, &s);
+                }
+            }
             if (x->guard != ISA_NONE)
                 slice_add(&s, x->guard, ISA_NONE);
             if (!locals && x->op == ISA_OP_LD && isa_instr_space(x, 0) == ISA_SP_LOCAL) {
@@ -303,7 +410,7 @@ bool ex_reconv_plan(ex_func_t *f)
             if (x->op == ISA_OP_BRA)
                 for (unsigned k = 0; k < x->nopd; k++) {
                     const isa_operand_t *o = &fn->opds[x->opd + k];
-                    if (o->kind == ISA_OPD_LABEL && label_at(fn, o) <= t && loop_yields(&g, fn, label_at(fn, o), t, in))
+                    if (o->kind == ISA_OPD_LABEL && label_at(fn, o) <= t && loop_yields(f->mod, &g, fn, label_at(fn, o), t, in))
                         f->yields[t] = 1;
                 }
         }
