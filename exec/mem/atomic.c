@@ -366,15 +366,8 @@ static void shared_spin(uint8_t *const *h, unsigned off, uint32_t sh, unsigned e
                 AT_LANES(hm, if (h[l] == p) hm &= ~(1u << l));
             }
         }
-        AT_LANES(tries & 0x0000ffffu, {
-            if (elem_get(h[l] + off, eb) == rd[l]) {
-                uint64_t v = fn(rd[l], b[l], c[l]);
-                memcpy(h[l] + off, &v, eb);
-                ret[l] = rd[l];
-                pend &= ~(1u << l);
-            }
-        });
-        AT_LANES(tries & 0xffff0000u, {
+        /* the lower half's tries first (lane order is that) */
+        AT_LANES(tries, {
             if (elem_get(h[l] + off, eb) == rd[l]) {
                 uint64_t v = fn(rd[l], b[l], c[l]);
                 memcpy(h[l] + off, &v, eb);
