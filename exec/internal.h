@@ -57,6 +57,8 @@ typedef struct {
     struct ex_fixup  *fixups;
     uint32_t          unsupported;   /* count of instructions without semantics */
     bool              stack_ops;     /* it runs alloca, stacksave or stackrestore (mem/stack.c) */
+    bool              pure;          /* it reads nothing another thread may change, nor calls
+                                        what does: a loop on its result need not yield (reconv.c) */
     /* Register-plus-immediate sources (%r2+1): each reads a pseudo-register of its own
      * (registers past the IR's, in ir_own, a copy of the IR with those operands renamed),
      * which preadd_f fills before the handler runs.  Instruction i's sums are
@@ -526,7 +528,7 @@ bool     ex_cfg_build(ex_cfg_t *g, const isa_func_t *fn, const uint8_t *extra, u
 void     ex_cfg_free(ex_cfg_t *g);
 /* Where each conditional branch's lanes meet again (f->join_at) and which backward branches
  * let waiting lanes run (f->yields): flow/reconv.c. */
-bool     ex_reconv_plan(ex_func_t *f);
+bool     ex_reconv_plan(const ex_program_t *p, ex_func_t *f);
 /* What a warp spinning on an mbarrier (w->mb_stuck) waits for, for deadlock reports. */
 void     ex_mb_describe(const ex_warp_t *w, char *out, size_t size);
 void     ex_contract_free(ex_contract_t *c);

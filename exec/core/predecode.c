@@ -812,5 +812,5 @@ bool ex_predecode(ex_program_t *p, uint32_t fi)
     f->fixups = d.fix;
     f->nfixup = d.nfix;
     pd_oom = prev;
-    return ex_reconv_plan(f);
+    return ex_reconv_plan(p, f);
 }

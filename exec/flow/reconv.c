@@ -110,11 +110,10 @@ out:
 
 static uint32_t call_of_result(const isa_func_t *fn, uint32_t v);
 static uint32_t callee_of(const isa_func_t *fn, const isa_instr_t *in);
-static bool func_pure(const isa_module_t *m, uint32_t fi, unsigned depth);
 
 /* An instruction whose result may change without the thread's own registers changing:
  * a loop that ends on it may wait for another thread. */
-static bool impure(const isa_module_t *m, const isa_func_t *fn, const isa_instr_t *in, unsigned depth)
+static bool impure(const ex_program_t *p, const isa_func_t *fn, const isa_instr_t *in)
 {
     switch (isa_ops[in->op].family) {
     case ISA_FAM_INT: case ISA_FAM_LOGIC: case ISA_FAM_FP: case ISA_FAM_HALF: case ISA_FAM_CMP:
@@ -142,13 +141,14 @@ static bool impure(const isa_module_t *m, const isa_func_t *fn, const isa_instr_
         int sp = isa_instr_space(in, 0);
         if (sp == ISA_SP_PARAM && in->nopd == 2) {
             /* a call's result, read from the body's .param variable it went to: impure
-             * unless the function is pure */
+             * unless the function is pure (pre-decoded before its callers) */
             const isa_operand_t *a = &fn->opds[in->opd + 1];
             if (a->kind != ISA_OPD_ADDR || a->base != ISA_OPD_SYM || (a->flags & ISA_OPDF_MODSYM) ||
                 a->u.sym < fn->nret + fn->nparam)
                 return false;
             uint32_t c = call_of_result(fn, a->u.sym);
-            return c == ISA_NONE || !func_pure(m, callee_of(fn, &fn->instrs[c]), depth);
+            uint32_t callee = c == ISA_NONE ? ISA_NONE : callee_of(fn, &fn->instrs[c]);
+            return callee >= p->m->nfunc || !p->funcs[callee].pure;
         }
         if (sp == ISA_SP_PARAM || sp == ISA_SP_CONST || sp == ISA_SP_LOCAL)
             return false;
@@ -196,25 +196,25 @@ static uint32_t callee_of(const isa_func_t *fn, const isa_instr_t *in)
     return ISA_NONE;
 }
 
-/* Whether function fi returns what its arguments alone decide: nothing in it (or in what
- * it calls) reads a value another thread may change.  ptxas expands such small functions
- * into the caller, where a loop on their result is a loop on their arguments: no YIELD
- * (warp_call_fuzz_419, _688: calls kept by --no-inline waited as the H100 does not). */
-static bool func_pure(const isa_module_t *m, uint32_t fi, unsigned depth)
+/* Whether fn returns what its arguments alone decide: nothing in it reads a value another
+ * thread may change, and it calls only functions of which that holds (pre-decoded first;
+ * one still being pre-decoded, in a recursion, counts as impure).  ptxas expands such
+ * small functions into the caller, where a loop on their result is a loop on their
+ * arguments: no YIELD (warp_call_fuzz_419, _688: calls kept by --no-inline waited as the
+ * H100 does not). */
+static bool func_pure(const ex_program_t *p, const isa_func_t *fn)
 {
-    if (fi >= m->nfunc || depth > 8 || !m->funcs[fi].has_body)
-        return false;
-    const isa_func_t *g = &m->funcs[fi];
-    for (uint32_t i = 0; i < g->ninstr; i++) {
-        const isa_instr_t *x = &g->instrs[i];
+    for (uint32_t i = 0; i < fn->ninstr; i++) {
+        const isa_instr_t *x = &fn->instrs[i];
         if (x->op == ISA_OP_ST || x->op == ISA_OP_BRA || x->op == ISA_OP_RET || x->op == ISA_OP_EXIT)
             continue;
         if (x->op == ISA_OP_CALL) {
-            if (!func_pure(m, callee_of(g, x), depth + 1))
+            uint32_t callee = callee_of(fn, x);
+            if (callee >= p->m->nfunc || !p->funcs[callee].pure)
                 return false;
             continue;
         }
-        if (impure(m, g, x, depth + 1))
+        if (impure(p, fn, x))
             return false;
     }
     return true;
@@ -276,9 +276,6 @@ static bool merges(const isa_func_t *fn, uint32_t lo, uint32_t hi, uint8_t *in)
     return d.twice;
 }
 
-/* Whether the loop of instructions [lo, hi] (hi its backward branch) can end only through
- * an impure value: the registers its exits test, followed back through the loop's pure
- * instructions. */
 /* What call c of fn passes joins the slice: its register arguments, and the registers
  * stored into the .param variables it passes. */
 static void call_args(const isa_func_t *fn, uint32_t c, slice_t *s)
@@ -309,7 +306,10 @@ static void call_args(const isa_func_t *fn, uint32_t c, slice_t *s)
     }
 }
 
-static bool loop_yields(const isa_module_t *m, const ex_cfg_t *g, const isa_func_t *fn, uint32_t lo, uint32_t hi,
+/* Whether the loop of instructions [lo, hi] (hi its backward branch) can end only through
+ * an impure value: the registers its exits test, followed back through the loop's pure
+ * instructions. */
+static bool loop_yields(const ex_program_t *p, const ex_cfg_t *g, const isa_func_t *fn, uint32_t lo, uint32_t hi,
                         uint8_t *in)
 {
     memset(in, 0, fn->nreg + 1);
@@ -343,7 +343,7 @@ static bool loop_yields(const isa_module_t *m, const ex_cfg_t *g, const isa_func
             ex_each_write(fn, x, slice_hit, &h);
             if (!h.hit)
                 continue;
-            if (impure(m, fn, x, 0))
+            if (impure(p, fn, x))
                 return true;
             s.grew = false;
             ex_each_read(fn, x, slice_add, &s);
@@ -384,7 +384,7 @@ static bool loop_yields(const isa_module_t *m, const ex_cfg_t *g, const isa_func
     return false;
 }
 
-bool ex_reconv_plan(ex_func_t *f)
+bool ex_reconv_plan(const ex_program_t *p, ex_func_t *f)
 {
     const isa_func_t *fn = f->ir;
     uint32_t n = fn->ninstr;
@@ -410,11 +410,12 @@ bool ex_reconv_plan(ex_func_t *f)
             if (x->op == ISA_OP_BRA)
                 for (unsigned k = 0; k < x->nopd; k++) {
                     const isa_operand_t *o = &fn->opds[x->opd + k];
-                    if (o->kind == ISA_OPD_LABEL && label_at(fn, o) <= t && loop_yields(f->mod, &g, fn, label_at(fn, o), t, in))
+                    if (o->kind == ISA_OPD_LABEL && label_at(fn, o) <= t && loop_yields(p, &g, fn, label_at(fn, o), t, in))
                         f->yields[t] = 1;
                 }
         }
     }
+    f->pure = ok && func_pure(p, fn);
     free(ipdom);
     free(in);
     ex_cfg_free(&g);

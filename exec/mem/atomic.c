@@ -41,7 +41,8 @@
 #define AT_BASE32    EX_ADDR_BASE32 /* x->flags: the address register is 32 bits */
 #define AT_SHAREDSP  0x08   /* x->flags: the instruction names a shared space */
 #define AT_VOPS      0x10   /* x->flags: vector operands (opd_slot) */
-#define AT_SPIN      0x40   /* x->flags: in shared memory the H100's compare-and-swap loop */
+#define AT_SPIN      0x40   /* x->flags: 8-byte elements that shared memory changes as the
+                               H100's compare-and-swap loop does (shared_spin) */
 #define AT_SKIP      0x80   /* x->flags: with AT_SPIN, a lane its operation leaves the element
                                unchanged finishes without its compare-and-swap (min, max) */
 
@@ -342,16 +343,15 @@ static inline uint64_t elem_get(const uint8_t *p, unsigned eb)
  * lanes on one and on two addresses; atom_fuzz_*).  f32, f16x2 and bf16x2 adds are such
  * loops over ATOMS.CAST.SPIN too, but there every lane tries in each round, in lane
  * order, which is lane order (measured alike). */
-static void shared_spin(uint8_t *const *h, unsigned off, uint32_t sh, unsigned eb, bool skip,
-                        isa_atom_fn_t fn, const uint64_t *b, const uint64_t *c, uint64_t *ret)
+static void shared_spin(uint8_t *const *h, unsigned off, uint32_t sh, bool skip, isa_atom_fn_t fn,
+                        const uint64_t *b, const uint64_t *c, uint64_t *ret)
 {
-    uint64_t keep = eb == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (eb * 8)) - 1;
     uint64_t rd[ISA_LANES];
     for (uint32_t pend = sh; pend;) {
-        AT_LANES(pend, rd[l] = elem_get(h[l] + off, eb));
+        AT_LANES(pend, rd[l] = elem_get(h[l] + off, 8));
         if (skip)
             AT_LANES(pend, {
-                if ((fn(rd[l], b[l], c[l]) & keep) == rd[l]) {
+                if (fn(rd[l], b[l], c[l]) == rd[l]) {
                     ret[l] = rd[l];
                     pend &= ~(1u << l);
                 }
@@ -368,9 +368,9 @@ static void shared_spin(uint8_t *const *h, unsigned off, uint32_t sh, unsigned e
         }
         /* the lower half's tries first (lane order is that) */
         AT_LANES(tries, {
-            if (elem_get(h[l] + off, eb) == rd[l]) {
+            if (elem_get(h[l] + off, 8) == rd[l]) {
                 uint64_t v = fn(rd[l], b[l], c[l]);
-                memcpy(h[l] + off, &v, eb);
+                memcpy(h[l] + off, &v, 8);
                 ret[l] = rd[l];
                 pend &= ~(1u << l);
             }
@@ -393,8 +393,7 @@ static void shared_rmw(uint8_t *const *h, unsigned off, uint32_t sh, unsigned eb
         return;
     }
     AT_LANES(sh, {
-        uint64_t v = 0;
-        memcpy(&v, h[l] + off, eb);
+        uint64_t v = elem_get(h[l] + off, eb);
         ret[l] = v;
         v = fn(v, b[l], c[l]);
         memcpy(h[l] + off, &v, eb);
@@ -457,7 +456,7 @@ static int atom_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         w->polls++;                    /* a lock's compare-and-swap or exchange */
     for (unsigned k = 0; k < vec; k++) {
         if (sh && (x->flags & AT_SPIN))
-            shared_spin(h, k * eb, sh, eb, (x->flags & AT_SKIP) != 0, AT_FN_S(x->aux), b[k], c, ret[k]);
+            shared_spin(h, k * eb, sh, (x->flags & AT_SKIP) != 0, AT_FN_S(x->aux), b[k], c, ret[k]);
         else if (sh)
             shared_rmw(h, k * eb, sh, eb, kind, AT_FN_S(x->aux), b[k], c, ret[k]);
         if (mask & ~sh)

@@ -478,7 +478,8 @@ static void shared_access(ex_wstats_t *ws, const uint64_t *a, uint32_t mask, uns
         unsigned group = 128 / chunk;
         bool conflict = false;
         for (unsigned pc = 0; pc < pieces; pc++) {
-            /* pairs of groups whose lanes all name one word go as one wavefront (loads) */
+            /* pairs of groups whose lanes all name one word go as one wavefront (loads; a
+             * 16-byte store goes by its groups, measured, and an 8-byte one alike) */
             for (unsigned pair = 0; pair < ISA_LANES; pair += 2 * group) {
                 uint32_t pm = mask & (uint32_t)(((2ull * group == 32) ? 0xffffffffull : ((1ull << (2 * group)) - 1)) << pair);
                 if (!pm)
