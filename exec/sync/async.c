@@ -189,11 +189,9 @@ static int mb_complete_at(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, uint64
 
 /* One lane's arrive-on (count arrivals, after adding tx to the transaction count). */
 static int mb_arrive_lane(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, uint64_t *p, uint32_t count, int64_t tx,
-                          bool drop, bool nocomplete, uint64_t *state)
+                          bool drop, bool nocomplete)
 {
     mb_t b = mb_get(*p);
-    if (state)
-        *state = mb_state(*p);
     if (count < 1 || count > MB_MAX_COUNT) {
         snprintf(w->fault_buf, sizeof w->fault_buf, "mbarrier arrival count %u outside 1..%u", count, MB_MAX_COUNT);
         return as_fault(w, x, l, 0, EX_FAULT_ILLEGAL, w->fault_buf);
@@ -223,24 +221,37 @@ static int mb_arrive_lane(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, uint64
     return ISA_X_NEXT;
 }
 
+/* The lanes of one arrive on one barrier arrive together, as on the H100: each receives
+ * the state of its barrier before the instruction, so the states are read first, then
+ * the arrivals made in lane order.  The .noComplete forms arrive lane after lane, each
+ * lane receiving the state after the lower lanes' arrivals (goldens mbar_fuzz). */
 static int mb_arrive_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     bool expect = x->flags & MB_EXPECT;
+    uint64_t *p[ISA_LANES];
+    uint64_t st[ISA_LANES];
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        uint64_t *p = mb_at(w, f, x, l);
-        if (!p)
+        if (!(p[l] = mb_at(w, f, x, l)))
             return ISA_X_FAULT;
+        st[l] = mb_state(*p[l]);
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (x->flags & MB_NOCOMP)
+            st[l] = mb_state(*p[l]);
         uint32_t v = u32_lane(f, x->o[2], l, 1);
-        uint64_t st;
-        int r = mb_arrive_lane(w, x, l, p, expect ? 1 : v, expect ? (int64_t)v : 0, x->flags & MB_DROP,
-                               x->flags & MB_NOCOMP, &st);
+        int r = mb_arrive_lane(w, x, l, p[l], expect ? 1 : v, expect ? (int64_t)v : 0, x->flags & MB_DROP,
+                               x->flags & MB_NOCOMP);
         if (r != ISA_X_NEXT)
             return r;
-        if (x->o[0] != ISA_NONE)
-            ISA_SLOT(uint64_t, f, x->o[0])[l] = st;
     }
+    if (x->o[0] != ISA_NONE)
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            ISA_SLOT(uint64_t, f, x->o[0])[l] = st[l];
+        }
     return ISA_X_NEXT;
 }
 
@@ -525,7 +536,10 @@ static int mb_pending_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mas
     (void)wv;
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        ISA_SLOT(uint32_t, f, x->o[0])[l] = mb_get(ISA_SLOT(const uint64_t, f, x->o[2])[l]).pending;
+        /* 2^20 minus the state's field, unmasked: a state whose field is 0 (one that
+         * never came from an arrive, such as 0) gives 2^20 (golden mbar_fuzz) */
+        uint64_t st = ISA_SLOT(const uint64_t, f, x->o[2])[l];
+        ISA_SLOT(uint32_t, f, x->o[0])[l] = (1u << 20) - (uint32_t)((st >> 43) & 0xfffff);
     }
     return ISA_X_NEXT;
 }
@@ -730,7 +744,7 @@ static int cp_mbarrier_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t ma
         uint64_t *p = mb_at(w, f, x, l);
         if (!p)
             return ISA_X_FAULT;
-        int r = mb_arrive_lane(w, x, l, p, 1, 0, false, false, NULL);
+        int r = mb_arrive_lane(w, x, l, p, 1, 0, false, false);
         if (r != ISA_X_NEXT)
             return r;
     }
