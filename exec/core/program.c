@@ -349,11 +349,21 @@ static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *di
         if (!f->code || !f->code[i].fn) {
             char name[256];
             isa_instr_name(m, in, name, sizeof name);
-            /* A call to a function without a body (vprintf, malloc...) names it. */
+            /* A call to a function without a body names it: an .extern function that no
+             * linked unit defines, or a device-runtime function not provided. */
+            const char *unresolved = NULL;
             for (uint32_t k = 0; in->op == ISA_OP_CALL && k < in->nopd; k++) {
                 const isa_operand_t *o = &fn->opds[in->opd + k];
                 if (o->kind == ISA_OPD_FUNC && !m->funcs[o->u.func].has_body)
-                    snprintf(name, sizeof name, "%s", m->funcs[o->u.func].name);
+                    unresolved = m->funcs[o->u.func].name;
+            }
+            if (unresolved) {
+                if (diag)
+                    isa_diag_print(diag, &m->srcs[in->mloc.file], in->mloc.begin, in->mloc.end, "error",
+                                   "call of '%s', which has no body: no linked unit defines it (--link UNIT.ptx), "
+                                   "and it is not a device-runtime function the emulator provides", unresolved);
+                n++;
+                continue;
             }
             /* An operand form that no handler honours is named: "mov.pred with '!%p1'". */
             uint32_t why = f->why ? f->why[i] : ISA_NONE;

@@ -225,6 +225,18 @@ START_TEST(unsupported_stops_before_launch)
 }
 END_TEST
 
+/* A call of an .extern function no linked unit defines is refused before the launch,
+ * naming the function and the way to give it. */
+START_TEST(unresolved_extern_named)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun("tests/ptx/unsupported/extern_unresolved.ptx 'u32[1]:out'", &out), 2);
+    ck_assert_msg(strstr(out, "extern_unresolved.ptx:19:2: error: call of 'twice', which has no body") &&
+                  strstr(out, "--link") && !strstr(out, "not supported yet"), "%s", out);
+    free(out);
+}
+END_TEST
+
 /* Sampler state read through a reference is refused as the GPU's driver refuses it,
  * with the reason. */
 START_TEST(sampler_reference_refused)
@@ -682,6 +694,7 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, dump_and_print);
     tcase_add_test(tc, invalid_ptx_exits_2_with_location);
     tcase_add_test(tc, unsupported_stops_before_launch);
+    tcase_add_test(tc, unresolved_extern_named);
     tcase_add_test(tc, sampler_reference_refused);
     tcase_add_test(tc, unmeasured_texture_form_faults);
     tcase_add_test(tc, scalar_texture_coordinate_refused);
