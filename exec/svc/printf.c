@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #define FMT_MAX  4096    /* bytes of a format string read (longer ones are cut) */
 #define STR_MAX  4096    /* bytes of a %s argument read */
@@ -109,6 +110,10 @@ static int format(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt_
             put(t, p, strlen(p));
             break;
         }
+        /* The host formats the text before a conversion with it: when the conversion
+         * cannot be formatted (a wide character the C locale does not have), neither is
+         * printed (goldens printf_fuzz). */
+        size_t seg = t->n;
         put(t, p, (size_t)(pc - p));
         /* %[flags][width][.precision][length]conversion */
         const char *q = pc + 1;
@@ -117,7 +122,7 @@ static int format(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt_
         spec[sn++] = '%';
         while (*q && strchr("-+ #0", *q) && sn < 20)
             spec[sn++] = *q++;
-        int width = -1, prec = -1;
+        int width = -1;
         bool wstar = false, pstar = false;
         if (*q == '*') {
             wstar = true;
@@ -126,15 +131,17 @@ static int format(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt_
             while (*q >= '0' && *q <= '9' && sn < 40)
                 spec[sn++] = *q++;
         }
+        char precs[24];           /* ".digits", placed after a width given by '*' */
+        size_t pn = 0;
         if (*q == '.') {
             q++;
             if (*q == '*') {
                 pstar = true;
                 q++;
             } else {
-                spec[sn++] = '.';
-                while (*q >= '0' && *q <= '9' && sn < 56)
-                    spec[sn++] = *q++;
+                precs[pn++] = '.';
+                while (*q >= '0' && *q <= '9' && pn < sizeof precs - 1)
+                    precs[pn++] = *q++;
             }
         }
         int lmod = 0;   /* 0 none, 1 hh, 2 h, 3 l/ll, 4 L, 5 z/t/j (not supported by the GPU) */
@@ -151,16 +158,25 @@ static int format(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt_
         }
         q++;
         /* As the H100 prints them (recorded): "%%" is '%'; "%5%" too when the call has
-         * arguments, and as it stands when it has none, like every other conversion
-         * then; a conversion it does not know (%y), the length L, a precision given by
-         * '*' and the lengths z, t and j are printed as they stand and take no
-         * argument. */
+         * arguments, and as it stands when it has none; a conversion it does not know
+         * (%y) and a precision given by '*' are printed as they stand and take no
+         * argument; so does the length L (%Lf).  Not modelled (the H100 prints what
+         * is not the argument: docs/services.md): L with flags or a precision (NaNs),
+         * z, t and j (host addresses; the emulator prints them as they stand), hh (a
+         * byte of the format; the emulator formats it as C does). */
         if (conv == '%' && (q == pc + 2 || args)) {
             put(t, "%", 1);
             p = q;
             continue;
         }
-        if (!strchr("diuoxXcfFeEgGaAsp", conv) || pstar || lmod >= 4 || !args) {
+        if (strchr("diuoxXcfFeEgGaAsp", conv) && !args) {
+            /* The device's vprintf copies a conversion's argument from the buffer: with
+             * none (a null buffer) the H100 faults at address 0 (goldens printf_fuzz). */
+            a.fault = true;
+            ex_mem(w, lane, ISA_SP_NONE, 0, 1, x);
+            break;
+        }
+        if (!strchr("diuoxXcfFeEgGaAsp", conv) || pstar || lmod >= 4) {
             /* not a conversion: the text is printed as it stands */
             put(t, pc, (size_t)(q - pc));
             p = q;
@@ -169,16 +185,11 @@ static int format(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt_
         if (wstar) {
             width = (int)(uint32_t)next_arg(&a, 4);
             nargs++;
-        }
-        if (pstar) {
-            prec = (int)(uint32_t)next_arg(&a, 4);
-            nargs++;
-        }
-        if (wstar)
             sn += (size_t)snprintf(spec + sn, sizeof spec - sn, "%d", width);
-        if (pstar)
-            sn += (size_t)snprintf(spec + sn, sizeof spec - sn, ".%d", prec);
-        char out[512];
+        }
+        memcpy(spec + sn, precs, pn);
+        sn += pn;
+        char *out = NULL;    /* the conversion's text, any length (a width of 10^9 too) */
         int k = 0;
         nargs++;
         switch (conv) {
@@ -196,14 +207,19 @@ static int format(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt_
             case 3: sv = (long long)v; uv = v; break;
             default: sv = (int)(uint32_t)v; uv = (uint32_t)v; break;
             }
-            k = sgn ? snprintf(out, sizeof out, spec, sv) : snprintf(out, sizeof out, spec, uv);
+            k = sgn ? asprintf(&out, spec, sv) : asprintf(&out, spec, uv);
             break;
         }
         case 'c': {
             uint64_t v = next_arg(&a, lmod == 3 ? 8 : 4);
+            if (lmod == 3) {          /* %lc: a wide character, in the C locale */
+                memcpy(spec + sn, "lc", 3);
+                k = asprintf(&out, spec, (wint_t)(uint32_t)v);
+                break;
+            }
             spec[sn] = 'c';
             spec[sn + 1] = 0;
-            k = snprintf(out, sizeof out, spec, (int)(unsigned char)v);
+            k = asprintf(&out, spec, (int)(unsigned char)v);
             break;
         }
         case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
@@ -212,7 +228,7 @@ static int format(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt_
             memcpy(&d, &v, 8);
             spec[sn] = conv;
             spec[sn + 1] = 0;
-            k = snprintf(out, sizeof out, spec, d);
+            k = asprintf(&out, spec, d);
             break;
         }
         case 's': {
@@ -220,22 +236,23 @@ static int format(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt_
             spec[sn] = 's';
             spec[sn + 1] = 0;
             if (!s) {
-                k = snprintf(out, sizeof out, spec, "(null)");
+                k = asprintf(&out, spec, "(null)");
             } else if (read_str(w, lane, x, s, str, STR_MAX) < 0) {
                 a.fault = true;
-            } else {
-                int m = snprintf(NULL, 0, spec, str);
-                if (m >= (int)sizeof out) {   /* long strings go straight to the text */
-                    char *big = malloc((size_t)m + 1);
-                    if (big) {
-                        snprintf(big, (size_t)m + 1, spec, str);
-                        put(t, big, (size_t)m);
-                        free(big);
-                    }
-                    k = 0;
-                } else {
-                    k = snprintf(out, sizeof out, spec, str);
+            } else if (lmod == 3) {
+                /* %ls: the host reads the string's copy as wide characters (four bytes
+                 * each, zeros after the string) */
+                size_t n = strlen(str), nw = n / 4 + 1;
+                wchar_t *ws = calloc(nw + 1, sizeof *ws);
+                if (ws) {
+                    for (size_t i = 0; i < n; i++)
+                        ws[i / 4] |= (wchar_t)((uint32_t)(unsigned char)str[i] << (8 * (i % 4)));
+                    memcpy(spec + sn, "ls", 3);
+                    k = asprintf(&out, spec, ws);
+                    free(ws);
                 }
+            } else {
+                k = asprintf(&out, spec, str);
             }
             break;
         }
@@ -243,14 +260,19 @@ static int format(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt_
             uint64_t v = next_arg(&a, 8);
             spec[sn] = 'p';
             spec[sn + 1] = 0;
-            k = snprintf(out, sizeof out, spec, (void *)(uintptr_t)v);
+            k = asprintf(&out, spec, (void *)(uintptr_t)v);
             break;
         }
         }
+        if (k < 0) {             /* asprintf leaves out undefined then */
+            out = NULL;
+            t->n = seg;
+        }
+        if (k > 0 && !a.fault)
+            put(t, out, (size_t)k);
+        free(out);
         if (a.fault)
             break;
-        if (k > 0)
-            put(t, out, (size_t)k < sizeof out ? (size_t)k : sizeof out - 1);
         p = q;
     }
     free(fmtbuf);
