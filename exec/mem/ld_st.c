@@ -868,6 +868,12 @@ static bool select_ldst(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
     } else if (addr->base != ISA_OPD_IMM) {
         return false;
     }
+    /* In a device function, a register address of ld.param/st.param is one mov gave of
+     * the function's own parameter: the address of its copy in the local frame
+     * (predecode.c), which the access reads (measured: LLVM's by-value aggregates read at
+     * a run-time offset, tests/golden/param_func_addr). */
+    if (addr->base == ISA_OPD_REG && !fn->is_entry && sp != ISA_SP_NONE && isa_spaces[sp].window == ISA_SP_PARAM)
+        sp = ISA_SP_LOCAL;
 done:
     aux |= (uint64_t)(sp == ISA_SP_NONE ? 0xff : (unsigned)sp) << 16;
     x->aux = aux;
