@@ -358,7 +358,14 @@ static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *di
                     unresolved = m->funcs[o->u.func].name;
             }
             if (unresolved) {
-                if (diag)
+                bool service = false;
+                for (unsigned s = 0; ex_service_name(s); s++)
+                    service |= strcmp(ex_service_name(s), unresolved) == 0;
+                if (diag && service)
+                    isa_diag_print(diag, &m->srcs[in->mloc.file], in->mloc.begin, in->mloc.end, "error",
+                                   "call of '%s', declared with another signature than the device runtime's",
+                                   unresolved);
+                else if (diag)
                     isa_diag_print(diag, &m->srcs[in->mloc.file], in->mloc.begin, in->mloc.end, "error",
                                    "call of '%s', which has no body: no linked unit defines it (--link UNIT.ptx), "
                                    "and it is not a device-runtime function the emulator provides", unresolved);
