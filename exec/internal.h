@@ -82,7 +82,8 @@ typedef struct {
      * all its paths meet at (ISA_NONE: none, or not a branch); whether a backward branch
      * closes a loop that yields to the lanes waiting at a join. */
     uint32_t         *join_at;
-    uint8_t          *yields;
+    uint8_t          *yields;        /* bit 0: the loop yields; EX_ARMS_INSIDE: a forward
+                                        branch whose arms stay inside its region */
 } ex_func_t;
 
 /* One register-plus-immediate sum: dst = src + imm in w bytes per lane, every lane. */
@@ -220,6 +221,8 @@ struct ex_program {
  * made by part of the warp leaves the caller's other lanes free to run, and to call
  * functions of their own, while the callee's lanes wait (at a collective, say). */
 #define EX_NJOIN 8     /* nested joins an activation tracks (deeper ones meet by counter order) */
+#define EX_ARMS_INSIDE 2 /* ex_func_t.yields: the branch's arms stay between it and its join */
+#define EX_NDEFER 4    /* arms waiting in turn (more: the last one holds them all) */
 typedef struct ex_ctx {
     ex_func_t  *fn;
     uint8_t    *frame;
@@ -238,7 +241,11 @@ typedef struct ex_ctx {
      * the join completes). */
     uint32_t    parked;
     uint32_t    njoin;
+    /* Arms that run second (lanes), each held back while lanes not held back are between
+     * its branch (from) and the branch's join, the latest first (interp.c, join_defer) */
+    uint32_t    ndefer;
     struct ex_join { uint32_t pc, members, arrived; } join[EX_NJOIN];
+    struct ex_defer { uint32_t lanes, from; } defer[EX_NDEFER];
 } ex_ctx_t;
 
 #define EX_MAX_DEPTH 64

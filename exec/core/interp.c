@@ -5,7 +5,9 @@
  * (lanes with equal counters form one group and execute together), straight through
  * until a branch splits the group, a barrier or call stops it, or its lanes exit.  After
  * a split the lowest counter runs first, so lanes that branched over code wait at the
- * join point until the others catch up, and the warp reconverges.  A group that keeps
+ * join point until the others catch up, and the warp reconverges; where the arms of a
+ * forward branch stay inside its region, the arm with fewer lanes runs first and the
+ * other is held back until it has arrived (join_defer), as on the H100.  A group that keeps
  * jumping backwards while other groups wait is preempted after EX_SPIN_LIMIT backward
  * jumps and the next group (by program counter, round robin) runs: a lane spinning on a
  * lock held by another lane of its warp lets that lane progress.  Warps of a CTA run in
@@ -404,6 +406,19 @@ static void join_push(ex_ctx_t *cx, uint32_t pc, uint32_t g)
         cx->join[cx->njoin++] = (struct ex_join){ pc, g, 0 };
 }
 
+/* The arm of the branch at from that runs second (lanes m) waits for the other arm: after the arms deferred before it, last in first out (a branch inside an
+ * arm: its other arm runs before the outer branch's). */
+static __attribute__((noinline, cold)) void join_defer(ex_ctx_t *cx, uint32_t m, uint32_t from)
+{
+    if (cx->ndefer < EX_NDEFER) {
+        cx->defer[cx->ndefer++] = (struct ex_defer){ m, from };
+    } else {
+        struct ex_defer *d = &cx->defer[EX_NDEFER - 1];
+        d->lanes |= m;
+        d->from = from < d->from ? from : d->from;
+    }
+}
+
 /* Lanes waiting at joins run on past them, as the GPU's YIELD lets lanes go on from a
  * convergence barrier: they leave those joins, which stay for the lanes still to come
  * (the released ones meet the others again at an outer join).  All of them (a loop
@@ -412,6 +427,8 @@ static void join_push(ex_ctx_t *cx, uint32_t pc, uint32_t g)
 static uint32_t join_release(ex_ctx_t *cx, bool just)
 {
     uint32_t freed = 0;
+    if (!just)
+        cx->ndefer = 0;
     for (uint32_t k = cx->njoin; k-- > 0;) {
         struct ex_join *j = &cx->join[k];
         j->members &= ~j->arrived;
@@ -432,6 +449,32 @@ static inline uint32_t join_next(const ex_ctx_t *cx, uint32_t g, uint32_t pc)
         if ((cx->join[k].members & g) && cx->join[k].pc > pc && cx->join[k].pc < best)
             best = cx->join[k].pc;
     return best;
+}
+
+/* Of the ready lanes of cx, those no deferral holds back: the arm of a divergent branch
+ * that runs second waits while lanes of the other arm are still between the branch and
+ * the join (they arrived, left, or jumped out: a break).  When all the ready lanes are
+ * held back (the first arm's lanes wait elsewhere: a barrier, a call), they run. */
+static __attribute__((noinline, cold)) uint32_t join_undeferred(const ex_warp_t *w, ex_ctx_t *cx, uint32_t ready)
+{
+    uint32_t held = 0;
+    for (uint32_t k = 0; k < cx->ndefer; k++)
+        held |= cx->defer[k].lanes;
+    while (cx->ndefer) {
+        const struct ex_defer *d = &cx->defer[cx->ndefer - 1];
+        uint32_t inside = 0, at = cx->fn->join_at[d->from];
+        for (uint32_t m = cx->members & w->alive & ~cx->parked & ~held; m; m &= m - 1) {
+            uint32_t q = cx->pc[__builtin_ctz(m)];
+            inside |= q > d->from && q < at;
+        }
+        if (inside)
+            break;
+        cx->ndefer--;
+        held = 0;
+        for (uint32_t k = 0; k < cx->ndefer; k++)
+            held |= cx->defer[k].lanes;
+    }
+    return ready & ~held ? ready & ~held : ready;
 }
 
 /* Whether group g is at a join it is a member of. */
@@ -523,6 +566,8 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
         }
         w->cur = i;
         ex_ctx_t *cx = &w->ctx[i];
+        if (__builtin_expect(cx->ndefer != 0, 0) && w->backjumps < EX_SPIN_LIMIT)
+            ready = join_undeferred(w, cx, ready);
         /* The group with the lowest program counter (round robin past a spinning one). */
         uint32_t pc = UINT32_MAX, g = 0, second = 0;   /* second: set by the one-pass selection */
         bool resumed = w->res_ok && w->res_cur == i && w->res_ready == ready;
@@ -727,12 +772,22 @@ static inline __attribute__((always_inline)) int warp_run_t(ex_warp_t *w, uint64
                     break;
                 }
                 /* Divergence: the taken lanes go to the target, the others fall through;
-                 * they meet again at the branch's join. */
+                 * they meet again at the branch's join.  The arm with fewer lanes runs
+                 * first, the fall-through arm when they are as many, and the other arm
+                 * after it, when the first has all arrived at the join (or left), as on
+                 * the H100 (tickets of a shared atomic in the arms of random if/else
+                 * nests: goldens warp_order_*, tests/golden/gen_order.py), where the arms
+                 * stay inside the branch's region (reconv.c): the second arm is deferred
+                 * (join_defer).  Elsewhere the lowest counter runs first. */
                 for (uint32_t m = mask; m; m &= m - 1)
                     cx->pc[__builtin_ctz(m)] = tgt;
                 join_push(cx, cx->fn->join_at[pc], g);
                 if (cx->njoin)
                     join_arrive(w, cx, mask, tgt);
+                if (cx->fn->yields[pc] & EX_ARMS_INSIDE) {
+                    unsigned nt = (unsigned)__builtin_popcount(mask), nf = (unsigned)__builtin_popcount(g & ~mask);
+                    join_defer(cx, nt < nf ? g & ~mask : mask, pc);
+                }
                 g &= ~mask;
                 pc++;
                 break;

@@ -384,6 +384,49 @@ static bool loop_yields(const ex_program_t *p, const ex_cfg_t *g, const isa_func
     return false;
 }
 
+/* Whether the arms of the forward branch at t stay between it and its join j: no exit,
+ * return, call or trap there, and no branch out of the region (a break, a continue).  The
+ * arm with fewer lanes then runs first and the other waits (interp.c); elsewhere lanes run
+ * lowest counter first, which is what the H100 showed there (goldens warp_fuzz_*,
+ * warp_call_fuzz_*).  Not in a body with expanded calls either (inline.c): the order
+ * there did not always match the H100's activations (5 of the warp_call_fuzz goldens). */
+static bool arms_inside(const isa_module_t *m, const isa_func_t *fn, uint32_t t, uint32_t j)
+{
+    const isa_instr_t *br = &fn->instrs[t];
+    uint32_t tgt = UINT32_MAX;
+    for (unsigned k = 0; k < br->nopd; k++)
+        if (fn->opds[br->opd + k].kind == ISA_OPD_LABEL)
+            tgt = label_at(fn, &fn->opds[br->opd + k]);
+    if (tgt <= t || tgt > j || j - t > 4096)
+        return false;
+    for (uint32_t i = t + 1; i < j; i++) {
+        const isa_instr_t *x = &fn->instrs[i];
+        switch ((isa_op_t)x->op) {
+        case ISA_OP_EXIT: case ISA_OP_RET: case ISA_OP_TRAP: case ISA_OP_BRX_IDX:
+            return false;
+        case ISA_OP_CALL:          /* a device service (vprintf, malloc) is no call */
+            for (unsigned k = 0; k < x->nopd; k++) {
+                const isa_operand_t *o = &fn->opds[x->opd + k];
+                if (o->kind == ISA_OPD_FUNC && m->funcs[o->u.func].has_body)
+                    return false;
+                if (o->kind == ISA_OPD_REG && k < 2)
+                    return false;  /* an indirect call */
+            }
+            break;
+        case ISA_OP_BRA:
+            for (unsigned k = 0; k < x->nopd; k++) {
+                const isa_operand_t *o = &fn->opds[x->opd + k];
+                if (o->kind == ISA_OPD_LABEL && (label_at(fn, o) <= t || label_at(fn, o) > j))
+                    return false;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return true;
+}
+
 bool ex_reconv_plan(const ex_program_t *p, ex_func_t *f)
 {
     const isa_func_t *fn = f->ir;
@@ -407,6 +450,9 @@ bool ex_reconv_plan(const ex_program_t *p, ex_func_t *f)
             if ((x->op == ISA_OP_BRA && x->guard != ISA_NONE) || x->op == ISA_OP_BRX_IDX)
                 if (ipdom[b] != ISA_NONE && ipdom[b] < g.nb)
                     f->join_at[t] = g.bstart[ipdom[b]];
+            if (x->op == ISA_OP_BRA && f->join_at[t] != ISA_NONE && !f->ir_inl &&
+                arms_inside(p->m, fn, t, f->join_at[t]))
+                f->yields[t] |= EX_ARMS_INSIDE;
             if (x->op == ISA_OP_BRA)
                 for (unsigned k = 0; k < x->nopd; k++) {
                     const isa_operand_t *o = &fn->opds[x->opd + k];
