@@ -9,6 +9,8 @@ lane order) and logs it with the block's number, so the log shows which arm ran 
 The expected outputs are the H100's (record.sh): the arm with fewer lanes first, the
 fall-through arm when they are as many (docs/execution.md).
     tests/golden/gen_order.py FIRST COUNT     writes warp_order_FIRST .. FIRST+COUNT-1
+    ... --leave   adds breaks out of the loops and branches of lanes that leave (to the
+                  kernel's end), as warp_order_leave_N: 42 of 150 match the H100 (pending/)
 """
 import random
 import sys
@@ -17,8 +19,10 @@ LOG = 24
 
 
 class Gen:
-    def __init__(self, rng):
+    def __init__(self, rng, leave):
         self.rng = rng
+        self.leave = leave
+        self.loops = []
         self.out = []
         self.labels = 0
         self.blocks = 0
@@ -62,6 +66,13 @@ class Gen:
     def stmt(self):
         r = self.rng
         k = r.random()
+        if self.leave and self.depth >= 1 and k < 0.12:
+            self.pred("%p3")
+            if self.loops and r.random() < 0.6:
+                self.emit(f"@%p3 bra {self.loops[-1]};")     # a break
+            else:
+                self.emit("@%p3 bra $END;")                   # lanes leave
+            return
         if self.depth >= 3 or k < 0.3:
             self.ticket()
             return
@@ -97,6 +108,8 @@ class Gen:
             self.out.append(f"{end}:")
         else:                              # a loop with a per-lane count
             top = self.label()
+            brk = self.label() if self.leave else None
+            self.loops.append(brk)
             c = f"%r{11 + self.depth}"       # a counter per nesting depth
             self.emit(f"and.b32 {c}, %r1, {r.choice([1, 3, 7])};")
             self.emit(f"add.u32 {c}, {c}, 1;")
@@ -106,6 +119,9 @@ class Gen:
             self.emit(f"sub.u32 {c}, {c}, 1;")
             self.emit(f"setp.ne.u32 %p2, {c}, 0;")
             self.emit(f"@%p2 bra {top};")
+            if brk:
+                self.out.append(f"{brk}:")
+            self.loops.pop()
         self.depth -= 1
 
     def body(self):
@@ -113,9 +129,19 @@ class Gen:
             self.stmt()
 
 
-def program(seed):
+END = """$END:
+	atom.shared.add.u32 %r5, [%r9], 1;
+	mad.lo.u32 %r5, %r5, 256, 255;
+	setp.lt.u32 %p7, %r8, 24;
+	mul.wide.u32 %rd3, %r8, 4;
+	add.u64 %rd3, %rd3, %rd2;
+	@%p7 st.global.u32 [%rd3], %r5;
+"""
+
+
+def program(seed, leave=False):
     rng = random.Random(seed * 7727 + 1)
-    g = Gen(rng)
+    g = Gen(rng, leave)
     for _ in range(rng.randrange(2, 5)):
         g.stmt()
     ptx = f"""//
@@ -143,7 +169,7 @@ def program(seed):
 	@%p7 st.shared.u32 [%r9], 1;
 	bar.sync 0;
 {chr(10).join(g.out)}
-	ret;
+{END if leave else ""}	ret;
 }}
 """
     return ptx, f"-b 32 u32[{32 * LOG}]:out\n"
@@ -151,11 +177,13 @@ def program(seed):
 
 def main():
     first, count = int(sys.argv[1]), int(sys.argv[2])
+    leave = len(sys.argv) > 3 and sys.argv[3] == "--leave"
+    name = "warp_order_leave" if leave else "warp_order"
     for seed in range(first, first + count):
-        ptx, cmd = program(seed)
-        with open(f"tests/golden/warp_order_{seed}.ptx", "w") as f:
-            f.write(ptx)
-        with open(f"tests/golden/warp_order_{seed}.cmd", "w") as f:
+        ptx, cmd = program(seed, leave)
+        with open(f"tests/golden/{name}_{seed}.ptx", "w") as f:
+            f.write(ptx.replace("warp_order_", name + "_", 1))
+        with open(f"tests/golden/{name}_{seed}.cmd", "w") as f:
             f.write(cmd)
 
 
