@@ -406,8 +406,9 @@ static void join_push(ex_ctx_t *cx, uint32_t pc, uint32_t g)
         cx->join[cx->njoin++] = (struct ex_join){ pc, g, 0 };
 }
 
-/* The arm of the branch at from that runs second (lanes m) waits for the other arm: after the arms deferred before it, last in first out (a branch inside an
- * arm: its other arm runs before the outer branch's). */
+/* The arm of the branch at from that runs second (lanes m) waits for the other arm, after
+ * the arms deferred before it: last in first out (of a branch inside an arm, the other
+ * arm runs before the outer branch's). */
 static __attribute__((noinline, cold)) void join_defer(ex_ctx_t *cx, uint32_t m, uint32_t from)
 {
     if (cx->ndefer < EX_NDEFER) {

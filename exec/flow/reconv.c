@@ -404,15 +404,12 @@ static bool arms_inside(const isa_module_t *m, const isa_func_t *fn, uint32_t t,
         switch ((isa_op_t)x->op) {
         case ISA_OP_EXIT: case ISA_OP_RET: case ISA_OP_TRAP: case ISA_OP_BRX_IDX:
             return false;
-        case ISA_OP_CALL:          /* a device service (vprintf, malloc) is no call */
-            for (unsigned k = 0; k < x->nopd; k++) {
-                const isa_operand_t *o = &fn->opds[x->opd + k];
-                if (o->kind == ISA_OPD_FUNC && m->funcs[o->u.func].has_body)
-                    return false;
-                if (o->kind == ISA_OPD_REG && k < 2)
-                    return false;  /* an indirect call */
-            }
+        case ISA_OP_CALL: {        /* a device service (vprintf, malloc) is no call */
+            uint32_t c = callee_of(fn, x);
+            if (c == ISA_NONE || m->funcs[c].has_body)
+                return false;
             break;
+        }
         case ISA_OP_BRA:
             for (unsigned k = 0; k < x->nopd; k++) {
                 const isa_operand_t *o = &fn->opds[x->opd + k];
@@ -457,7 +454,7 @@ bool ex_reconv_plan(const ex_program_t *p, ex_func_t *f)
                 for (unsigned k = 0; k < x->nopd; k++) {
                     const isa_operand_t *o = &fn->opds[x->opd + k];
                     if (o->kind == ISA_OPD_LABEL && label_at(fn, o) <= t && loop_yields(p, &g, fn, label_at(fn, o), t, in))
-                        f->yields[t] = 1;
+                        f->yields[t] |= 1;
                 }
         }
     }

@@ -131,7 +131,8 @@ static int format(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt_
             while (*q >= '0' && *q <= '9' && sn < 40)
                 spec[sn++] = *q++;
         }
-        char precs[24];           /* ".digits", placed after a width given by '*' */
+        char precs[16];           /* ".digits", placed after a width given by '*' (spec
+                                     holds 20 flags, 40 width digits, these and 4 more) */
         size_t pn = 0;
         if (*q == '.') {
             q++;
@@ -267,6 +268,8 @@ static int format(ex_warp_t *w, unsigned lane, const ex_insn_t *x, uint64_t fmt_
         if (k < 0) {             /* asprintf leaves out undefined then */
             out = NULL;
             t->n = seg;
+            if (t->s)
+                t->s[seg] = 0;
         }
         if (k > 0 && !a.fault)
             put(t, out, (size_t)k);

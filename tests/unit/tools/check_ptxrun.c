@@ -237,6 +237,17 @@ START_TEST(unresolved_extern_named)
 }
 END_TEST
 
+/* The longest conversion spec the printf formatter takes fits its buffer (SANITIZE=1
+ * checks) and prints as C prints the spec it stands for. */
+START_TEST(printf_long_spec)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun("tests/ptx/printf_long_spec.ptx", &out), 0);
+    ck_assert_msg(strstr(out, "[007  ]\n") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
 /* Sampler state read through a reference is refused as the GPU's driver refuses it,
  * with the reason. */
 START_TEST(sampler_reference_refused)
@@ -695,6 +706,7 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, invalid_ptx_exits_2_with_location);
     tcase_add_test(tc, unsupported_stops_before_launch);
     tcase_add_test(tc, unresolved_extern_named);
+    tcase_add_test(tc, printf_long_spec);
     tcase_add_test(tc, sampler_reference_refused);
     tcase_add_test(tc, unmeasured_texture_form_faults);
     tcase_add_test(tc, scalar_texture_coordinate_refused);
