@@ -965,15 +965,17 @@ static bool select_bulk(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
  * cp.async.bulk.tensor (tile mode): a box of a tensor map's tensor copied between global
  * and shared memory at issue, lane after lane:
  *   .Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [dst], [map, {c...}], [mbar]
- *     (also .shared::cta as the destination; .multicast::cluster to the one CTA of the
- *     cluster when its mask names it): elements outside the tensor read zero (NaN with the
- *     map's NaN fill), then complete_tx of the box's bytes on the mbarrier;
+ *     (also .shared::cta as the destination; .multicast::cluster to the CTAs of the
+ *     cluster its mask names): elements outside the tensor read zero (the NaN fill's
+ *     pattern with it), then complete_tx of the box's bytes on each one's mbarrier;
  *   .Nd.global.shared::cta.tile.bulk_group [map, {c...}], [src]: elements outside the
- *     tensor are not written.
- * The box is boxDim[i] / elementStrides[i] (rounded up) elements along dimension i, every
- * elementStrides[i]-th from coordinate c[i], dense in shared memory with dimension 0
- * fastest; a swizzled map exchanges 16-byte chunks of shared memory by the XOR of address
- * bits 4-6 with bits 7-9 (128B; bits 4-5 and 7-8 for 64B, bit 4 and bit 7 for 32B).
+ *     tensor are not written, but for those sharing a 16-byte piece with one inside.
+ * The box is boxDim[0] elements along dimension 0 and boxDim[i] / elementStrides[i]
+ * (rounded up) along dimension i > 0, every elementStrides[i]-th from coordinate c[i]; in
+ * shared memory rows of dimension 0 one after another, each padded to the swizzle's span
+ * when the map has one, whose 16-byte chunks the swizzle exchanges by the XOR of address
+ * bits 4-6 with bits 7-9 (128B; bits 4-5 and 7-8 for 64B, bit 4 and bit 7 for 32B).  All
+ * as measured on the H100 (app test tma_fuzz).
  * x->o[1] the shared address (dst or src), o[4] the map's address register, o[5] the
  * mbarrier's; x->target the coordinates' pool index, x->vec the rank; aux: bit 0 store,
  * bit 1 multicast (o[3] the CTA mask), bits 8-15 the flags of the 32-bit address registers.
@@ -1013,35 +1015,85 @@ static bool cas_elem(uint8_t *q, unsigned eb, isa_atom_fn_t fn, uint64_t b)
     }
 }
 
-/* An element outside the tensor: zero, or the positive canonical NaN with the NaN fill. */
+/* An element outside the tensor: zero, or with the NaN fill the 16-bit pattern 0x7ff7
+ * repeated, whatever the element type (measured: f16 0x7ff7, f32 0x7ff77ff7, f64
+ * 0x7ff77ff77ff77ff7). */
 static void oob_fill(uint8_t *sp, const ex_tensormap_t *t)
 {
-    memset(sp, t->oob_nan ? 0xff : 0, t->esize);   /* NaN: all ones but the sign */
-    if (t->oob_nan)
-        sp[t->esize - 1] = 0x7f;
+    for (unsigned i = 0; i < t->esize; i++)
+        sp[i] = t->oob_nan ? (i & 1 ? 0x7f : 0xf7) : 0;
 }
 
-/* A loaded box (total bytes at shared address sa, host sh) to the CTAs of ranks (a
- * multicast's copies to the others), then complete_tx on each one's mbarrier. */
-static int tensor_deliver(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, unsigned l, uint64_t sa, const uint8_t *sh,
-                          uint64_t total, uint32_t ranks, bool mc, unsigned b32)
+/* One element read from the tensor into shared memory.  The TF32 types (with or without
+ * _FTZ) round the f32 to TF32's 10 fraction bits, to nearest even, and a NaN becomes
+ * 0x7fffe000 (measured on random data and edge values; subnormals stay, also with _FTZ);
+ * the other types copy their bits. */
+static void load_elem(uint8_t *sp, const uint8_t *gp, const ex_tensormap_t *t)
+{
+    memcpy(sp, gp, t->esize);
+    if (t->dtype != 11 && t->dtype != 12)
+        return;
+    uint32_t u;
+    memcpy(&u, sp, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        u = 0x7fffe000u;
+    else if ((u & 0x7f800000u) != 0x7f800000u)
+        u = (u + 0xfffu + ((u >> 13) & 1)) & ~0x1fffu;
+    memcpy(sp, &u, 4);
+}
+
+/* The shared memory a load writes: the box at shared address sa in each CTA of ranks (a
+ * multicast; otherwise sa's own CTA), extent bytes from sa there. */
+typedef struct {
+    uint8_t *p[16];
+    unsigned n;
+} tm_dst_t;
+
+static int tm_dests(ex_warp_t *w, const isa_xinsn_t *x, unsigned l, uint64_t sa, uint64_t extent, uint32_t ranks,
+                    bool mc, tm_dst_t *d)
+{
+    d->n = 0;
+    for (; ranks && d->n < 16; ranks &= ranks - 1) {
+        uint64_t a = mc ? rank_addr(sa, (unsigned)__builtin_ctz(ranks)) : sa;
+        uint8_t *o = as_mem(w, l, ISA_SP_SHARED, a, (unsigned)extent, 128, ISA_SP_SHARED, x);
+        if (!o)
+            return ISA_X_FAULT;
+        d->p[d->n++] = o;
+    }
+    return ISA_X_NEXT;
+}
+
+/* complete_tx of a load's bytes on the mbarrier of each CTA of ranks. */
+static int tm_complete(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, unsigned l, uint64_t bytes, uint32_t ranks,
+                       bool mc, unsigned b32)
 {
     for (; ranks; ranks &= ranks - 1) {
-        unsigned r = (unsigned)__builtin_ctz(ranks);
-        if (mc && rank_addr(sa, r) != sa) {
-            uint8_t *o = as_mem(w, l, ISA_SP_SHARED, rank_addr(sa, r), (unsigned)total, 128, ISA_SP_SHARED, x);
-            if (!o)
-                return ISA_X_FAULT;
-            memcpy(o, sh, total);
-        }
         uint64_t mba = ex_addr_lane(f, x->o[5], b32 & 4, (int32_t)(uint32_t)(x->aux >> 32), l);
         if (mc)
-            mba = rank_addr(mba, r);
-        int rr = mb_complete_at(w, x, l, mba, total);
+            mba = rank_addr(mba, (unsigned)__builtin_ctz(ranks));
+        int rr = mb_complete_at(w, x, l, mba, bytes);
         if (rr != ISA_X_NEXT)
             return rr;
     }
     return ISA_X_NEXT;
+}
+
+/* The offset from the box's start of byte b of its row r in shared memory: rows lie at
+ * multiples of pitch; a swizzle (smask: the address bits 7.. it reads) exchanges 16-byte
+ * chunks by the XOR of address bits 4.. with bits 7.., of the shared-window offset sbase
+ * of the box plus the offset. */
+static inline uint64_t tm_offset(uint64_t sbase, uint64_t r, uint64_t pitch, uint64_t b, unsigned smask)
+{
+    uint64_t so = sbase + r * pitch + b;
+    return (so ^ (((so >> 7) & smask) << 4)) - sbase;
+}
+
+/* The bytes between rows of a box of rowb bytes a row in shared memory: with a swizzle
+ * each row is padded to the swizzle's span (measured: a 16-byte row of a 128-byte swizzle
+ * lies every 128 bytes, the padding left as it was), otherwise rows are dense. */
+static inline uint64_t tm_pitch(const ex_tensormap_t *t, uint64_t rowb)
+{
+    return t->swizzle ? 16u << t->swizzle : rowb;
 }
 
 /* One lane's im2col load (as measured on the H100, app test tma_im2col): the position
@@ -1049,8 +1101,8 @@ static int tensor_deliver(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, unsign
  * channels - 1 of the image c[rank - 1] at the position plus the im2col offsets; the
  * position then steps along dimension 1 by its element stride, and past dims + upper it
  * returns to lower and steps dimension 2, and so on, then the next image.  Elements outside
- * the tensor read zero (NaN with the NaN fill).  Pixels are dense in shared memory, swizzled
- * as tile mode's boxes. */
+ * the tensor read zero (NaN with the NaN fill).  Pixels are rows of shared memory, padded
+ * and swizzled as tile mode's rows. */
 static int im2col_lane(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, const ex_func_t *fn, unsigned l,
                        const ex_tensormap_t *t, uint32_t ranks, bool mc, unsigned b32)
 {
@@ -1062,17 +1114,26 @@ static int im2col_lane(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, const ex_
         pos[i] = c[1 + i];
         off[i] = (int16_t)ISA_SLOT(const uint16_t, f, fn->opd_slot[x->o[2] + i])[l];
     }
+    /* A start outside the bounding box (lower .. dims - 1 + upper) of a spatial dimension
+     * is an illegal instruction (measured on random maps: 522 of 522, none inside). */
+    for (unsigned i = 0; i < ns; i++)
+        if (pos[i] < t->lower[i] || pos[i] > (int64_t)t->dims[1 + i] - 1 + t->upper[i]) {
+            snprintf(w->fault_buf, sizeof w->fault_buf,
+                     "cp.async.bulk.tensor .im2col starting at %lld in dimension %u, outside the map's bounding box "
+                     "%d .. %lld",
+                     (long long)pos[i], 1 + i, t->lower[i], (long long)t->dims[1 + i] - 1 + t->upper[i]);
+            return as_fault(w, x, l, ex_addr_lane(f, x->o[4], b32 & 1, 0, l), EX_FAULT_ILLEGAL, w->fault_buf);
+        }
     int64_t img = c[t->rank - 1];
-    uint64_t total = (uint64_t)t->channels * t->pixels * t->esize;
+    uint64_t rowb = (uint64_t)t->channels * t->esize, pitch = tm_pitch(t, rowb);
+    uint64_t total = rowb * t->pixels, extent = t->swizzle ? pitch * t->pixels : total;
     uint64_t sa = ex_addr_lane(f, x->o[1], b32 & 2, x->imm, l);
     if (ranks == 0)
         return ISA_X_NEXT;
-    if (mc)
-        sa = rank_addr(sa, (unsigned)__builtin_ctz(ranks));
-    uint8_t *sh = as_mem(w, l, ISA_SP_SHARED, sa, (unsigned)total, 128, ISA_SP_SHARED, x);
-    if (!sh)
+    tm_dst_t d;
+    if (tm_dests(w, x, l, sa, extent, ranks, mc, &d) != ISA_X_NEXT)
         return ISA_X_FAULT;
-    uint64_t sbase = sa & 0xffffff;
+    uint64_t sbase = (mc ? rank_addr(sa, (unsigned)__builtin_ctz(ranks)) : sa) & 0xffffff;
     unsigned smask = t->swizzle ? (1u << t->swizzle) - 1 : 0;
     for (unsigned p = 0; p < t->pixels; p++) {
         bool in = img >= 0 && (uint64_t)img < t->dims[t->rank - 1];
@@ -1083,25 +1144,26 @@ static int im2col_lane(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, const ex_
             poff += (uint64_t)g * t->strides[i];
         }
         for (unsigned k = 0; k < t->channels; k++) {
-            uint64_t so = sbase + ((uint64_t)p * t->channels + k) * t->esize;
-            so ^= ((so >> 7) & smask) << 4;
-            uint8_t *sp = sh + (so - sbase);
+            uint64_t so = tm_offset(sbase, p, pitch, (uint64_t)k * t->esize, smask);
             int64_t ch = c[0] + k;
+            const uint8_t *gp = NULL;
             if (in && ch >= 0 && (uint64_t)ch < t->dims[0]) {
-                uint8_t *gp = as_mem(w, l, ISA_SP_GLOBAL, t->addr + poff + (uint64_t)ch * t->esize, t->esize, t->esize,
-                                     ISA_SP_GLOBAL, x);
+                gp = as_mem(w, l, ISA_SP_GLOBAL, t->addr + poff + (uint64_t)ch * t->esize, t->esize, t->esize,
+                            ISA_SP_GLOBAL, x);
                 if (!gp)
                     return ISA_X_FAULT;
-                memcpy(sp, gp, t->esize);
-            } else {
-                oob_fill(sp, t);
             }
+            for (unsigned j = 0; j < d.n; j++)
+                if (gp)
+                    load_elem(d.p[j] + so, gp, t);
+                else
+                    oob_fill(d.p[j] + so, t);
         }
         /* the next position: dimension 1 first, wrapping through lower .. dims - 1 + upper */
         unsigned i = 0;
         for (;;) {
             if (i == ns) {
-                img++;
+                img += t->estr[t->rank - 1];
                 break;
             }
             pos[i] += t->estr[1 + i];
@@ -1111,7 +1173,37 @@ static int im2col_lane(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, const ex_
             i++;
         }
     }
-    return tensor_deliver(w, f, x, l, sa, sh, total, ranks, mc, b32);
+    return tm_complete(w, f, x, l, total, ranks, mc, b32);
+}
+
+/* The element type of a tensor reduction with operation op on a map of data type dt, or
+ * ISA_T_NONE where the H100 raises an illegal instruction (measured, app test tma_fuzz:
+ * add on u32, s32, u64 and every float type, the TF32 and FTZ ones as f32; min and max on u32, s32, u64, s64, f16, bf16; inc and dec on u32; and, or, xor on
+ * u32, s32, u64). */
+static isa_type_t tm_red_type(unsigned op, unsigned dt)
+{
+    static const isa_type_t add[13] = { ISA_T_NONE, ISA_T_NONE, ISA_T_U32, ISA_T_S32, ISA_T_U64, ISA_T_NONE, ISA_T_F16,
+                                        ISA_T_F32, ISA_T_F64, ISA_T_BF16, ISA_T_F32, ISA_T_F32, ISA_T_F32 };
+    static const isa_type_t minmax[13] = { ISA_T_NONE, ISA_T_NONE, ISA_T_U32, ISA_T_S32, ISA_T_U64, ISA_T_S64, ISA_T_F16,
+                                           ISA_T_NONE, ISA_T_NONE, ISA_T_BF16, ISA_T_NONE, ISA_T_NONE, ISA_T_NONE };
+    if (dt >= 13)
+        return ISA_T_NONE;
+    switch (op) {
+    case ISA_M_ADD:
+        return add[dt];
+    case ISA_M_MIN:
+    case ISA_M_MAX:
+        return minmax[dt];
+    case ISA_M_INC:
+    case ISA_M_DEC:
+        return dt == 2 ? ISA_T_U32 : ISA_T_NONE;
+    case ISA_M_AND:
+    case ISA_M_OR:
+    case ISA_M_XOR:
+        return dt == 2 || dt == 3 ? ISA_T_B32 : dt == 4 ? ISA_T_B64 : ISA_T_NONE;
+    default:
+        return ISA_T_NONE;
+    }
 }
 
 static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
@@ -1139,19 +1231,15 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         bool deliver = ranks != 0;
         isa_atom_fn_t red_fn = NULL;
         if (x->aux & TM_REDUCE) {
-            /* the map's data type: CUtensorMapDataType 0..12 */
-            static const isa_type_t dt[] = { ISA_T_U8, ISA_T_U16, ISA_T_U32, ISA_T_S32, ISA_T_U64, ISA_T_S64,
-                                             ISA_T_F16, ISA_T_F32, ISA_T_F64, ISA_T_BF16, ISA_T_F32, ISA_T_F32,
-                                             ISA_T_F32 };
             unsigned op = (unsigned)(x->aux >> 16) & 0xffff;
-            bool bits = op == ISA_M_AND || op == ISA_M_OR || op == ISA_M_XOR;   /* the .b types */
-            isa_type_t et = t.dtype < sizeof dt / sizeof *dt ? dt[t.dtype] : ISA_T_U8;
-            if (bits)
-                et = t.esize == 4 ? ISA_T_B32 : t.esize == 8 ? ISA_T_B64 : ISA_T_U8;
-            unsigned fi = t.esize == 2 || t.esize == 4 || t.esize == 8 ? isa_sem_atom(op, et, true) : 0;
+            isa_type_t et = tm_red_type(op, t.dtype);
+            /* f32 adds keep subnormals, as shared memory's atom does, but those of the _FTZ
+             * types flush them as global memory's (measured) */
+            bool ftz = t.dtype == 10 || t.dtype == 12;
+            unsigned fi = et != ISA_T_NONE ? isa_sem_atom(op, et, et != ISA_T_F32 || ftz) : 0;
             if (!fi) {
                 snprintf(w->fault_buf, sizeof w->fault_buf,
-                         "cp.reduce.async.bulk.tensor .%s on a tensor map of data type %u (not one the operation has)",
+                         "cp.reduce.async.bulk.tensor .%s on a tensor map of data type %u (the H100 has no such reduction)",
                          isa_mods[op].text, t.dtype);
                 return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
             }
@@ -1168,12 +1256,13 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         }
         int64_t c[5] = { 0 };
         uint64_t n[5] = { 1, 1, 1, 1, 1 };
-        uint64_t total = t.esize;
         for (unsigned i = 0; i < t.rank; i++) {
             c[i] = (int32_t)ISA_SLOT(const uint32_t, f, fn->opd_slot[x->target + i])[l];
             n[i] = (t.box[i] + t.estr[i] - 1) / t.estr[i];
-            total *= n[i];
         }
+        /* The innermost element stride is not used: boxDim[0] elements in a row (measured
+         * with strides 2 to 8, loads, stores and reductions). */
+        n[0] = t.box[0];
         /* A store's or reduction's box must not start before the tensor (measured: app test
          * tma_reduce, boxes at (-4, -2) and (4, -2) are illegal instructions on the H100). */
         if (store)
@@ -1184,14 +1273,6 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                              red_fn ? "cp.reduce.async.bulk.tensor" : "cp.async.bulk.tensor store", (long long)c[i], i);
                     return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
                 }
-        /* An innermost element stride other than 1: the H100 never completed such a load
-         * (an f32 box of 8 with stride 2, measured), so it is refused here. */
-        if (t.estr[0] != 1) {
-            snprintf(w->fault_buf, sizeof w->fault_buf,
-                     "a tensor map with elementStrides[0] = %u (the H100 did not complete such a copy; not emulated)",
-                     t.estr[0]);
-            return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
-        }
         /* The H100 raises an illegal instruction for a box whose innermost coordinate is
          * not at a 16-byte boundary (tests/apps/tma.cu: x = -3 and x = 29 of f32 maps). */
         if ((c[0] * t.esize) % 16) {
@@ -1200,13 +1281,25 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                      (long long)c[0], (long long)(c[0] * t.esize));
             return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
         }
+        /* Rows of n[0] elements, padded to the swizzle's span; the bytes the mbarrier
+         * receives are the rows' own. */
+        uint64_t rows = n[1] * n[2] * n[3] * n[4], rowb = n[0] * t.esize, pitch = tm_pitch(&t, rowb);
+        uint64_t total = rows * rowb, extent = t.swizzle ? rows * pitch : total;
+        /* A store or reduction writes whole 16-byte pieces of a row: elements past the
+         * tensor's innermost extent that share a piece with one inside are written too
+         * (measured: 3 bytes of a u8 tensor take a box's first 16; 5 f32 its first 8). */
+        uint64_t lim0 = store ? (t.dims[0] * t.esize + 15) / 16 * 16 / t.esize : t.dims[0];
         uint64_t sa = ex_addr_lane(f, x->o[1], b32 & 2, x->imm, l);
-        if (mc && deliver)
-            sa = rank_addr(sa, (unsigned)__builtin_ctz(ranks));   /* the box goes to the first, then the others */
-        uint8_t *sh = deliver || store ? as_mem(w, l, ISA_SP_SHARED, sa, (unsigned)total, 128, ISA_SP_SHARED, x) : NULL;
-        if ((deliver || store) && !sh)
+        tm_dst_t d = { .n = 0 };
+        if (store) {   /* shared memory is checked element by element below */
+            if (!as_mem(w, l, ISA_SP_SHARED, sa, 1, 128, ISA_SP_SHARED, x))
+                return ISA_X_FAULT;
+        } else if (!deliver) {
+            continue;
+        } else if (tm_dests(w, x, l, sa, extent, ranks, mc, &d) != ISA_X_NEXT) {
             return ISA_X_FAULT;
-        uint64_t sbase = sa & 0xffffff;   /* the shared-window offset the swizzle reads */
+        }
+        uint64_t sbase = (mc && deliver ? rank_addr(sa, (unsigned)__builtin_ctz(ranks)) : sa) & 0xffffff;
         unsigned smask = t.swizzle ? (1u << t.swizzle) - 1 : 0;
         uint64_t k[5];
         for (k[4] = 0; k[4] < n[4]; k[4]++)
@@ -1214,38 +1307,45 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                 for (k[2] = 0; k[2] < n[2]; k[2]++)
                     for (k[1] = 0; k[1] < n[1]; k[1]++)
                         for (k[0] = 0; k[0] < n[0]; k[0]++) {
-                            uint64_t lin = (((k[4] * n[3] + k[3]) * n[2] + k[2]) * n[1] + k[1]) * n[0] + k[0];
-                            uint64_t so = sbase + lin * t.esize;
-                            so ^= ((so >> 7) & smask) << 4;
-                            uint8_t *sp = sh + (so - sbase);
+                            uint64_t row = ((k[4] * n[3] + k[3]) * n[2] + k[2]) * n[1] + k[1];
+                            uint64_t so = tm_offset(sbase, row, pitch, k[0] * t.esize, smask);
                             bool in = true;
                             uint64_t off = 0;
                             for (unsigned i = 0; i < t.rank; i++) {
-                                int64_t g = c[i] + (int64_t)(k[i] * t.estr[i]);
-                                if (g < 0 || (uint64_t)g >= t.dims[i])
+                                int64_t g = c[i] + (int64_t)(k[i] * (i ? t.estr[i] : 1));
+                                if (g < 0 || (uint64_t)g >= (i ? t.dims[i] : lim0))
                                     in = false;
                                 off += i == 0 ? (uint64_t)g * t.esize : (uint64_t)g * t.strides[i - 1];
                             }
-                            if (!deliver && !store)
+                            if (!in) {
+                                for (unsigned j = 0; j < d.n && !store; j++)
+                                    oob_fill(d.p[j] + so, &t);
                                 continue;
-                            if (in) {
-                                uint8_t *gp = as_mem(w, l, ISA_SP_GLOBAL, t.addr + off, t.esize, t.esize, ISA_SP_GLOBAL, x);
-                                if (!gp)
+                            }
+                            uint8_t *gp = as_mem(w, l, ISA_SP_GLOBAL, t.addr + off, t.esize, t.esize, ISA_SP_GLOBAL, x);
+                            if (!gp)
+                                return ISA_X_FAULT;
+                            if (store) {
+                                /* only the elements it writes are read: a box whose padded
+                                 * rows pass the end of shared memory stores what lies inside
+                                 * the tensor (measured) */
+                                const uint8_t *sp = as_mem(w, l, ISA_SP_SHARED, sa + so, t.esize, 1, ISA_SP_SHARED, x);
+                                if (!sp)
                                     return ISA_X_FAULT;
-                                if (store && red_fn) {
+                                if (red_fn) {
                                     uint64_t b = 0;
                                     memcpy(&b, sp, t.esize);
                                     cas_elem(gp, t.esize, red_fn, b);
-                                } else if (store)
+                                } else {
                                     memcpy(gp, sp, t.esize);
-                                else
-                                    memcpy(sp, gp, t.esize);
-                            } else if (!store) {
-                                oob_fill(sp, &t);
+                                }
+                            } else {
+                                for (unsigned j = 0; j < d.n; j++)
+                                    load_elem(d.p[j] + so, gp, &t);
                             }
                         }
         if (!store) {
-            int rr = tensor_deliver(w, f, x, l, sa, sh, total, ranks, mc, b32);
+            int rr = tm_complete(w, f, x, l, total, ranks, mc, b32);
             if (rr != ISA_X_NEXT)
                 return rr;
         }

@@ -89,7 +89,8 @@ DRV_API CUresult cuTensorMapReplaceAddress(void *map, void *addr)
 
 /* An im2col map (rank 3 to 5: channels, 1 to 3 spatial dimensions, images), checked as the
  * H100's driver checks one (app test tma_im2col): the corners' range narrows with the rank
- * (16, 8 and 5 bits), at most 256 channels of a multiple of 16 bytes, 1024 pixels. */
+ * (16, 8 and 5 bits), at most 256 channels of a multiple of 16 bytes, 1024 pixels, a
+ * bounding box that is not empty in any spatial dimension. */
 DRV_API CUresult cuTensorMapEncodeIm2col(void *map, int dtype, uint32_t rank, void *addr, const uint64_t *dims,
                                          const uint64_t *strides, const int *lower, const int *upper,
                                          uint32_t channels, uint32_t pixels, const uint32_t *estr, int interleave,
@@ -107,6 +108,9 @@ DRV_API CUresult cuTensorMapEncodeIm2col(void *map, int dtype, uint32_t rank, vo
     int range = rank == 3 ? 1 << 15 : rank == 4 ? 1 << 7 : 1 << 4;
     for (uint32_t i = 0; i < rank - 2; i++) {
         if (lower[i] < -range || lower[i] >= range || upper[i] < -range || upper[i] >= range)
+            return CUDA_ERROR_INVALID_VALUE;
+        /* an empty bounding box (lower past dims - 1 + upper) is refused (measured) */
+        if ((int64_t)lower[i] > (int64_t)dims[1 + i] - 1 + upper[i])
             return CUDA_ERROR_INVALID_VALUE;
         t.lower[i] = (int16_t)lower[i];
         t.upper[i] = (int16_t)upper[i];
