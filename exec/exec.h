@@ -344,12 +344,13 @@ typedef struct {
     uint32_t magic;
     uint8_t  dtype;       /* CUtensorMapDataType */
     uint8_t  rank;        /* 1 to 5 */
-    uint8_t  esize;       /* bytes per element */
+    uint8_t  esize;       /* bytes per element (a copy takes it from dtype) */
     uint8_t  interleave;  /* CUtensorMapInterleave: 0 none */
     uint8_t  swizzle;     /* CUtensorMapSwizzle: 0 none, 1 32B, 2 64B, 3 128B */
     uint8_t  oob_nan;     /* out-of-bound elements read NaN (else zero) */
     uint8_t  l2;          /* CUtensorMapL2promotion (a hint) */
-    uint8_t  pad;
+    uint8_t  tf32;        /* loads round to TF32: set by a TF32 type, kept when tensormap.replace
+                             changes the type (measured) */
     uint64_t addr;
     uint64_t dims[5];
     uint64_t strides[4];
@@ -360,5 +361,11 @@ typedef struct {
     uint16_t channels, pixels;
 } ex_tensormap_t;
 _Static_assert(sizeof(ex_tensormap_t) == 128, "a CUtensorMap is 128 bytes");
+/* Bytes per element of CUtensorMapDataType t (0 .. 12), 0 for any other. */
+static inline unsigned ex_tmap_esize(unsigned t)
+{
+    static const uint8_t size[13] = { 1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4 };
+    return t < 13 ? size[t] : 0;
+}
 
 #endif

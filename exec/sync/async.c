@@ -1025,13 +1025,14 @@ static void oob_fill(uint8_t *sp, const ex_tensormap_t *t)
 }
 
 /* One element read from the tensor into shared memory.  The TF32 types (with or without
- * _FTZ) round the f32 to TF32's 10 fraction bits, to nearest even, and a NaN becomes
+ * _FTZ; also a map made with one whose type tensormap.replace changed to f32) round the
+ * f32 to TF32's 10 fraction bits, to nearest even, and a NaN becomes
  * 0x7fffe000 (measured on random data and edge values; subnormals stay, also with _FTZ);
  * the other types copy their bits. */
 static void load_elem(uint8_t *sp, const uint8_t *gp, const ex_tensormap_t *t)
 {
     memcpy(sp, gp, t->esize);
-    if (t->dtype != 11 && t->dtype != 12)
+    if (!t->tf32)
         return;
     uint32_t u;
     memcpy(&u, sp, 4);
@@ -1206,6 +1207,37 @@ static isa_type_t tm_red_type(unsigned op, unsigned dt)
     }
 }
 
+/* What is wrong with a tensor map's fields (which tensormap.replace may have set to
+ * anything), or NULL; sets its element size from its data type. */
+static const char *tm_invalid(ex_tensormap_t *t)
+{
+    t->esize = (uint8_t)ex_tmap_esize(t->dtype);
+    if (!t->esize)
+        return "element type is not one of sm_90's (the packed sub-byte types are not emulated)";
+    /* measured: a map made with a TF32 type whose type tensormap.replace changed is an
+     * illegal instruction on the H100 unless it is f32 or its _FTZ form, which then load
+     * rounded to TF32 */
+    if (t->tf32 && t->dtype != 7 && t->dtype < 10)
+        return "element type was changed from TF32 to one the H100 refuses";
+    if (t->rank < 1 || t->rank > 5)
+        return "rank is not 1 to 5";
+    if (t->interleave)
+        return "layout is interleaved (not emulated)";
+    if (t->swizzle > 3)
+        return "swizzle mode is not one of sm_90's";
+    if (t->oob_nan > 1)
+        return "fill mode is not zero or NaN";
+    for (unsigned i = 0; i < t->rank; i++) {
+        if (!t->im2col && (t->box[i] < 1 || t->box[i] > 256))
+            return "box dimension is not 1 to 256";
+        if (t->estr[i] < 1 || t->estr[i] > 8)
+            return "element stride is not 1 to 8";
+        if (t->dims[i] < 1)
+            return "global dimension is 0";
+    }
+    return NULL;
+}
+
 static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
@@ -1222,6 +1254,11 @@ static int tensor_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         memcpy(&t, tp, sizeof t);
         if (t.magic != EX_TMAP_MAGIC)
             return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, "the operand is no tensor map (cuTensorMapEncodeTiled makes them)");
+        const char *bad = tm_invalid(&t);
+        if (bad) {
+            snprintf(w->fault_buf, sizeof w->fault_buf, "a tensor map whose %s (as tensormap.replace wrote it)", bad);
+            return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
+        }
         if (t.rank != x->vec) {
             snprintf(w->fault_buf, sizeof w->fault_buf, "a tensor map of rank %u used by a .%ud copy", t.rank, x->vec);
             return as_fault(w, x, l, ma, EX_FAULT_ILLEGAL, w->fault_buf);
@@ -1680,6 +1717,139 @@ static bool select_st_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_in
 }
 /*}=====================================================================*/
 
+/*{=====================================================================
+ * tensormap.replace.tile.field{.global,.shared::cta}.b1024.{b32,b64} [addr]{, ord}, new_val
+ * sets one field of the tensor map at addr (generic without a space), lane after lane, in
+ * the emulator's layout (ex_tensormap_t): the global address, the rank (new_val + 1),
+ * boxDim, globalDim, globalStrides (bytes; ord 0 is dimension 1's) or elementStrides of
+ * dimension ord, the element type (PTX's numbering, which is not the driver's), the
+ * interleave layout, the swizzle mode, the fill mode.  The memory need not hold a map
+ * already (code generators zero 128 bytes and replace every field); a copy checks the
+ * fields when it reads the map.  x->o[1] the address, x->imm its offset, x->o[2] new_val,
+ * x->target the field (a QUERY modifier), x->aux ord, x->vec the address's space, x->flags
+ * TR_B32 (a 32-bit address register).
+ *
+ * tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned
+ * [dst], [src], 128 copies a map from shared to global memory, then a release fence.
+ * x->o[1]/imm the destination, o[3]/aux the source, flags TR_B32, TR_SB32.
+ *====================================================================*/
+#define TR_B32  0x01
+#define TR_SB32 0x02
+
+/* elemtype's values (PTX) as CUtensorMapDataType: .f32.ftz, .f64 and .bf16 move. */
+static const uint8_t tr_elemtype[13] = { 0, 1, 2, 3, 4, 5, 6, 7, 10, 8, 9, 11, 12 };
+
+static int tmap_replace_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    unsigned ord = (unsigned)x->aux;
+    bool wide = x->target == ISA_M_GLOBAL_ADDRESS || x->target == ISA_M_GLOBAL_STRIDE;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t a = ex_addr_lane(f, x->o[1], x->flags & TR_B32, x->imm, l);
+        ex_tensormap_t *p = as_mem(w, l, x->vec, a, sizeof *p, 64, x->vec == EX_SP_GENERIC ? ISA_SP_NONE : x->vec, x);
+        if (!p)
+            return ISA_X_FAULT;
+        uint64_t v = wide ? ISA_SLOT(const uint64_t, f, x->o[2])[l] : ISA_SLOT(const uint32_t, f, x->o[2])[l];
+        if (x->target == ISA_M_GLOBAL_STRIDE && ord == 4)   /* ptxas takes it; no map has it */
+            return as_fault(w, x, l, a, EX_FAULT_ILLEGAL,
+                            "tensormap.replace .global_stride of ordinal 4: a map has 4 strides (dimension 1's is "
+                            "ordinal 0)");
+        ex_tensormap_t t;
+        memcpy(&t, p, sizeof t);
+        t.magic = EX_TMAP_MAGIC;
+        switch (x->target) {
+        case ISA_M_GLOBAL_ADDRESS: t.addr = v; break;
+        case ISA_M_RANK: t.rank = (uint8_t)(v + 1 > 255 ? 0 : v + 1); break;
+        case ISA_M_BOX_DIM: t.box[ord] = (uint16_t)(v > 0xffff ? 0 : v); break;
+        case ISA_M_GLOBAL_DIM: t.dims[ord] = v; break;
+        case ISA_M_GLOBAL_STRIDE: t.strides[ord] = v; break;
+        case ISA_M_ELEMENT_STRIDE: t.estr[ord] = (uint8_t)(v > 255 ? 0 : v); break;
+        case ISA_M_ELEMTYPE:
+            t.dtype = v < 13 ? tr_elemtype[v] : (uint8_t)(v < 255 ? v : 255);
+            t.tf32 |= t.dtype == 11 || t.dtype == 12;   /* another type does not clear it */
+            break;
+        case ISA_M_INTERLEAVE_LAYOUT: t.interleave = (uint8_t)(v < 255 ? v : 255); break;
+        case ISA_M_SWIZZLE_MODE: t.swizzle = (uint8_t)(v < 255 ? v : 255); break;
+        default: t.oob_nan = (uint8_t)(v < 255 ? v : 255); break;   /* fill_mode */
+        }
+        t.esize = (uint8_t)ex_tmap_esize(t.dtype);
+        memcpy(p, &t, sizeof t);
+    }
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t tmap_replace_d[1] = { { tmap_replace_f, { 0 }, 0 } };
+
+static bool select_tmap_replace(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    int field = isa_instr_mod(in, ISA_G_QUERY), lm = isa_instr_mod(in, ISA_G_LOADMODE), sp = isa_instr_space(in, 0);
+    bool ordinal = field == ISA_M_BOX_DIM || field == ISA_M_GLOBAL_DIM || field == ISA_M_GLOBAL_STRIDE ||
+                   field == ISA_M_ELEMENT_STRIDE;
+    bool wide = field == ISA_M_GLOBAL_ADDRESS || field == ISA_M_GLOBAL_STRIDE;
+    if (lm != ISA_M_TILE || field < 0 || field == ISA_M_SWIZZLE_ATOMICITY || in->ntypes != 2 ||
+        in->types[1] != (wide ? ISA_T_B64 : ISA_T_B32) || in->nopd != (ordinal ? 3u : 2u))
+        return false;
+    if (ordinal && (o[1].kind != ISA_OPD_IMM || o[1].imm < 0 || o[1].imm >= 5))
+        return false;
+    ex_addrop_t a;
+    if (!ex_pd_address(pd, f, &o[0], sp, &a))
+        return false;
+    const isa_operand_t *v = &o[ordinal ? 2 : 1];
+    if (v->kind == ISA_OPD_REG && ex_reg_width(f, v) != (wide ? 8u : 4u))
+        return false;
+    if ((x->o[2] = ex_pd_operand(pd, v, wide ? 8 : 4)) == ISA_NONE)
+        return false;
+    x->o[1] = a.slot;
+    x->imm = a.off;
+    x->vec = a.space;
+    x->flags |= a.b32 ? TR_B32 : 0;
+    x->target = (uint32_t)field;
+    x->aux = ordinal ? (uint64_t)o[1].imm : 0;
+    x->desc = tmap_replace_d;
+    return true;
+}
+
+static int tmap_cp_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t da = ex_addr_lane(f, x->o[1], x->flags & TR_B32, x->imm, l);
+        uint64_t sa = ex_addr_lane(f, x->o[3], x->flags & TR_SB32, (int64_t)x->aux, l);
+        uint8_t *d = as_mem(w, l, ISA_SP_GLOBAL, da, 128, 64, ISA_SP_GLOBAL, x);
+        if (!d)
+            return ISA_X_FAULT;
+        const uint8_t *s = as_mem(w, l, ISA_SP_SHARED, sa, 128, 64, ISA_SP_SHARED, x);
+        if (!s)
+            return ISA_X_FAULT;
+        memmove(d, s, 128);
+    }
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t tmap_cp_d[1] = { { tmap_cp_f, { 0 }, 0 } };
+
+static bool select_tmap_cp(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
+{
+    const isa_operand_t *o = &f->ir->opds[in->opd];
+    ex_addrop_t d, s;
+    if (in->nopd != 3 || o[2].kind != ISA_OPD_IMM || o[2].imm != 128 || isa_instr_space(in, 0) != ISA_SP_GLOBAL ||
+        isa_instr_space(in, 1) != ISA_SP_SHARED_CTA || isa_instr_mod(in, ISA_G_SEM) != ISA_M_RELEASE)
+        return false;
+    if (!ex_pd_address(pd, f, &o[0], ISA_SP_GLOBAL, &d) || d.space != ISA_SP_GLOBAL ||
+        !ex_pd_address(pd, f, &o[1], ISA_SP_SHARED_CTA, &s) || s.space != ISA_SP_SHARED)
+        return false;
+    x->o[1] = d.slot;
+    x->imm = d.off;
+    x->o[3] = s.slot;
+    x->aux = (uint64_t)s.off;
+    x->flags |= (d.b32 ? TR_B32 : 0) | (s.b32 ? TR_SB32 : 0);
+    x->desc = tmap_cp_d;
+    return true;
+}
+/*}=====================================================================*/
+
 bool ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
 {
     const isa_operand_t *o = &f->ir->opds[in->opd];
@@ -1736,6 +1906,12 @@ bool ex_select_async(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x
         break;
     case ISA_OP_CP_REDUCE_ASYNC_BULK:
         ok = select_reduce(pd, f, in, x);
+        break;
+    case ISA_OP_TENSORMAP_REPLACE:
+        ok = select_tmap_replace(pd, f, in, x);
+        break;
+    case ISA_OP_TENSORMAP_CP_FENCEPROXY:
+        ok = select_tmap_cp(pd, f, in, x);
         break;
     default:
         return false;

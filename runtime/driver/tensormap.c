@@ -6,9 +6,6 @@
 
 #include "runtime/driver/drv.h"
 
-/* Bytes per element of CUtensorMapDataType 0..12; 0 for the packed sub-byte types. */
-static const uint8_t dtype_size[] = { 1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4 };
-
 static bool dtype_float(int t) { return t >= 6 && t <= 12; }
 
 /* What both encoders check (dtype, interleave, swizzle, address, L2, OOB fill, the
@@ -18,7 +15,7 @@ static CUresult encode_common(const char *fn, ex_tensormap_t *t, int dtype, uint
                               const uint64_t *dims, const uint64_t *strides, const uint32_t *estr, int interleave,
                               int swizzle, int l2, int oob)
 {
-    if (dtype < 0 || dtype >= (int)sizeof dtype_size)
+    if (dtype < 0 || ex_tmap_esize((unsigned)dtype) == 0)
         return dtype <= 15 ? drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "packed sub-byte data types are not emulated")
                            : CUDA_ERROR_INVALID_VALUE;
     if (interleave != 0)
@@ -39,7 +36,8 @@ static CUresult encode_common(const char *fn, ex_tensormap_t *t, int dtype, uint
     t->magic = EX_TMAP_MAGIC;
     t->dtype = (uint8_t)dtype;
     t->rank = (uint8_t)rank;
-    t->esize = dtype_size[dtype];
+    t->esize = (uint8_t)ex_tmap_esize((unsigned)dtype);
+    t->tf32 = dtype == 11 || dtype == 12;
     t->swizzle = (uint8_t)swizzle;
     t->oob_nan = (uint8_t)oob;
     t->l2 = (uint8_t)l2;
