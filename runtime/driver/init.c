@@ -48,8 +48,8 @@ CUresult drv_enter_ctx(drv_ctx_t *c)
         return CUDA_ERROR_INVALID_CONTEXT;
     if (!drv_ctx_valid(c))
         return c && c->tag == DRV_CTX ? CUDA_ERROR_CONTEXT_IS_DESTROYED : CUDA_ERROR_INVALID_CONTEXT;
-    if (c->primary && !drv.primary_active)
-        return CUDA_ERROR_INVALID_CONTEXT;
+    if (c->primary && !drv.primary_active)   /* reset or released, still current: measured */
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
     return c->sticky;
 }
 
@@ -473,8 +473,7 @@ DRV_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice d)
         return r;
     ctx_teardown(&drv.primary);
     pthread_mutex_lock(&drv.lock);
-    drv.primary.refs = 0;
-    drv.primary_active = false;
+    drv.primary_active = false;   /* its retains still count (measured: app test ctx_current) */
     drv.primary_flags = 0;
     pthread_mutex_unlock(&drv.lock);
     return CUDA_SUCCESS;

@@ -522,9 +522,11 @@ DRV_API CUresult cuMemAllocManaged(CUdeviceptr *dp, size_t n, unsigned int flags
     return r;
 }
 
+/* cuMemFree finds the allocation's context from the pointer: it needs no current one
+ * (measured: Numba frees what is left after popping its context; app test ctx_current). */
 DRV_API CUresult cuMemFree_v2(CUdeviceptr dp)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     if (!dp)
