@@ -42,6 +42,15 @@ isa_status_t fe_link(isa_module_t *const *units, unsigned n, const bool *optiona
 isa_status_t fe_link_texts(unsigned n, const char *const *names, const char *const *texts, const size_t *lens,
                            const bool *optional, const fe_options_t *opt, isa_module_t **out_m);
 
+/* devrt.c: when *m declares, without a body, a device-runtime function the emulator writes
+ * in PTX (the cooperative-group calls of libcudadevrt: cudaCGSynchronize...), link that
+ * unit into it (*m replaced by the linked module; NULL, with the errors written, when the
+ * link fails); otherwise leave *m as it is. */
+isa_status_t fe_link_devrt(isa_module_t **m, const fe_options_t *opt);
+/* The names of those functions, i = 0, 1, ... (NULL past the last): a link of units that
+ * calls them takes them as provided, then fe_link_devrt defines them. */
+const char *fe_devrt_name(unsigned i);
+
 /* Print one diagnostic at a location of a module's source, in the standard format
  * (used by later passes that find errors in a loaded module). */
 void fe_diag_print(FILE *out, const isa_module_t *m, isa_loc_t loc, const char *severity,

@@ -452,12 +452,15 @@ static void setenv_num(const char *name, double v, bool integer)
 static bool load_units(const char *path, const char *const *links, unsigned nlink, isa_module_t **out)
 {
     fe_options_t fo = { 0 };
-    if (nlink == 0)
-        return fe_load_file(path, &fo, out) == ISA_ST_OK;
     static const char *provided[64];
-    for (unsigned i = 0; i + 1 < sizeof provided / sizeof *provided && ex_service_name(i); i++)
-        provided[i] = ex_service_name(i);
+    unsigned np = 0;
+    for (unsigned i = 0; np + 1 < sizeof provided / sizeof *provided && ex_service_name(i); i++)
+        provided[np++] = ex_service_name(i);
+    for (unsigned i = 0; np + 1 < sizeof provided / sizeof *provided && fe_devrt_name(i); i++)
+        provided[np++] = fe_devrt_name(i);
     fo.provided = provided;
+    if (nlink == 0)   /* device-runtime functions written in PTX are linked in (frontend/devrt.c) */
+        return fe_load_file(path, &fo, out) == ISA_ST_OK && fe_link_devrt(out, &fo) == ISA_ST_OK;
     isa_module_t *units[MAX_LINK + 1];
     unsigned n = 0;
     bool ok = true;
@@ -472,7 +475,7 @@ static bool load_units(const char *path, const char *const *links, unsigned nlin
             isa_module_free(units[i]);
         return false;
     }
-    return fe_link(units, n, NULL, &fo, out) == ISA_ST_OK;
+    return fe_link(units, n, NULL, &fo, out) == ISA_ST_OK && fe_link_devrt(out, &fo) == ISA_ST_OK;
 }
 
 int main(int argc, char **argv)

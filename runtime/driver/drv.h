@@ -292,5 +292,8 @@ bool       drv_event_ok(const drv_event_t *e);
  * runtime provides; optional (NULL: none) marks archive members; the diagnostics go to diag. */
 isa_status_t drv_link_units(unsigned n, const char *const *names, const char *const *texts, const size_t *lens,
                             const bool *optional, FILE *diag, isa_module_t **out);
+/* Link the device-runtime functions written in PTX into *m where it declares one
+ * (fe_link_devrt, with the services as provided names). */
+isa_status_t drv_link_devrt(isa_module_t **m, FILE *diag);
 
 #endif

@@ -182,6 +182,11 @@ static CUresult add_fatbin(drv_link_t *l, const char *fn, int type, const char *
         added++;
     }
     rt_fatbin_free(&fb);
+    /* An archive's member with SASS only (libcudadevrt.a's) adds nothing: what it defines
+     * must come from elsewhere (the device-runtime functions the emulator writes in PTX,
+     * frontend/devrt.c); a name nothing defines is an error when the program loads. */
+    if (r == CUDA_SUCCESS && added == 0 && optional)
+        return CUDA_SUCCESS;
     if (r == CUDA_SUCCESS && added == 0)
         r = link_fail(l, CUDA_ERROR_NO_BINARY_FOR_GPU, fn,
                       "%s input '%s' holds no PTX for sm_90 or below (only SASS or newer PTX); the emulator links "
@@ -201,7 +206,7 @@ static CUresult add_archive(drv_link_t *l, const char *fn, const char *name, con
                          "(ar, as nvcc -lib makes)", name);
     const char *longnames = NULL;
     size_t nlong = 0, off = 8;
-    unsigned members = 0, added = l->n;
+    unsigned members = 0, ndevice = 0;
     CUresult r = CUDA_SUCCESS;
     while (r == CUDA_SUCCESS && off + 60 <= size) {
         const char *h = (const char *)data + off;
@@ -246,6 +251,7 @@ static CUresult add_archive(drv_link_t *l, const char *fn, const char *name, con
             bool device = st == ISA_ST_OK && fb.nentry > 0;
             rt_fatbin_free(&fb);
             if (device) {
+                ndevice++;
                 char full[512];
                 snprintf(full, sizeof full, "%s(%s)", name, mname);
                 r = add_fatbin(l, fn, CU_JIT_INPUT_LIBRARY, full, body, blen, true);
@@ -254,7 +260,7 @@ static CUresult add_archive(drv_link_t *l, const char *fn, const char *name, con
         off += 60 + (size_t)msize;
         off += off & 1;
     }
-    if (r == CUDA_SUCCESS && l->n == added)
+    if (r == CUDA_SUCCESS && ndevice == 0)
         r = link_fail(l, CUDA_ERROR_NO_BINARY_FOR_GPU, fn, "CU_JIT_INPUT_LIBRARY input '%s': none of its %u "
                       "members holds device code", name, members);
     return r;
@@ -316,8 +322,11 @@ static CUresult add_data(const char *fn, drv_link_t *l, int type, const void *da
 static const char *provided[64];
 static void provided_fill(void)
 {
-    for (unsigned i = 0; i + 1 < sizeof provided / sizeof *provided && ex_service_name(i); i++)
-        provided[i] = ex_service_name(i);
+    unsigned n = 0;
+    for (unsigned i = 0; n + 1 < sizeof provided / sizeof *provided && ex_service_name(i); i++)
+        provided[n++] = ex_service_name(i);
+    for (unsigned i = 0; n + 1 < sizeof provided / sizeof *provided && fe_devrt_name(i); i++)
+        provided[n++] = fe_devrt_name(i);   /* defined after the link (fe_link_devrt) */
 }
 
 isa_status_t drv_link_units(unsigned n, const char *const *names, const char *const *texts, const size_t *lens,
@@ -326,7 +335,16 @@ isa_status_t drv_link_units(unsigned n, const char *const *names, const char *co
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, provided_fill);
     fe_options_t o = { .diag = diag, .provided = provided };
-    return fe_link_texts(n, names, texts, lens, optional, &o, out);
+    isa_status_t st = fe_link_texts(n, names, texts, lens, optional, &o, out);
+    return st == ISA_ST_OK ? fe_link_devrt(out, &o) : st;
+}
+
+isa_status_t drv_link_devrt(isa_module_t **m, FILE *diag)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, provided_fill);
+    fe_options_t o = { .diag = diag, .provided = provided };
+    return fe_link_devrt(m, &o);
 }
 /*}=====================================================================*/
 

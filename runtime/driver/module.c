@@ -283,6 +283,8 @@ static CUresult load(const char *fn, const void *image, bool library, drv_jit_lo
     } else {
         fe_options_t fo = { .diag = diag };
         st = fe_load_text(name, text, len, &fo, &mod->m);
+        if (st == ISA_ST_OK)   /* device-runtime functions written in PTX (frontend/devrt.c) */
+            st = drv_link_devrt(&mod->m, diag);
         if (st == ISA_ST_OK && raw && ISA_SM_ORDER(mod->m->sm) > ISA_SM_ORDER(ISA_SM_90A)) {
             fprintf(diag, "%s: error: .target %s is newer than the H100 (sm_90): the CUDA driver's JIT refuses "
                     "it (\"SM version specified by .target is higher than default SM version assumed\")\n", name,

@@ -127,6 +127,21 @@ START_TEST(program_rdc_runs_on_driver)
 END_TEST
 
 /* --link: PTX units linked before the run (tests/ptx/link/README.md derives the numbers). */
+/* A call of the device runtime's grid sync links the emulator's PTX for it. */
+START_TEST(devrt_grid_sync)
+{
+    char *out;
+    int rc = ptxrun("--cooperative -g 4 -b 64 tests/ptx/link/cg_sync.ptx 'u32[256]:out'", &out);
+    ck_assert_msg(rc == 0, "%s", out);
+    char want[2048] = "arg0 u32[256]:";
+    for (unsigned i = 0; i < 256; i++)
+        snprintf(want + strlen(want), sizeof want - strlen(want), " %u", (i + 1) % 256);
+    strcat(want, "\n");
+    ck_assert_str_eq(out, want);
+    free(out);
+}
+END_TEST
+
 START_TEST(link_units)
 {
     char *out;
@@ -735,6 +750,7 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, program_runs_on_driver);
     tcase_add_test(tc, program_rdc_runs_on_driver);
     tcase_add_test(tc, link_units);
+    tcase_add_test(tc, devrt_grid_sync);
     suite_add_tcase(s, tc);
     return s;
 }
