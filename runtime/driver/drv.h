@@ -196,6 +196,12 @@ CUresult   drv_enter(drv_ctx_t **out);
 CUresult   drv_enter_device(void);
 /* ... and for a call that names its context (NULL: the current one). */
 CUresult   drv_enter_ctx(drv_ctx_t *c);
+/* ... and for a call on an object of context oc (a stream's, an event's; NULL: none): the
+ * current context, or oc when none is current (the H100's driver needs none there: app
+ * test ctx_current); *out (when not NULL) the context taken. */
+CUresult   drv_enter_for(drv_ctx_t *oc, drv_ctx_t **out);
+/* The context of a stream object (stream.c); NULL for the NULL, legacy, per-thread streams. */
+drv_ctx_t *drv_stream_ctx(CUstream s);
 bool       drv_ctx_valid(const drv_ctx_t *c);
 
 /* Say once on stderr that a driver function is not implemented; CUDA_ERROR_NOT_SUPPORTED. */

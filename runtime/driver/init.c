@@ -53,6 +53,17 @@ CUresult drv_enter_ctx(drv_ctx_t *c)
     return c->sticky;
 }
 
+CUresult drv_enter_for(drv_ctx_t *oc, drv_ctx_t **out)
+{
+    drv_ctx_t *c = drv_current();
+    if (!c)
+        c = oc;
+    CUresult r = drv_enter_ctx(c);
+    if (out)
+        *out = c;
+    return r;
+}
+
 CUresult drv_enter(drv_ctx_t **out)
 {
     CUresult r = drv_enter_ctx(NULL);

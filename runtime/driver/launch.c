@@ -69,7 +69,7 @@ CUresult drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const
                     CUstream s, void **params, void **extra, bool cooperative, const unsigned *cluster)
 {
     drv_ctx_t *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = drv_enter_for(drv_stream_ctx(s), &c);
     if (r)
         return r;
     if (!f || f->tag != DRV_FUNC)

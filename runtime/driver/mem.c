@@ -557,9 +557,9 @@ DRV_API CUresult cuMemHostAlloc(void **pp, size_t n, unsigned int flags)
 
 DRV_API CUresult cuMemAllocHost_v2(void **pp, size_t n) { return cuMemHostAlloc(pp, n, 0); }
 
-DRV_API CUresult cuMemFreeHost(void *p)
+DRV_API CUresult cuMemFreeHost(void *p)   /* no current context needed, as cuMemFree */
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = drv_enter_device();
     if (r)
         return r;
     drv_alloc_t a;

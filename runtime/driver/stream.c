@@ -35,7 +35,17 @@ void drv_flush_output(void)
 /* Registered at cuInit, after the runtime's own exit handler, so run before it. */
 void drv_at_exit(void) { drv.exiting = true; }
 
-static bool stream_ok(const drv_stream_t *s) { return s && s->tag == DRV_STREAM; }
+/* A stream object: not NULL, nor the legacy or per-thread handles (which are no pointers). */
+static bool stream_ok(const drv_stream_t *s)
+{
+    return s && s != CU_STREAM_LEGACY && s != CU_STREAM_PER_THREAD && s->tag == DRV_STREAM;
+}
+
+/* The context of a stream object (NULL for the NULL, legacy and per-thread streams). */
+drv_ctx_t *drv_stream_ctx(CUstream s)
+{
+    return stream_ok(s) ? s->ctx : NULL;
+}
 
 CUresult drv_stream_check(CUstream s)
 {
@@ -71,7 +81,7 @@ DRV_API CUresult cuStreamCreate(CUstream *out, unsigned int flags) { return cuSt
 
 DRV_API CUresult cuStreamDestroy_v2(CUstream s)
 {
-    CUresult r = drv_enter(NULL);
+    CUresult r = drv_enter_for(drv_stream_ctx(s), NULL);
     if (r)
         return r;
     if (!stream_ok(s))
@@ -90,7 +100,7 @@ DRV_API CUresult cuStreamSynchronize(CUstream s)
     CUresult r = drv_stream_check(s);
     if (r || (r = drv_capture_sync(s, __func__)))
         return r;
-    r = drv_enter(NULL);
+    r = drv_enter_for(drv_stream_ctx(s), NULL);
     drv_flush_output();
     return r;
 }
@@ -101,7 +111,7 @@ DRV_API CUresult cuStreamQuery(CUstream s)
     CUresult r = drv_stream_check(s);
     if (r || (r = drv_capture_sync(s, __func__)))
         return r;
-    return drv_enter(NULL);
+    return drv_enter_for(drv_stream_ctx(s), NULL);
 }
 DRV_API CUresult cuStreamQuery_ptsz(CUstream s) { return cuStreamQuery(s); }
 
@@ -332,7 +342,7 @@ DRV_API CUresult cuEventRecord(CUevent e, CUstream s)
         return r;
     if (!drv_event_ok(e))
         return CUDA_ERROR_INVALID_HANDLE;
-    if ((r = drv_enter(NULL)))
+    if ((r = drv_enter_for(drv_stream_ctx(s) ? drv_stream_ctx(s) : e->ctx, NULL)))
         return r;
     if (drv_capture_of(s))
         return drv_capture_record(s, e);
@@ -357,14 +367,14 @@ DRV_API CUresult cuEventQuery(CUevent e)
 {
     if (!drv_event_ok(e))
         return CUDA_ERROR_INVALID_HANDLE;
-    return drv_enter(NULL);
+    return drv_enter_for(e->ctx, NULL);
 }
 
 DRV_API CUresult cuEventSynchronize(CUevent e)
 {
     if (!drv_event_ok(e))
         return CUDA_ERROR_INVALID_HANDLE;
-    CUresult r = drv_enter(NULL);
+    CUresult r = drv_enter_for(e->ctx, NULL);
     drv_flush_output();
     return r;
 }

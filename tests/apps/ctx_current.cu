@@ -1,7 +1,7 @@
 // ctx_current.cu: driver calls made with no context current, and with the primary context
 // after cuDevicePrimaryCtxReset, as Numba's CUDA target makes them (it pops its context
 // before freeing what is left, and pushes the reset primary context again): which calls
-// find their context from their pointer and which need a current one.
+// find their context from their pointer or object and which need a current one.
 // link: -lcuda
 #include "apps.h"
 #include <cuda.h>
@@ -60,6 +60,31 @@ int main()
     DK(cuMemAlloc(&d, 256));
     DK(cuMemFree(d));
     DK(cuMemFree(c));
+    // Objects of the context used after it was popped: streams, events, a module, pinned memory.
+    CUstream s;
+    CUevent e;
+    CUmodule m;
+    CUfunction f;
+    void *pinned;
+    static const char ptx[] = ".version 7.0\n.target sm_70\n.address_size 64\n"
+                              ".visible .entry k()\n{\n\tret;\n}\n";
+    DK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    DK(cuEventCreate(&e, 0));
+    DK(cuModuleLoadData(&m, ptx));
+    DK(cuMemAllocHost(&pinned, 4096));
+    DK(cuCtxPopCurrent(&cur));
+    DK(cuStreamQuery(s));
+    DK(cuStreamSynchronize(s));
+    DK(cuEventRecord(e, s));
+    DK(cuEventSynchronize(e));
+    DK(cuEventQuery(e));   // after the synchronisation: done
+    DK(cuModuleGetFunction(&f, m, "k"));
+    DK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, nullptr, nullptr));
+    DK(cuMemFreeHost(pinned));
+    DK(cuModuleUnload(m));
+    DK(cuEventDestroy(e));
+    DK(cuStreamDestroy(s));
+    DK(cuMemAllocHost(&pinned, 4096));
     DK(cuDevicePrimaryCtxRelease(dev));
     DK(cuDevicePrimaryCtxRelease(dev));
     return 0;
