@@ -127,6 +127,7 @@ typedef struct {
 typedef struct {
     pthread_mutex_t lock;          /* guards what follows */
     bool            inited;
+    bool            forked;   /* this process was forked after cuInit: nothing works (measured) */
     bool            exiting;     /* the process is running its exit handlers */
     ex_device_t    *dev;
     drv_ctx_t       primary;

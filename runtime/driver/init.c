@@ -161,14 +161,26 @@ static void read_environment(void)
         drv.loading_mode = CU_MODULE_EAGER_LOADING;
 }
 
+/* A child forked after cuInit: on the H100 every call there, cuInit too, returns
+ * CUDA_ERROR_NOT_INITIALIZED (app test fork_child; Numba detects forks by it).  The child
+ * of fork + exec is a process of its own. */
+static void forked_child(void)
+{
+    drv.inited = false;
+    drv.forked = true;
+}
+
 DRV_API CUresult cuInit(unsigned int flags)
 {
+    if (drv.forked)
+        return CUDA_ERROR_NOT_INITIALIZED;
     if (flags)
         return CUDA_ERROR_INVALID_VALUE;
     pthread_mutex_lock(&drv.lock);
     CUresult r = CUDA_SUCCESS;
     if (!drv.inited) {
         atexit(drv_at_exit);
+        pthread_atfork(NULL, NULL, forked_child);
         drv.dev = rt_device();
         if (!drv.dev) {
             r = CUDA_ERROR_OUT_OF_MEMORY;
