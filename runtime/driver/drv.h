@@ -111,6 +111,7 @@ typedef enum { DRV_MEM_DEVICE, DRV_MEM_HOST, DRV_MEM_MANAGED, DRV_MEM_REGISTERED
 typedef struct {
     uintptr_t     base;
     size_t        size;
+    size_t        req;        /* the bytes asked for (size is rounded): the address range's size */
     drv_memkind_t kind;
     drv_ctx_t    *ctx;
     unsigned      flags;

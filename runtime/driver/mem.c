@@ -319,8 +319,8 @@ CUresult drv_alloc_add(void *base, size_t size, drv_memkind_t kind, unsigned fla
     }
     size_t i = find_slot((uintptr_t)base);
     memmove(&drv.allocs[i + 1], &drv.allocs[i], (drv.nalloc - i) * sizeof *drv.allocs);
-    drv.allocs[i] = (drv_alloc_t){ .base = (uintptr_t)base, .size = size, .kind = kind, .ctx = drv_current(), .flags = flags,
-                                   .id = ++drv.next_id };
+    drv.allocs[i] = (drv_alloc_t){ .base = (uintptr_t)base, .size = size, .req = size, .kind = kind,
+                                   .ctx = drv_current(), .flags = flags, .id = ++drv.next_id };
     drv.nalloc++;
     if (kind == DRV_MEM_DEVICE || kind == DRV_MEM_MANAGED)
         in_use += size;
@@ -433,6 +433,17 @@ void drv_mem_unreserve(size_t n)
     pthread_mutex_unlock(&drv.lock);
 }
 
+/* The size asked for of the allocation at p: what cuMemGetAddressRange answers (measured:
+ * 1000 bytes, not the 1024 laid out; app test addr_range). */
+static void set_req(void *p, size_t n)
+{
+    pthread_mutex_lock(&drv.lock);
+    size_t i = find_slot((uintptr_t)p);
+    if (i > 0 && drv.allocs[i - 1].base == (uintptr_t)p)
+        drv.allocs[i - 1].req = n;
+    pthread_mutex_unlock(&drv.lock);
+}
+
 static CUresult alloc(void **out, size_t n, drv_memkind_t kind, unsigned flags)
 {
     CUresult r = drv_capture_unsafe("a memory allocation");
@@ -451,7 +462,7 @@ static CUresult alloc(void **out, size_t n, drv_memkind_t kind, unsigned flags)
         if (r)
             arena_free(p, sz);
         else
-            *out = p;
+            *out = p, set_req(p, n);
         return r;
     }
     if (sz >= BIG) {
@@ -477,6 +488,7 @@ static CUresult alloc(void **out, size_t n, drv_memkind_t kind, unsigned flags)
         return r;
     }
     *out = p;
+    set_req(p, n);
     return CUDA_SUCCESS;
 }
 
@@ -638,13 +650,14 @@ DRV_API CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdevi
     CUresult r = drv_enter(NULL);
     if (r)
         return r;
+    /* every allocation, pinned and registered host memory too (app test addr_range) */
     const drv_alloc_t *a = drv_alloc_find((uintptr_t)dp, 1);
-    if (!a || a->kind == DRV_MEM_HOST || a->kind == DRV_MEM_REGISTERED)
+    if (!a)
         return CUDA_ERROR_NOT_FOUND;
     if (base)
         *base = a->base;
     if (size)
-        *size = a->size;
+        *size = a->req;
     return CUDA_SUCCESS;
 }
 
@@ -1198,7 +1211,7 @@ static CUresult attr(void *data, int which, CUdeviceptr p, bool lenient)
     case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
         *(CUdeviceptr *)data = a ? a->base : 0; break;
     case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
-        *(size_t *)data = a ? a->size : 0; break;
+        *(size_t *)data = a ? a->req : 0; break;
     case CU_POINTER_ATTRIBUTE_MAPPED:
         *(int *)data = a != NULL; break;
     case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
