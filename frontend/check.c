@@ -1064,6 +1064,23 @@ static void check_l2_evict(check_t *K, const isa_instr_t *in)
          isa_instr_name(K->m, in, name, sizeof name));
 }
 
+/* A vector ld, st or ldu moves at most 128 bits, but for the 256-bit forms (.v8 of a 32-bit
+ * type, .v4 of a 64-bit one, sm_100: rules.def): ptxas: "Vector type too large, exceeds 128
+ * bit limit" (.v8.u64, .v4 of .b128...). */
+static void check_vector_size(check_t *K, const isa_instr_t *in)
+{
+    if ((in->op != ISA_OP_LD && in->op != ISA_OP_ST && in->op != ISA_OP_LDU) || in->ntypes != 1)
+        return;
+    int v = isa_instr_mod(in, ISA_G_VEC);
+    unsigned n = v == ISA_M_V2 ? 2 : v == ISA_M_V4 ? 4 : v == ISA_M_V8 ? 8 : 1;
+    unsigned bits = isa_types[in->types[0]].bits;
+    if (n == 1 || n * bits <= 128 || (v == ISA_M_V8 && bits == 32) || (v == ISA_M_V4 && bits == 64))
+        return;
+    char name[256];
+    CERR(K, in->mloc, "'%s' moves %u bits: a vector of more than 128 bits (ptxas: \"Vector type too large, exceeds "
+         "128 bit limit\")", isa_instr_name(K->m, in, name, sizeof name), n * bits);
+}
+
 /* Operand forms of the barriers and asynchronous copies that ptxas refuses: an arrive on
  * another CTA's mbarrier (.shared::cluster) returns no state ('_'); bar.arrive and
  * barrier.arrive name the thread count; cp.async.cg copies 16 bytes; the group counts of
@@ -1171,6 +1188,7 @@ static void check_instr(check_t *K, const isa_instr_t *in)
         fe_check_call(K->c, K->m, K->f, in);
     check_param_access(K, in);
     check_l2_evict(K, in);
+    check_vector_size(K, in);
     check_async_forms(K, in);
     check_mov_vec(K, in);
     check_rules(K, in);
