@@ -1178,9 +1178,9 @@ static int im2col_lane(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, const ex_
 }
 
 /* The element type of a tensor reduction with operation op on a map of data type dt, or
- * ISA_T_NONE where the H100 raises an illegal instruction (measured, app test tma_fuzz:
- * add on u32, s32, u64 and every float type, the TF32 and FTZ ones as f32; min and max on u32, s32, u64, s64, f16, bf16; inc and dec on u32; and, or, xor on
- * u32, s32, u64). */
+ * ISA_T_NONE where the H100 raises an illegal instruction (measured, app test tma_fuzz):
+ * add on u32, s32, u64 and every float type, the TF32 and FTZ ones as f32; min and max on
+ * u32, s32, u64, s64, f16, bf16; inc and dec on u32; and, or, xor on u32, s32, u64. */
 static isa_type_t tm_red_type(unsigned op, unsigned dt)
 {
     static const isa_type_t add[13] = { ISA_T_NONE, ISA_T_NONE, ISA_T_U32, ISA_T_S32, ISA_T_U64, ISA_T_NONE, ISA_T_F16,

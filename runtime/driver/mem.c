@@ -300,7 +300,10 @@ static size_t find_slot(uintptr_t p)   /* first allocation with base > p */
     return lo;
 }
 
-CUresult drv_alloc_add(void *base, size_t size, drv_memkind_t kind, unsigned flags, bool map)
+/* drv_alloc_add, with the size asked for (req) where the layout rounded it: what
+ * cuMemGetAddressRange answers (measured: 1000 bytes, not the 1024 laid out; app test
+ * addr_range). */
+static CUresult alloc_add(void *base, size_t size, size_t req, drv_memkind_t kind, unsigned flags, bool map)
 {
     if (map && ex_device_map(drv.dev, base, size) != ISA_ST_OK)
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -319,13 +322,18 @@ CUresult drv_alloc_add(void *base, size_t size, drv_memkind_t kind, unsigned fla
     }
     size_t i = find_slot((uintptr_t)base);
     memmove(&drv.allocs[i + 1], &drv.allocs[i], (drv.nalloc - i) * sizeof *drv.allocs);
-    drv.allocs[i] = (drv_alloc_t){ .base = (uintptr_t)base, .size = size, .req = size, .kind = kind,
+    drv.allocs[i] = (drv_alloc_t){ .base = (uintptr_t)base, .size = size, .req = req, .kind = kind,
                                    .ctx = drv_current(), .flags = flags, .id = ++drv.next_id };
     drv.nalloc++;
     if (kind == DRV_MEM_DEVICE || kind == DRV_MEM_MANAGED)
         in_use += size;
     pthread_mutex_unlock(&drv.lock);
     return CUDA_SUCCESS;
+}
+
+CUresult drv_alloc_add(void *base, size_t size, drv_memkind_t kind, unsigned flags, bool map)
+{
+    return alloc_add(base, size, size, kind, flags, map);
 }
 
 const drv_alloc_t *drv_alloc_find(uintptr_t p, size_t n)
@@ -433,17 +441,6 @@ void drv_mem_unreserve(size_t n)
     pthread_mutex_unlock(&drv.lock);
 }
 
-/* The size asked for of the allocation at p: what cuMemGetAddressRange answers (measured:
- * 1000 bytes, not the 1024 laid out; app test addr_range). */
-static void set_req(void *p, size_t n)
-{
-    pthread_mutex_lock(&drv.lock);
-    size_t i = find_slot((uintptr_t)p);
-    if (i > 0 && drv.allocs[i - 1].base == (uintptr_t)p)
-        drv.allocs[i - 1].req = n;
-    pthread_mutex_unlock(&drv.lock);
-}
-
 static CUresult alloc(void **out, size_t n, drv_memkind_t kind, unsigned flags)
 {
     CUresult r = drv_capture_unsafe("a memory allocation");
@@ -458,11 +455,11 @@ static CUresult alloc(void **out, size_t n, drv_memkind_t kind, unsigned flags)
         size_t room = (sz + 511) & ~(size_t)511;
         if (!(p = arena_alloc(room)))
             return CUDA_ERROR_OUT_OF_MEMORY;
-        r = drv_alloc_add(p, sz, kind, flags | ARENA_FLAG, arena_exact());
+        r = alloc_add(p, sz, n, kind, flags | ARENA_FLAG, arena_exact());
         if (r)
             arena_free(p, sz);
         else
-            *out = p, set_req(p, n);
+            *out = p;
         return r;
     }
     if (sz >= BIG) {
@@ -479,7 +476,7 @@ static CUresult alloc(void **out, size_t n, drv_memkind_t kind, unsigned flags)
             return CUDA_ERROR_OUT_OF_MEMORY;
         memset(p, 0, room);
     }
-    r = drv_alloc_add(p, sz, kind, flags, true);
+    r = alloc_add(p, sz, n, kind, flags, true);
     if (r) {
         if (flags & MMAP_FLAG)
             munmap(p, sz);
@@ -488,7 +485,6 @@ static CUresult alloc(void **out, size_t n, drv_memkind_t kind, unsigned flags)
         return r;
     }
     *out = p;
-    set_req(p, n);
     return CUDA_SUCCESS;
 }
 

@@ -342,7 +342,8 @@ DRV_API CUresult cuEventRecord(CUevent e, CUstream s)
         return r;
     if (!drv_event_ok(e))
         return CUDA_ERROR_INVALID_HANDLE;
-    if ((r = drv_enter_for(drv_stream_ctx(s) ? drv_stream_ctx(s) : e->ctx, NULL)))
+    drv_ctx_t *sc = drv_stream_ctx(s);
+    if ((r = drv_enter_for(sc ? sc : e->ctx, NULL)))
         return r;
     if (drv_capture_of(s))
         return drv_capture_record(s, e);

@@ -21,6 +21,7 @@
 // link: -lcuda
 // target: -arch=sm_90
 #include "apps.h"
+#include "tma_util.h"
 #include <cuda.h>
 #include <cstdint>
 #include <cstring>
@@ -118,24 +119,6 @@ __global__ void run(const __grid_constant__ CUtensorMap map, Coords k, int rank,
     asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }
 
-static uint64_t rs;
-static uint64_t rnd()
-{
-    uint64_t z = (rs += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static int64_t range(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
-static uint64_t fnv(const unsigned char *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
-
-static const unsigned esize[13] = { 1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4 };
 static const char *const opname[8] = { "add", "min", "max", "inc", "dec", "and", "or", "xor" };
 
 // The reductions the H100 has (the others are illegal instructions, measured with "unsafe"):
@@ -251,9 +234,7 @@ static int im2col_case(long n, unsigned char *gt, unsigned char *io, int *done, 
                                          pixels, estr, CU_TENSOR_MAP_INTERLEAVE_NONE, (CUtensorMapSwizzle)swz,
                                          CU_TENSOR_MAP_L2_PROMOTION_NONE, (CUtensorMapFloatOOBfill)oob);
     if (r != CUDA_SUCCESS) {
-        const char *en = nullptr;
-        cuGetErrorName(r, &en);
-        printf(" -> %s\n", en ? en : "?");
+        say_result(r);
         return 0;
     }
     Coords k = { { 0, 0, 0, 0, 0 }, { 0, 0, 0 } };
@@ -417,9 +398,7 @@ int main(int argc, char **argv)
                                             CU_TENSOR_MAP_INTERLEAVE_NONE, (CUtensorMapSwizzle)swz,
                                             (CUtensorMapL2promotion)l2, (CUtensorMapFloatOOBfill)oob);
         if (r != CUDA_SUCCESS) {
-            const char *en = nullptr;
-            cuGetErrorName(r, &en);
-            printf(" -> %s\n", en ? en : "?");
+            say_result(r);
             continue;
         }
         if (*bad) {   // accepted: not run, the tensor may not be there

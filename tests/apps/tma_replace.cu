@@ -11,6 +11,7 @@
 // link: -lcuda
 // target: -gencode arch=compute_90a,code=compute_90a
 #include "apps.h"
+#include "tma_util.h"
 #include <cuda.h>
 #include <cstdint>
 #include <cstring>
@@ -134,24 +135,6 @@ __global__ void run(const __grid_constant__ CUtensorMap a, CUtensorMap *gmap, Sp
         io[i] = buf[i];
 }
 
-static uint64_t rs;
-static uint64_t rnd()
-{
-    uint64_t z = (rs += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static int64_t range(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
-static uint64_t fnv(const unsigned char *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
-
-static const unsigned esize[13] = { 1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4 };
 // CUtensorMapDataType as PTX's elemtype: the driver's FLOAT64, BFLOAT16, FLOAT32_FTZ move.
 static const unsigned elemtype[13] = { 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 8, 11, 12 };
 
