@@ -504,8 +504,8 @@ bool ex_predecode(ex_program_t *p, uint32_t fi);
 bool     ex_select_mem(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 bool     ex_select_mov(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t *x);
 /* Contraction (contract.c): per add or sub instruction, the mul ptxas fuses into it
- * (mul[i], ISA_NONE if none) and which of its operands that mul's value is (opd[i], 1 or
- * 2); per mul, the sources it must keep a copy of for the adds (keep[j]: bit 0 a, bit 1
+ * (mul[i], ISA_NONE if none) and which of its operands holds that mul's value (opd[i]
+ * bits 0-1: 1 or 2; bit 2: negated, through an odd number of negs); per mul, the sources it must keep a copy of for the adds (keep[j]: bit 0 a, bit 1
  * b), their registers being written before an add it fuses into runs. */
 typedef struct {
     uint32_t *mul;

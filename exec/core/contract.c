@@ -5,8 +5,11 @@
  * goldens fma_contract and fma_contract_flow):
  *   - the add's operand must be the mul's value on every path (a mul whose value meets
  *     another definition of the register, a guarded one included, is not fused);
- *   - every read of the mul's value must be such an add (one that stores it, or uses it
- *     twice as in m + m, keeps the mul unfused everywhere);
+ *   - every read of the mul's value must be such an add, or a neg whose value goes on to
+ *     such adds (folded into the product's sign); one that stores it, or uses it twice
+ *     as in m + m, keeps the mul unfused everywhere;
+ *   - the muls whose value goes to one add fuse first, then each add left takes a mul
+ *     all of whose adds are free or took it, the one with fewer adds (see the plan);
  *   - in the add's basic block (no label, branch or call between) any mul fuses; across
  *     blocks only a mul one of whose operands is an immediate or a value SASS reads from
  *     the constant bank, a kernel parameter or a .const variable (ptxas moves it to the
@@ -22,6 +25,9 @@
 
 #define RD_NONE ISA_NONE          /* no single reaching definition */
 
+/* The adds a mul's value goes to. */
+typedef struct { uint32_t *at, n, cap; } ex_ulist_t;
+
 typedef struct {
     const isa_func_t *fn;
     uint32_t  n, nreg;
@@ -31,9 +37,11 @@ typedef struct {
     uint32_t *mark, stamp;        /* per block: visited in the walk numbered stamp */
     bool      oom;
     uint32_t *stack;              /* [nb] */
-    uint8_t  *uses_memo;          /* per mul: 0 unknown, 1 all its uses fuse, 2 not */
+    uint8_t  *uses_memo;          /* per mul: 0 unknown, 1 its value goes to adds only, 2 not */
+    ex_ulist_t *uses;             /* per mul: those adds (uses_memo 1); nuses entries */
+    uint32_t  nuses;
     uint8_t  *cross_memo;         /* per mul: 0 unknown, 1 may fuse across blocks, 2 not */
-    uint8_t  *mul_def;            /* per register: a mul that may fuse writes it */
+    uint8_t  *mul_def;            /* per register: a mul that may fuse, or a neg, writes it */
     uint32_t **rd;                /* per register with several definitions: what each read of
                                      it (use[use_at[r] ..]) reads, made on first need */
     uint32_t *in, *work;          /* [nb] scratch of rd_table */
@@ -222,6 +230,10 @@ static void flow_free(flow_t *g)
     free(g->mark);
     free(g->stack);
     free(g->uses_memo);
+    if (g->uses)
+        for (uint32_t j = 0; j < g->nuses; j++)
+            free(g->uses[j].at);
+    free(g->uses);
     free(g->cross_memo);
     free(g->mul_def);
     if (g->rd)
@@ -678,47 +690,37 @@ static bool may_fuse_at(flow_t *g, uint32_t j, uint32_t i)
     return cross_ok(g, j) && !loops_without(g, j, g->c.bof[i]);
 }
 
-/* Whether every read of mul j's value is an add that may fuse it (the value alone
- * reaching it).  Walks forward from j to the reads its value reaches. */
-static bool uses_fuse(flow_t *g, uint32_t j)
+/* The reads of register r that the value instruction d writes to it reaches, appended to
+ * *hit (walking forward from d until r is written again); false when a guarded write
+ * meets it (a select of the old and the new value) or memory runs out. */
+static bool value_reads(flow_t *g, uint32_t d, uint32_t r, uint32_t **hit, uint32_t *nhit, uint32_t *cap)
 {
-    if (g->uses_memo[j])
-        return g->uses_memo[j] == 1;
     const isa_func_t *fn = g->fn;
-    const isa_instr_t *m = &fn->instrs[j];
-    uint32_t r = fn->opds[m->opd].u.reg;
-    isa_type_t t = (isa_type_t)m->types[0];
-    bool ftz = is_mod(m, ISA_G_FTZ, ISA_M_FTZ), ok = true;
-    /* the reads of r that j's value reaches, collected first (the checks below run walks
-     * of their own) */
-    uint32_t *hit = NULL, nhit = 0, caphit = 0;
     uint32_t st = new_stamp(g), sp = 0;
-    uint32_t b = g->c.bof[j], from = j + 1;
+    uint32_t b = g->c.bof[d], from = d + 1;
     for (;;) {
         bool killed = false;
         for (uint32_t e = from; e < g->c.bstart[b + 1]; e++) {
             const isa_instr_t *u = &fn->instrs[e];
             if (reads_of(fn, u, r)) {
-                if (nhit == caphit) {
-                    caphit = caphit * 2 + 8;
-                    uint32_t *h = realloc(hit, caphit * sizeof *h);
+                if (*nhit == *cap) {
+                    uint32_t nc = *cap * 2 + 8, *h = realloc(*hit, nc * sizeof *h);
                     if (!h) {
-                        ok = false;
-                        break;
+                        g->oom = true;
+                        return false;
                     }
-                    hit = h;
+                    *hit = h;
+                    *cap = nc;
                 }
-                hit[nhit++] = e;
+                (*hit)[(*nhit)++] = e;
             }
             if (ex_writes(fn, u, r)) {
                 if (u->guard != ISA_NONE)
-                    ok = false;           /* a select of the old and the new value */
+                    return false;
                 killed = true;
                 break;
             }
         }
-        if (!ok)
-            break;
         if (!killed)
             for (uint32_t e = g->c.succ_at[b]; e < g->c.succ_at[b + 1]; e++)
                 if (g->mark[g->c.succ[e]] != st) {
@@ -726,40 +728,120 @@ static bool uses_fuse(flow_t *g, uint32_t j)
                     g->stack[sp++] = g->c.succ[e];
                 }
         if (!sp)
-            break;
+            return true;
         b = g->stack[--sp];
         from = g->c.bstart[b];
     }
+}
+
+/* A neg that passes a mul's value of type t and ftz-ness ftz on (ptxas folds it into the
+ * product's sign): unguarded, of that type, register to register, flushing only what the
+ * mul flushed already. */
+static bool neg_like(const isa_func_t *fn, const isa_instr_t *in, isa_type_t t, bool ftz)
+{
+    if (in->op != ISA_OP_NEG || in->guard != ISA_NONE || in->nopd != 2 || in->ntypes != 1 || in->types[0] != t ||
+        (is_mod(in, ISA_G_FTZ, ISA_M_FTZ) && !ftz))
+        return false;
+    const isa_operand_t *d = &fn->opds[in->opd], *s = &fn->opds[in->opd + 1];
+    return d->kind == ISA_OPD_REG && !d->sel && s->kind == ISA_OPD_REG && !s->sel && !s->flags;
+}
+
+/* Appends to g->uses[j] the adds that the value instruction d (mul j, or a neg of its
+ * value) writes to r reaches, through further negs; false when a read of it is anything
+ * else, reads it twice (m + m, m - -m), or may not take mul j there. */
+static bool collect_uses(flow_t *g, uint32_t j, uint32_t d, uint32_t r, unsigned depth)
+{
+    const isa_func_t *fn = g->fn;
+    const isa_instr_t *m = &fn->instrs[j];
+    isa_type_t t = (isa_type_t)m->types[0];
+    bool ftz = is_mod(m, ISA_G_FTZ, ISA_M_FTZ);
+    uint32_t *hit = NULL, nhit = 0, cap = 0;
+    bool ok = value_reads(g, d, r, &hit, &nhit, &cap);
     for (uint32_t k = 0; ok && k < nhit; k++) {
         uint32_t u = hit[k];
         const isa_instr_t *ui = &fn->instrs[u];
-        ok = add_like(fn, ui, t, ftz) && reads_of(fn, ui, r) == 1 && reaching(g, u, r) == j && may_fuse_at(g, j, u);
+        if (reads_of(fn, ui, r) != 1 || reaching(g, u, r) != d) {
+            ok = false;
+        } else if (add_like(fn, ui, t, ftz)) {
+            ex_ulist_t *L = &g->uses[j];
+            for (uint32_t q = 0; q < L->n && ok; q++)
+                ok = L->at[q] != u;
+            if (ok && !may_fuse_at(g, j, u))
+                ok = false;
+            if (ok && L->n == L->cap) {
+                uint32_t nc = L->cap * 2 + 4, *a = realloc(L->at, nc * sizeof *a);
+                if (!a) {
+                    g->oom = true;
+                    ok = false;
+                } else {
+                    L->at = a;
+                    L->cap = nc;
+                }
+            }
+            if (ok)
+                L->at[L->n++] = u;
+        } else if (neg_like(fn, ui, t, ftz) && depth < 8) {
+            ok = collect_uses(g, j, u, fn->opds[ui->opd].u.reg, depth + 1);
+        } else {
+            ok = false;
+        }
     }
     free(hit);
-    g->uses_memo[j] = ok ? 1 : 2;
     return ok;
 }
 
-/* The mul fused into operand k of the add at i, or ISA_NONE. */
-static uint32_t fused_mul(flow_t *g, uint32_t i, unsigned k)
+/* How many adds may take mul j (through negs of its value): 0 when some read of its
+ * value is anything else. */
+static uint32_t fusable_uses(flow_t *g, uint32_t j)
+{
+    if (g->uses_memo[j])
+        return g->uses_memo[j] == 1 ? g->uses[j].n : 0;
+    bool ok = collect_uses(g, j, j, g->fn->opds[g->fn->instrs[j].opd].u.reg, 0) && g->uses[j].n;
+    g->uses_memo[j] = ok ? 1 : 2;
+    return ok ? g->uses[j].n : 0;
+}
+
+/* The mul that operand k of the add at i holds the value of, directly or through negs
+ * (*neg: an odd number of them), if ptxas may fuse it there; else ISA_NONE. */
+static uint32_t fused_mul(flow_t *g, uint32_t i, unsigned k, bool *neg)
 {
     const isa_func_t *fn = g->fn;
     const isa_instr_t *add = &fn->instrs[i];
     const isa_operand_t *o = &fn->opds[add->opd + k];
     if (o->kind != ISA_OPD_REG || o->sel || o->flags || o->u.reg >= g->nreg)
         return ISA_NONE;
-    if (!g->mul_def[o->u.reg])
-        return ISA_NONE;              /* no mul writes this register */
-    uint32_t j = reaching(g, i, o->u.reg);
-    if (j == RD_NONE)
+    uint32_t reg = o->u.reg, at = i, j = ISA_NONE;
+    *neg = false;
+    for (unsigned depth = 0; depth < 9 && j == ISA_NONE; depth++) {
+        if (!g->mul_def[reg])
+            return ISA_NONE;          /* neither a mul nor a neg writes this register */
+        uint32_t d = reaching(g, at, reg);
+        if (d == RD_NONE)
+            return ISA_NONE;
+        const isa_instr_t *in = &fn->instrs[d];
+        if (in->op == ISA_OP_MUL) {
+            j = d;
+        } else if (in->op == ISA_OP_NEG && fn->opds[in->opd + 1].kind == ISA_OPD_REG) {
+            reg = fn->opds[in->opd + 1].u.reg;
+            at = d;
+            *neg = !*neg;
+        } else {
+            return ISA_NONE;
+        }
+    }
+    if (j == ISA_NONE)
         return ISA_NONE;
     const isa_instr_t *m = &fn->instrs[j];
     if (!fusable_mul(fn, m) || m->types[0] != add->types[0] ||
-        is_mod(m, ISA_G_FTZ, ISA_M_FTZ) != is_mod(add, ISA_G_FTZ, ISA_M_FTZ) || fn->opds[m->opd].u.reg != o->u.reg)
+        is_mod(m, ISA_G_FTZ, ISA_M_FTZ) != is_mod(add, ISA_G_FTZ, ISA_M_FTZ) || fn->opds[m->opd].u.reg != reg)
         return ISA_NONE;
-    if (!uses_fuse(g, j))             /* i among the uses, may_fuse_at checked for each */
+    if (!fusable_uses(g, j))          /* may_fuse_at checked for each of its adds */
         return ISA_NONE;
-    return j;
+    const ex_ulist_t *L = &g->uses[j];
+    for (uint32_t q = 0; q < L->n; q++)
+        if (L->at[q] == i)
+            return j;
+    return ISA_NONE;
 }
 
 /* Whether a source of mul j may hold another value when the add at i runs. */
@@ -802,52 +884,68 @@ bool ex_contract_plan(const isa_func_t *fn, const uint8_t *lead, ex_contract_t *
     if (!any || !n)
         return true;
     flow_t g = { 0 };
-    uint8_t *chosen = calloc(n + 1, 1);
     g.uses_memo = calloc(n + 1, 1);
+    g.uses = calloc(n + 1, sizeof *g.uses);
+    g.nuses = n + 1;
     g.cross_memo = calloc(n + 1, 1);
     g.mul_def = calloc(fn->nreg + 1, 1);
-    if (!chosen || !g.uses_memo || !g.cross_memo || !g.mul_def || !flow_build(&g, fn, lead)) {
-        free(chosen);
+    if (!g.uses_memo || !g.uses || !g.cross_memo || !g.mul_def || !flow_build(&g, fn, lead)) {
         flow_free(&g);
         ex_contract_free(c);
         return false;
     }
-    for (uint32_t j = 0; j < n; j++)
-        if (fusable_mul(fn, &fn->instrs[j]) && fn->opds[fn->instrs[j].opd].u.reg < fn->nreg)
-            g.mul_def[fn->opds[fn->instrs[j].opd].u.reg] = 1;
-    for (uint32_t i = 0; i < n; i++) {
-        const isa_instr_t *in = &fn->instrs[i];
-        if ((in->op != ISA_OP_ADD && in->op != ISA_OP_SUB) || in->ntypes != 1 || in->nopd != 3 ||
-            isa_instr_mod(in, ISA_G_ROUND) >= 0)
-            continue;
-        isa_type_t t = (isa_type_t)in->types[0];
-        if (t != ISA_T_F32 && t != ISA_T_F64 && t != ISA_T_F16 && t != ISA_T_F16X2)
-            continue;
-        const isa_operand_t *o1 = &fn->opds[in->opd + 1], *o2 = &fn->opds[in->opd + 2];
-        if (o1->kind == ISA_OPD_REG && o2->kind == ISA_OPD_REG && o1->u.reg == o2->u.reg)
-            continue;                     /* m + m: not fused (measured) */
-        /* Which operand: one whose mul an earlier add already fused (ptxas then fuses that
-         * mul into every add using it and keeps no multiply of it: for t = a*b, s = a*a,
-         * x = s + t, y = t - s its SASS has DFMA(a, a, t) and DFMA(-a, a, t), and ptxrun
-         * --compare of such an nvcc kernel on 2,048 random doubles matched the H100 only
-         * so), else the first that can be (and that mul is so chosen). */
-        uint32_t j1 = fused_mul(&g, i, 1), j2 = fused_mul(&g, i, 2), j = j1;
-        unsigned k = 1;
-        if (j2 != ISA_NONE && chosen[j2] && (j1 == ISA_NONE || !chosen[j1])) {
-            k = 2;
-            j = j2;
-        } else if (j1 == ISA_NONE) {
-            k = 2;
-            j = j2;
-        }
-        if (j == ISA_NONE)
-            continue;
-        chosen[j] = 1;
-        c->mul[i] = j;
-        c->opd[i] = (uint8_t)k;
-        c->keep[j] |= (uint8_t)sources_change(&g, j, i);
+    for (uint32_t j = 0; j < n; j++) {
+        const isa_instr_t *in = &fn->instrs[j];
+        if ((fusable_mul(fn, in) || (in->op == ISA_OP_NEG && in->nopd == 2)) &&
+            fn->opds[in->opd].kind == ISA_OPD_REG && fn->opds[in->opd].u.reg < fn->nreg)
+            g.mul_def[fn->opds[in->opd].u.reg] = 1;
     }
-    free(chosen);
+    /* Which mul each add takes (measured: the SASS ptxas 13 makes of 600 random
+     * straight-line programs, every mul with its own immediate; goldens
+     * contract_fuzz_*).  First, in program order, each add takes a mul whose value
+     * goes to it alone (its first operand's, else its second's).  Then, in program order,
+     * each add left takes a mul each of whose adds is still free or took it already,
+     * the one with fewer adds (a tie: the first operand's); a mul some of whose adds
+     * took another stays a multiply for those, and for the rest. */
+    for (unsigned pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < n; i++) {
+            const isa_instr_t *in = &fn->instrs[i];
+            if (c->mul[i] != ISA_NONE || (in->op != ISA_OP_ADD && in->op != ISA_OP_SUB) || in->ntypes != 1 ||
+                in->nopd != 3 || isa_instr_mod(in, ISA_G_ROUND) >= 0)
+                continue;
+            isa_type_t t = (isa_type_t)in->types[0];
+            if (t != ISA_T_F32 && t != ISA_T_F64 && t != ISA_T_F16 && t != ISA_T_F16X2)
+                continue;
+            const isa_operand_t *o1 = &fn->opds[in->opd + 1], *o2 = &fn->opds[in->opd + 2];
+            if (o1->kind == ISA_OPD_REG && o2->kind == ISA_OPD_REG && o1->u.reg == o2->u.reg)
+                continue;                 /* m + m: not fused (measured) */
+            uint32_t best = ISA_NONE, bn = 0;
+            unsigned bk = 0;
+            bool bneg = false;
+            for (unsigned k = 1; k < 3; k++) {
+                bool neg;
+                uint32_t j = fused_mul(&g, i, k, &neg);
+                if (j == ISA_NONE)
+                    continue;
+                const ex_ulist_t *L = &g.uses[j];
+                if (pass == 0 && L->n != 1)
+                    continue;
+                bool free = true;
+                for (uint32_t q = 0; q < L->n && free; q++)
+                    free = c->mul[L->at[q]] == ISA_NONE || c->mul[L->at[q]] == j;
+                if (free && (best == ISA_NONE || L->n < bn)) {
+                    best = j;
+                    bn = L->n;
+                    bk = k;
+                    bneg = neg;
+                }
+            }
+            if (best == ISA_NONE)
+                continue;
+            c->mul[i] = best;
+            c->opd[i] = (uint8_t)(bk | (bneg ? 4 : 0));
+            c->keep[best] |= (uint8_t)sources_change(&g, best, i);
+        }
     bool oom = g.oom;
     flow_free(&g);
     if (oom)

@@ -317,7 +317,7 @@ static bool select_fused(pd_t *d, uint32_t i, const isa_instr_t *in, ex_insn_t *
     uint32_t j = plan->mul[i];
     if (j == ISA_NONE || in->nsfx >= ISA_MAX_SFX)
         return false;
-    unsigned k = plan->opd[i];
+    unsigned k = plan->opd[i] & 3;
     isa_type_t t = (isa_type_t)in->types[0];
     const isa_operand_t *o1 = &fn->opds[in->opd + 1], *o2 = &fn->opds[in->opd + 2];
     /* fma.rn{.ftz}{.sat}.T d, a, b, c */
@@ -345,8 +345,9 @@ static bool select_fused(pd_t *d, uint32_t i, const isa_instr_t *in, ex_insn_t *
         if (x->o[1 + s] == ISA_NONE)
             return false;
     }
-    /* sub: m - c is fma(a, b, -c); c - m is fma(-a, b, c) */
-    unsigned neg = in->op != ISA_OP_SUB ? 0 : k == 1 ? 2 : 1;
+    /* sub: m - c is fma(a, b, -c); c - m is fma(-a, b, c); a negated m (-a*b through
+     * negs) flips a's sign once more */
+    unsigned neg = (in->op != ISA_OP_SUB ? 0 : k == 1 ? 2 : 1) ^ (plan->opd[i] >> 2 & 1);
     if (neg) {
         x->imm = (int64_t)(uintptr_t)x->desc;
         x->width = (uint8_t)w;
