@@ -9,8 +9,11 @@
 # that says "link: -lcuda" is linked with the driver (several: "link: -lnvrtc -lcuda"), one
 # that says "target: FLAGS" (such as
 # -arch=sm_90, or -gencode arch=compute_90a,code=compute_90a for sm_90a's wgmma) is
-# built for sm_90 in both ways (it uses Hopper's instructions).  Where nvcc is absent, or in the
-# sanitizer build (no driver library there), it says so and passes.
+# built for sm_90 in both ways (it uses Hopper's instructions).  One that says "requires: HEADER
+# TEXT" is built on a library's header (such as VkFFT's) and runs only where that header, in
+# /usr/include or /usr/local/include, holds TEXT (the version it was recorded with); elsewhere
+# it is skipped, saying so.  Where nvcc is absent, or in the sanitizer build (no driver
+# library there), it says so and passes.
 #   tests/apps/run.sh [NAME...]     PTXRUN, BUILD and NVCC override the defaults
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -29,6 +32,16 @@ for src in tests/apps/*.cu; do
     n=$(basename "$src" .cu)
     if [ $# -gt 0 ]; then
         case " $* " in *" $n "*) ;; *) continue ;; esac
+    fi
+    req=$(sed -n 's|^// requires: \(.*\)$|\1|p' "$src" | head -n 1)
+    if [ -n "$req" ]; then
+        hdr=${req%% *}
+        text=${req#* }
+        if ! { [ -f "/usr/include/$hdr" ] && grep -qF "$text" "/usr/include/$hdr"; } &&
+           ! { [ -f "/usr/local/include/$hdr" ] && grep -qF "$text" "/usr/local/include/$hdr"; }; then
+            echo "check-apps: $n skipped (it needs $hdr holding \"$text\", the version it was recorded with)"
+            continue
+        fi
     fi
     names="$names $n"
 done
