@@ -642,6 +642,17 @@ DRV_API CUresult cuGetExportTable(const void **table, const CUuuid *id)
             *table = tables[i].table;
             return CUDA_SUCCESS;
         }
+    /* {da9151d3-3ae6-cc41-a5c0-4f26d533e328}: NVRTC's, asked for by every compile.  On the
+     * H100 (tests/driver/drvlog.c wrapping it around a compile to PTX) slot 1 makes a handle
+     * from the options ("-arch=compute_75 -ftz=0 ..." and "HOST64"), slot 4 is given the
+     * PTX NVRTC made, slot 3 answers CUDA_ERROR_NOT_FOUND and slot 2 drops the handle; NVRTC
+     * returns the same PTX without the table, so it is refused without a word. */
+    static const uint8_t nvrtc_uuid[16] = { 0xda, 0x91, 0x51, 0xd3, 0x3a, 0xe6, 0xcc, 0x41,
+                                            0xa5, 0xc0, 0x4f, 0x26, 0xd5, 0x33, 0xe3, 0x28 };
+    if (memcmp(nvrtc_uuid, id->bytes, 16) == 0) {
+        *table = NULL;
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     /* A table no recording showed: named once per UUID, so that a library that calls
      * through it anyway (cuBLASLt did, before its table was known) leaves a clue. */
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

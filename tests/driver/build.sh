@@ -16,4 +16,5 @@ gcc -O1 -Wall -I"$CUDA/include" -I"$S" -o "$D/attrs" "$S/attrs.c" -L"$CUDA/lib64
 cp "$S/record.sh" "$D/"
 "$CUDA/bin/nvcc" -o "$D/cublaslt" "$S/../apps/cublaslt.cu" -lcublasLt
 "$CUDA/bin/nvcc" -o "$D/cublas_gemmex" "$S/cublas_gemmex.cu" -lcublas
+"$CUDA/bin/nvcc" -o "$D/nvrtc_ptx" "$S/nvrtc_ptx.cu" -lnvrtc
 cp "$S/record_libs.sh" "$D/"
