@@ -310,8 +310,8 @@ ex_refusal_t ex_program_entry_refusal(ex_program_t *p, uint32_t entry);
 isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_launch_t *l, char *out_msg,
                              size_t size);
 /* CTAs of launch l of entry that can be resident at once on the whole GPU: the per-SM
- * limits of machine.def (threads, warps, CTAs, shared memory, registers where .maxnreg
- * bounds them), times the SMs.  A cooperative launch of more CTAs is refused. */
+ * limits of machine.def (threads, warps, CTAs, shared memory, registers: the entry's where
+ * known, else where .maxnreg bounds them), times the SMs.  A cooperative launch of more CTAs is refused. */
 uint64_t     ex_resident_ctas(const ex_program_t *p, uint32_t entry, const ex_launch_t *l);
 /* Clusters of size CTAs that can be resident at once (cudaOccupancyMaxActiveClusters):
  * at most 8 CTAs per SM, each cluster within one GPC. */
@@ -321,6 +321,14 @@ uint64_t     ex_resident_clusters(const ex_program_t *p, uint32_t entry, const e
 bool         ex_launch_cluster(const ex_program_t *p, uint32_t entry, const ex_launch_t *l, uint32_t out[3]);
 /* Bytes of static shared memory entry uses (its and its callees' variables). */
 uint64_t     ex_entry_shared(const ex_program_t *p, uint32_t entry);
+/* The registers per thread that entry's code for the H100 uses (what ptxas allocated, as
+ * the driver learns it from the SASS in a fatbin or from ptxas), 0 when not known: with it,
+ * ex_launch_check refuses a block whose warps' registers exceed a CTA's
+ * (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) and ex_resident_ctas counts the SM's registers;
+ * ex_entry_max_threads is the largest block the registers allow. */
+void         ex_set_entry_regs(ex_program_t *p, uint32_t entry, uint32_t regs);
+uint32_t     ex_entry_regs(const ex_program_t *p, uint32_t entry);
+uint32_t     ex_entry_max_threads(const ex_program_t *p, uint32_t entry);
 
 /* Run entry with its parameter block (laid out as the entry's .param list says) on the
  * program's device, and wait for it.  Returns ISA_ST_OK; ISA_ST_FAULT for a fault, a

@@ -41,6 +41,8 @@ typedef struct {
     uint8_t          *frame_init;    /* constant part of the frame: immediates */
     uint32_t          const_begin;   /* constants occupy [const_begin, frame_size) */
     uint32_t          local_size;    /* bytes of .local variables per thread (the depot) */
+    uint32_t          hw_regs;       /* an entry's registers per thread in the H100's code (what
+                                        ptxas allocated: ex_set_entry_regs), 0 when not known */
     uint32_t          cc_slot;       /* the carry flag (32 lanes of u32) of .cc / addc / subc */
     bool              uses_cc;       /* some instruction reads or writes it: clear in new frames */
     uint32_t         *var_slot;      /* per IR variable: frame offset of its storage (param areas) */

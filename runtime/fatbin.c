@@ -538,3 +538,98 @@ isa_status_t rt_fatbin_kernels(const rt_fb_entry_t *e, const char *payload, size
     return ISA_ST_OK;
 }
 /*}=====================================================================*/
+
+/*{=====================================================================
+ * What ptxas allocated for each kernel of a cubin
+ *====================================================================*/
+/* .nv.info attribute records: a format byte, an attribute byte, then for EIFMT_SVAL a
+ * 16-bit size and that many bytes, else a 16-bit value.  EIATTR_REGCOUNT and
+ * EIATTR_FRAME_SIZE hold a symbol index and a 32-bit value (measured: ptxas 13's cubins,
+ * against what the H100's driver reports for them, tests/apps/func_regs.cu). */
+enum { EIFMT_SVAL = 4, EIATTR_FRAME_SIZE = 0x11, EIATTR_REGCOUNT = 0x2f };
+
+isa_status_t rt_cubin_resources(const void *image, size_t size, rt_kres_t **out, uint32_t *out_n)
+{
+    *out = NULL;
+    *out_n = 0;
+    elf_version(EV_CURRENT);
+    Elf *elf = elf_memory((char *)image, size);
+    size_t shstrndx;
+    if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) != 0) {
+        if (elf)
+            elf_end(elf);
+        return ISA_ST_SYNTAX;
+    }
+    Elf_Data *info = NULL, *syms = NULL;
+    size_t symstr = 0, nsyms = 0;
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        const char *name;
+        if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+            continue;
+        if (strcmp(name, ".nv.info") == 0)
+            info = elf_getdata(scn, NULL);
+        else if (sh.sh_type == SHT_SYMTAB && sh.sh_entsize) {
+            syms = elf_getdata(scn, NULL);
+            symstr = sh.sh_link;
+            nsyms = sh.sh_size / sh.sh_entsize;
+        }
+    }
+    rt_kres_t *v = NULL;
+    uint32_t n = 0, cap = 0;
+    isa_status_t st = ISA_ST_OK;
+    const uint8_t *b = info ? info->d_buf : NULL;
+    size_t len = info && info->d_buf ? info->d_size : 0;
+    for (size_t i = 0; syms && i + 4 <= len && st == ISA_ST_OK;) {
+        unsigned fmt = b[i], attr = b[i + 1], sz = rd16(b + i + 2);
+        size_t next = fmt == EIFMT_SVAL ? i + 4 + sz : i + 4;
+        if (fmt == EIFMT_SVAL && sz == 8 && next <= len && (attr == EIATTR_REGCOUNT || attr == EIATTR_FRAME_SIZE)) {
+            uint32_t si = rd32(b + i + 4), val = rd32(b + i + 8);
+            GElf_Sym sym;
+            const char *sname;
+            if (si < nsyms && gelf_getsym(syms, (int)si, &sym) && (sname = elf_strptr(elf, symstr, sym.st_name))) {
+                uint32_t k = 0;
+                while (k < n && strcmp(v[k].name, sname) != 0)
+                    k++;
+                if (k == n) {
+                    if (n == cap) {
+                        cap = cap * 2 + 8;
+                        rt_kres_t *nv = realloc(v, cap * sizeof *nv);
+                        if (!nv) {
+                            st = ISA_ST_NOMEM;
+                            break;
+                        }
+                        v = nv;
+                    }
+                    v[n] = (rt_kres_t){ .name = strdup(sname) };
+                    if (!v[n].name) {
+                        st = ISA_ST_NOMEM;
+                        break;
+                    }
+                    n++;
+                }
+                if (attr == EIATTR_REGCOUNT)
+                    v[k].regs = val;
+                else
+                    v[k].frame = val;
+            }
+        }
+        i = next;
+    }
+    elf_end(elf);
+    if (st != ISA_ST_OK) {
+        rt_kres_free(v, n);
+        return st;
+    }
+    *out = v;
+    *out_n = n;
+    return ISA_ST_OK;
+}
+
+void rt_kres_free(rt_kres_t *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        free(v[i].name);
+    free(v);
+}
+/*}=====================================================================*/

@@ -76,6 +76,25 @@ int rt_fatbin_pick_ptx(const rt_fatbin_t *fb, uint32_t max_arch);
  * the prelinked fatbins of an -rdc program follow). */
 int rt_fatbin_pick_ptx_in(const rt_fatbin_t *fb, uint32_t container, uint32_t max_arch);
 
+/* What ptxas allocated for a kernel (or a function) of a cubin: registers per thread and
+ * bytes of stack frame per thread (what the driver reports as its local memory). */
+typedef struct {
+    char    *name;
+    uint32_t regs, frame;
+} rt_kres_t;
+/* The functions of a cubin ELF image with what its .nv.info says of them, as a malloc'd
+ * array (rt_kres_free).  ISA_ST_SYNTAX when the image is not an ELF file. */
+isa_status_t rt_cubin_resources(const void *image, size_t size, rt_kres_t **out, uint32_t *out_n);
+void         rt_kres_free(rt_kres_t *v, uint32_t n);
+/* The same for PTX text, from ptxas -arch=sm_90 (sm_90a) -v (with -maxrregcount=maxrreg
+ * unless 0) where the CUDA toolkit is installed (PTXEMU_PTXAS, CUDA_HOME, CUDA_PATH, /usr/local/cuda, the PATH): ISA_ST_OK;
+ * ISA_ST_UNSUPPORTED without ptxas, ISA_ST_SYNTAX when it refused the text, ISA_ST_IO
+ * when no temporary file could be made (ptxas.c). */
+isa_status_t rt_ptxas_resources(const char *text, bool sm90a, unsigned maxrreg, rt_kres_t **out,
+                                 uint32_t *out_n);
+/* The path of that ptxas (in buf, or PTXEMU_PTXAS itself), NULL when there is none. */
+const char  *rt_find_ptxas(char *buf, size_t size);
+
 /* The kernels (.entry names) of PTX text, or of a cubin ELF image (its .text.NAME
  * sections), as a malloc'd array of malloc'd strings; *out_n of them.  Returns ISA_ST_OK,
  * or ISA_ST_SYNTAX / ISA_ST_NOMEM (then nothing is allocated). */

@@ -16,6 +16,7 @@
 #include "frontend/fe.h"
 #include "isa/isa.h"
 #include "runtime/rt.h"
+#include "runtime/fatbin.h"
 
 enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_USAGE = 2 };
 
@@ -187,6 +188,20 @@ static int run_entry(const isa_module_t *m, uint32_t entry, const ex_launch_t *l
         if (ex_program_check_entry(p, entry, stderr) != 0) {
             ex_program_free(p);
             return EXIT_USAGE;
+        }
+        /* A block of more than 256 threads, or a cooperative grid, may exceed what the
+         * registers ptxas allocates allow (docs/driver.md, "Registers and stack"): learned
+         * from ptxas where the CUDA toolkit is installed. */
+        uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+        rt_kres_t *kr;
+        uint32_t nk;
+        if ((threads > 256 || l->cooperative) && m->nsrc == 1 && m->srcs[0].text &&
+            ISA_SM_ORDER(m->sm) <= ISA_SM_ORDER(ISA_SM_90A) &&
+            rt_ptxas_resources(m->srcs[0].text, m->sm == ISA_SM_90A, 0, &kr, &nk) == ISA_ST_OK) {
+            for (uint32_t k = 0; k < nk; k++)
+                if (strcmp(kr[k].name, m->funcs[entry].name) == 0)
+                    ex_set_entry_regs(p, entry, kr[k].regs);
+            rt_kres_free(kr, nk);
         }
     }
     st = rt_args_parse_module(m, entry, argc, argv, stderr, &a);

@@ -41,6 +41,41 @@ static const isa_perf_t *perf(const isa_func_t *f, isa_dir_t id)
     return NULL;
 }
 
+/* A warp's registers for regs per thread, in whole allocation units. */
+static uint64_t reg_units(uint32_t regs)
+{
+    return ((uint64_t)regs * ISA_LANES + EX_M_REG_ALLOC_UNIT - 1) / EX_M_REG_ALLOC_UNIT * EX_M_REG_ALLOC_UNIT;
+}
+
+/* Whether warps of regs registers each fit in a CTA: the driver counts the warps rounded up
+ * to a whole number per sub-partition (measured: the largest blocks of kernels of 72, 136
+ * and 208 registers are 896, 384 and 256 threads). */
+static bool regs_fit(uint32_t regs, uint64_t warps)
+{
+    uint64_t w = (warps + EX_M_SM_PARTITIONS - 1) / EX_M_SM_PARTITIONS * EX_M_SM_PARTITIONS;
+    return regs <= EX_M_THREAD_REGS && reg_units(regs) * w <= EX_M_CTA_REGS;
+}
+
+void ex_set_entry_regs(ex_program_t *p, uint32_t entry, uint32_t regs)
+{
+    if (entry < p->m->nfunc)
+        p->funcs[entry].hw_regs = regs;
+}
+
+uint32_t ex_entry_regs(const ex_program_t *p, uint32_t entry)
+{
+    return entry < p->m->nfunc ? p->funcs[entry].hw_regs : 0;
+}
+
+uint32_t ex_entry_max_threads(const ex_program_t *p, uint32_t entry)
+{
+    uint32_t regs = ex_entry_regs(p, entry), w = EX_M_CTA_THREADS / ISA_LANES;
+    while (regs && w && !regs_fit(regs, w))
+        w--;
+    return w * ISA_LANES;
+}
+
+
 /* Lay out a shared variable at *off (aligned), as ptxas would. */
 static void add_var(uint64_t *off, const isa_var_t *v)
 {
@@ -149,6 +184,11 @@ isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_lau
                           "of entry %s allows (%llu) (CUDA_ERROR_INVALID_VALUE)", (unsigned long long)threads,
                           f->name, (unsigned long long)most);
     }
+    uint32_t regs = p->funcs[entry].hw_regs;
+    if (regs && !regs_fit(regs, (threads + ISA_LANES - 1) / ISA_LANES))
+        return refuse(out_msg, size, ISA_ST_USAGE, "a block of %llu threads, more than the %u that entry %s's %u "
+                      "registers per thread leave room for (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)",
+                      (unsigned long long)threads, ex_entry_max_threads(p, entry), f->name, regs);
     /* Clusters (measured: tests/apps/clusters.cu): a launch's cluster dimension must be the
      * entry's .reqnctapercluster where it has one, and divide the grid; at most 8 CTAs, 16
      * where the function allows the non-portable size; .explicitcluster needs a dimension. */
@@ -242,18 +282,21 @@ uint64_t ex_resident_ctas(const ex_program_t *p, uint32_t entry, const ex_launch
     uint64_t sh = ex_entry_shared(p, entry) + l->shared_bytes + EX_M_CTA_SHARED_RESERVED;
     uint64_t s = EX_M_SM_SHARED / sh;
     per_sm = s < per_sm ? s : per_sm;
-    /* Registers, where the entry bounds them (.maxnreg): per warp in allocation units.
-     * ptxas's real allocation is unknown here; .maxnreg is its upper bound.  A bound that
-     * would leave no room for one CTA is not applied: the driver launches such kernels
-     * (maxnreg_255 with 1024 threads, tests/golden/limits), so ptxas gave them fewer. */
+    /* Registers: each sub-partition holds a quarter of the SM's, in whole warps' allocation
+     * units (measured: tests/apps/func_regs.cu, the H100's occupancy of kernels of 8 to 208
+     * registers).  Where the entry's own count is not known, .maxnreg is its upper bound; a
+     * bound that would leave no room for one CTA is not applied: the driver launches such
+     * kernels (maxnreg_255 with 1024 threads, tests/golden/limits), so ptxas gave them fewer. */
+    uint32_t regs = p->funcs[entry].hw_regs;
     const isa_perf_t *d = perf(&p->m->funcs[entry], ISA_D_MAXNREG);
-    if (d && d->n && d->v[0]) {
-        uint64_t per_warp = ((uint64_t)d->v[0] * ISA_LANES + EX_M_REG_ALLOC_UNIT - 1) / EX_M_REG_ALLOC_UNIT
-                          * EX_M_REG_ALLOC_UNIT;
-        uint64_t r = EX_M_SM_REGS / (per_warp * warps);
-        if (r > 0 && r < per_sm)
-            per_sm = r;
+    if (regs || (d && d->n && d->v[0])) {
+        uint64_t per_warp = reg_units(regs ? regs : (uint32_t)d->v[0]);
+        uint64_t r = EX_M_SM_REGS / EX_M_SM_PARTITIONS / per_warp * EX_M_SM_PARTITIONS / warps;
+        if (regs || (r > 0 && r < per_sm))
+            per_sm = r < per_sm ? r : per_sm;
     }
+    if (regs && !per_sm)
+        return 0;
     per_sm = per_sm ? per_sm : 1;
     return per_sm * EX_M_SMS;
 }

@@ -65,6 +65,11 @@ typedef struct drv_module {
     char         *name;       /* what diagnostics call it */
     uint32_t      nfunc;
     drv_func_t  **funcs;      /* per IR function: its handle (made on first use) */
+    uint32_t     *hw_local;   /* per IR function: the stack frame of its H100 code, in bytes
+                                 (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES), where the registers
+                                 ptxas allocated are known (ex_entry_regs) */
+    bool          kres_tried; /* ptxas was asked (module.c: drv_func_regs) */
+    unsigned      maxrreg;    /* CU_JIT_MAX_REGISTERS it was loaded (or linked) with, or 0 */
 } drv_module_t;
 
 struct drv_func {
@@ -219,7 +224,10 @@ CUresult   drv_fail(CUresult r, const char *fn, const char *fmt, ...) __attribut
  * written. */
 typedef struct drv_jit_log { char *buf; size_t cap, used; void **size_slot; } drv_jit_log_t;
 /* The log options among n JIT options (both logs emptied; CU_JIT_WALL_TIME answers 0). */
-void       drv_jit_options(unsigned n, const int *opts, void **vals, drv_jit_log_t *err, drv_jit_log_t *info);
+void       drv_jit_options(unsigned n, const int *opts, void **vals, drv_jit_log_t *err, drv_jit_log_t *info,
+                           unsigned *maxrreg);
+/* The first line of a linked image made with CU_JIT_MAX_REGISTERS N: this, then N. */
+#define DRV_MAXRREG_MARK "// CU_JIT_MAX_REGISTERS "
 /* Append text to a log (truncated to its capacity). */
 void       drv_jit_log_put(drv_jit_log_t *g, const char *text);
 
@@ -258,6 +266,9 @@ void       drv_flush_output(void);
 CUresult   drv_stream_check(CUstream s);
 
 /* Launch (launch.c). */
+/* The registers ptxas allocated for f's entry (from the fatbin's SASS, else ptxas run once
+ * on its module where the CUDA toolkit is installed), 0 when not known (module.c). */
+uint32_t   drv_func_regs(drv_func_t *f);
 CUresult   drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const unsigned block[3],
                       unsigned shared, CUstream s, void **params, void **extra, bool cooperative,
                       const unsigned *cluster);

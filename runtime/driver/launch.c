@@ -167,6 +167,10 @@ CUresult drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const
     for (int d = 0; cd && d < 3; d++)
         l.cluster[d] = cd[d];
     l.cluster_nonportable = f->nonportable;
+    /* a block of more than 256 threads, or a cooperative grid, may exceed what the
+     * registers allow: learn them (a CTA has room for 8 warps of 255 registers) */
+    if ((uint64_t)l.block[0] * l.block[1] * l.block[2] > 256 || cooperative)
+        drv_func_regs(f);
     char msg[512];
     isa_status_t st = ex_launch_check(f->mod->p, f->entry, &l, msg, sizeof msg);
     if (st != ISA_ST_OK) {
@@ -338,6 +342,7 @@ DRV_API CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *cfg, CUfunction f, 
 
 static int blocks_per_sm(drv_func_t *f, int block, size_t shared)
 {
+    drv_func_regs(f);
     ex_launch_t l = { .grid = { 1, 1, 1 }, .block = { (uint32_t)block, 1, 1 }, .shared_bytes = (uint32_t)shared };
     return (int)(ex_resident_ctas(f->mod->p, f->entry, &l) / 132);
 }
@@ -407,6 +412,7 @@ static CUresult occ_launch(drv_func_t *f, const CUlaunchConfig *cfg, ex_launch_t
         return CUDA_ERROR_INVALID_HANDLE;
     if (!cfg)
         return CUDA_ERROR_INVALID_VALUE;
+    drv_func_regs(f);
     memset(l, 0, sizeof *l);
     l->grid[0] = cfg->gridDimX ? cfg->gridDimX : 1;
     l->grid[1] = cfg->gridDimY ? cfg->gridDimY : 1;

@@ -20,18 +20,22 @@ typedef struct drv_link {
     /* CU_JIT_ERROR_LOG_BUFFER / CU_JIT_INFO_LOG_BUFFER and their sizes: the buffer, its
      * capacity, and the caller's option slot that learns how much was written. */
     drv_jit_log_t err, info;
+    unsigned maxrreg;           /* CU_JIT_MAX_REGISTERS, 0 when not given */
 } drv_link_t;
 
 /*{=====================================================================
  * Options and logs
  *====================================================================*/
 
-/* JIT options: the log buffers are honoured, CU_JIT_WALL_TIME answers 0 ms, and the
- * others steer a compiler the emulator does not have. */
-void drv_jit_options(unsigned n, const int *opts, void **vals, drv_jit_log_t *err, drv_jit_log_t *info)
+/* JIT options: the log buffers are honoured, CU_JIT_WALL_TIME answers 0 ms,
+ * CU_JIT_MAX_REGISTERS bounds what ptxas allocates (*maxrreg: docs/driver.md, "Registers
+ * and stack"), and the others steer a compiler the emulator does not have. */
+void drv_jit_options(unsigned n, const int *opts, void **vals, drv_jit_log_t *err, drv_jit_log_t *info,
+                     unsigned *maxrreg)
 {
     for (unsigned i = 0; opts && vals && i < n; i++) {
         switch (opts[i]) {
+        case CU_JIT_MAX_REGISTERS: *maxrreg = (unsigned)(uintptr_t)vals[i]; break;
         case CU_JIT_ERROR_LOG_BUFFER: err->buf = vals[i]; break;
         case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
             err->cap = (size_t)(uintptr_t)vals[i];
@@ -363,7 +367,7 @@ static CUresult link_create(CUlinkState *out, unsigned n, int *opts, void **vals
     if (!l)
         return CUDA_ERROR_OUT_OF_MEMORY;
     l->tag = DRV_LINK;
-    drv_jit_options(n, opts, vals, &l->err, &l->info);
+    drv_jit_options(n, opts, vals, &l->err, &l->info, &l->maxrreg);
     *out = l;
     return CUDA_SUCCESS;
 }
@@ -459,6 +463,8 @@ DRV_API CUresult cuLinkComplete(CUlinkState l, void **image, size_t *size)
         isa_module_free(m);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
+    if (l->maxrreg)   /* the image's loader passes it on to ptxas (module.c) */
+        fprintf(out, DRV_MAXRREG_MARK "%u\n", l->maxrreg);
     isa_print_module(out, m);
     fclose(out);
     char info[256];

@@ -126,6 +126,83 @@ static CUresult rdc_link(rt_fatbin_t *fb, const char *fn, const char *modname, i
     return r;
 }
 
+/* What ptxas allocated for the kernels, from the SASS for sm_90 a fatbin carries beside its
+ * PTX (the H100 runs that SASS; its JIT, given the same PTX, allocates the same: measured,
+ * tests/apps/func_regs.cu).  Appended to *v. */
+static void fatbin_kres(rt_fatbin_t *fb, rt_kres_t **v, uint32_t *n)
+{
+    for (uint32_t i = 0; i < fb->nentry && !*n; i++) {
+        const rt_fb_entry_t *e = &fb->entries[i];
+        char *img = NULL;
+        size_t len = 0;
+        if (e->kind != RT_FB_ELF || e->arch != 90 || rt_fatbin_payload(fb, i, &img, &len) != ISA_ST_OK)
+            continue;
+        if (rt_cubin_resources(img, len, v, n) != ISA_ST_OK) {
+            *v = NULL;
+            *n = 0;
+        }
+        free(img);
+    }
+}
+
+/* The size of an ELF image in memory: its section headers come last (as in every cubin). */
+static size_t elf_image_size(const uint8_t *b)
+{
+    uint64_t shoff;
+    uint16_t shentsize, shnum;
+    memcpy(&shoff, b + 0x28, 8);
+    memcpy(&shentsize, b + 0x3a, 2);
+    memcpy(&shnum, b + 0x3c, 2);
+    return (size_t)(shoff + (uint64_t)shentsize * shnum);
+}
+
+/* Gives the module's entries what ptxas allocated for them. */
+static void apply_kres(drv_module_t *mod, const rt_kres_t *v, uint32_t n)
+{
+    if (!n || !(mod->hw_local = calloc(mod->m->nfunc + 1, sizeof *mod->hw_local)))
+        return;
+    for (uint32_t k = 0; k < n; k++)
+        for (uint32_t i = 0; i < mod->m->nfunc; i++)
+            if (mod->m->funcs[i].is_entry && strcmp(mod->m->funcs[i].name, v[k].name) == 0 && v[k].regs) {
+                ex_set_entry_regs(mod->p, i, v[k].regs);
+                mod->hw_local[i] = v[k].frame;
+            }
+}
+
+/* For a module of PTX alone (no SASS for sm_90 beside it), what the H100's JIT allocates:
+ * ptxas -arch=sm_90 -v on the module's text, where the toolkit is installed (the driver's
+ * JIT and ptxas 13 allocate the same: measured, tests/apps/func_regs.cu).  Once per
+ * module, when a register count is first needed; without ptxas the counts stay unknown. */
+static void ptxas_kres(drv_module_t *mod)
+{
+    if (mod->hw_local || mod->m->nsrc != 1 || !mod->m->srcs[0].text ||
+        ISA_SM_ORDER(mod->m->sm) > ISA_SM_ORDER(ISA_SM_90A))
+        return;
+    rt_kres_t *v = NULL;
+    uint32_t n = 0;
+    if (rt_ptxas_resources(mod->m->srcs[0].text, mod->m->sm == ISA_SM_90A, mod->maxrreg, &v, &n) == ISA_ST_OK) {
+        apply_kres(mod, v, n);
+        rt_kres_free(v, n);
+    }
+}
+
+/* The registers ptxas allocated for f's entry, learning them first if need be; 0 when not known. */
+uint32_t drv_func_regs(drv_func_t *f)
+{
+    uint32_t r = ex_entry_regs(f->mod->p, f->entry);
+    if (!r && !__atomic_load_n(&f->mod->kres_tried, __ATOMIC_ACQUIRE)) {
+        static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+        pthread_mutex_lock(&lock);
+        if (!f->mod->kres_tried) {
+            ptxas_kres(f->mod);
+            __atomic_store_n(&f->mod->kres_tried, true, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&lock);
+        r = ex_entry_regs(f->mod->p, f->entry);
+    }
+    return r;
+}
+
 static void module_free(drv_module_t *mod)
 {
     if (!mod)
@@ -138,6 +215,7 @@ static void module_free(drv_module_t *mod)
             free(mod->funcs[i]);
         }
     free(mod->funcs);
+    free(mod->hw_local);
     if (mod->p) {
         for (uint32_t v = 0; v < mod->m->nvar; v++) {
             void *h = ex_program_var_host(mod->p, v);
@@ -224,6 +302,9 @@ static CUresult load(const char *fn, const void *image, bool library, drv_jit_lo
     size_t len = 0;
     isa_module_t *linked = NULL;
     bool raw = false;           /* PTX text, not from a fatbin */
+    rt_kres_t *kres = NULL;     /* what ptxas allocated for the kernels, where known */
+    unsigned maxrreg = 0;       /* a linked image's CU_JIT_MAX_REGISTERS */
+    uint32_t nkres = 0;
     const uint8_t *b = image;
     if (rd32(b) == RT_FATBINC_MAGIC) {
         rt_fatbin_t fb;
@@ -232,6 +313,8 @@ static CUresult load(const char *fn, const void *image, bool library, drv_jit_lo
             r = rdc_link(&fb, fn, name, &linked);
         if (r == CUDA_SUCCESS && !linked)
             r = fatbin_ptx(&fb, st, fn, &text, &len);
+        if (r == CUDA_SUCCESS)
+            fatbin_kres(&fb, &kres, &nkres);
         rt_fatbin_free(&fb);
     } else if (rd32(b) == RT_FATBIN_MAGIC) {
         uint64_t body;
@@ -239,10 +322,16 @@ static CUresult load(const char *fn, const void *image, bool library, drv_jit_lo
         rt_fatbin_t fb;
         isa_status_t st = rt_fatbin_open_bytes(image, (size_t)(16 + body), &fb);
         r = fatbin_ptx(&fb, st, fn, &text, &len);
+        if (r == CUDA_SUCCESS)
+            fatbin_kres(&fb, &kres, &nkres);
         rt_fatbin_free(&fb);
     } else if (b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F') {
         const char *ptx = drv_nvrtc_ptx(image, 0);
         if (ptx) {
+            if (b[4] == ELFCLASS64 && rt_cubin_resources(image, elf_image_size(b), &kres, &nkres) != ISA_ST_OK) {
+                kres = NULL;
+                nkres = 0;
+            }
             len = strlen(ptx);
             text = strdup(ptx);
             if (!text)
@@ -256,20 +345,22 @@ static CUresult load(const char *fn, const void *image, bool library, drv_jit_lo
     } else {
         raw = true;
         len = strlen(image);
+        if (strncmp(image, DRV_MAXRREG_MARK, strlen(DRV_MAXRREG_MARK)) == 0)
+            maxrreg = (unsigned)strtoul((const char *)image + strlen(DRV_MAXRREG_MARK), NULL, 10);
         text = malloc(len + 1);
         if (!text)
             return CUDA_ERROR_OUT_OF_MEMORY;
         memcpy(text, image, len + 1);
     }
-    if (r)
-        return r;
-    drv_module_t *mod = calloc(1, sizeof *mod);
+    drv_module_t *mod = r ? NULL : calloc(1, sizeof *mod);
     if (!mod) {
         free(text);
         isa_module_free(linked);
-        return CUDA_ERROR_OUT_OF_MEMORY;
+        rt_kres_free(kres, nkres);
+        return r ? r : CUDA_ERROR_OUT_OF_MEMORY;
     }
     mod->tag = DRV_MODULE;
+    mod->maxrreg = maxrreg;
     mod->ctx = c;   /* NULL: a library, in every context */
     mod->name = strdup(name);
     isa_status_t st = ISA_ST_OK;
@@ -308,6 +399,9 @@ static CUresult load(const char *fn, const void *image, bool library, drv_jit_lo
         drv_jit_log_put(log, msgs ? msgs : "");
         free(msgs);
     }
+    if (st == ISA_ST_OK)
+        apply_kres(mod, kres, nkres);
+    rt_kres_free(kres, nkres);
     if (st != ISA_ST_OK) {
         module_free(mod);
         return st == ISA_ST_NOMEM ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_PTX;
@@ -353,8 +447,11 @@ static CUresult load_jit(const char *fn, const void *image, bool library, unsign
     if (n && (!opts || !vals))
         return CUDA_ERROR_INVALID_VALUE;
     drv_jit_log_t err = { 0 }, info = { 0 };
-    drv_jit_options(n, opts, vals, &err, &info);
+    unsigned maxrreg = 0;
+    drv_jit_options(n, opts, vals, &err, &info, &maxrreg);
     CUresult r = load(fn, image, library, &err, out);
+    if (r == CUDA_SUCCESS && maxrreg)
+        (*out)->maxrreg = maxrreg;
     if (err.size_slot)
         *err.size_slot = (void *)(uintptr_t)err.used;
     if (info.size_slot)
@@ -677,7 +774,8 @@ DRV_API CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f)
     const isa_func_t *fn = &f->mod->m->funcs[f->entry];
     switch (attr) {
     case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: {
-        int n = 1024;
+        drv_func_regs(f);
+        int n = (int)ex_entry_max_threads(f->mod->p, f->entry);
         for (uint32_t i = 0; i < fn->nperf; i++)
             if (fn->perf[i].id == ISA_D_MAXNTID || fn->perf[i].id == ISA_D_REQNTID) {
                 int t = 1;
@@ -697,8 +795,17 @@ DRV_API CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f)
         *v = (int)n;
         break;
     }
-    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *v = 0; break;
-    case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = 32; break;
+    /* What ptxas allocated, where the fatbin's SASS for sm_90 (or NVRTC's cubin) or ptxas
+     * says; else 32 registers and no local memory, an assumption */
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES:
+        drv_func_regs(f);
+        *v = f->mod->hw_local ? (int)f->mod->hw_local[f->entry] : 0;
+        break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: {
+        uint32_t n = drv_func_regs(f);
+        *v = n ? (int)n : 32;
+        break;
+    }
     case CU_FUNC_ATTRIBUTE_PTX_VERSION: *v = ptx_target(f->mod->m); break;
     case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *v = 90; break;
     case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *v = 0; break;

@@ -365,6 +365,21 @@ START_TEST(test_samples)
     ck_assert_str_eq(names[0], "_Z4tinyPi");
     free(names[0]);
     free(names);
+    /* what ptxas allocated (ptxas -v for tiny.cu at sm_90: 8 registers, no stack frame),
+     * from the cubin's .nv.info; PTX text is not a cubin */
+    rt_kres_t *kr;
+    ck_assert(rt_cubin_resources(p, n, &kr, &nk) == ISA_ST_OK);
+    ck_assert_uint_eq(nk, 1);
+    ck_assert_str_eq(kr[0].name, "_Z4tinyPi");
+    ck_assert_uint_eq(kr[0].regs, 8);
+    ck_assert_uint_eq(kr[0].frame, 0);
+    rt_kres_free(kr, nk);
+    for (size_t cut = 0; cut < n; cut += 97)   /* cut short: an error or fewer, never a crash */
+        if (rt_cubin_resources(p, cut, &kr, &nk) == ISA_ST_OK)
+            rt_kres_free(kr, nk);
+    free(p);
+    ck_assert(rt_fatbin_payload(&fb, 2, &p, &n) == ISA_ST_OK);
+    ck_assert(rt_cubin_resources(p, n, &kr, &nk) == ISA_ST_SYNTAX);
     free(p);
     rt_fatbin_free(&fb);
 }
