@@ -335,6 +335,24 @@ void ex_program_free(ex_program_t *p)
 
 /* Report the instructions without semantics in fi and, once each, in the functions it
  * calls directly. */
+/* What the H100's driver does not run, and why (measured): the texture unit's refusals
+ * (texinsn.c), and ld/st of .v8 vectors of 8- or 16-bit elements, which the checker takes
+ * as ptxas 13 does but the driver's JIT does not run: a load makes cuModuleLoadData crash
+ * (a segmentation fault), a store writes the first element alone (driver 580, an H200). */
+static const char *refusal_of(const isa_module_t *m, const isa_func_t *fn, const isa_instr_t *in, ex_refusal_t *kind)
+{
+    const char *why = ex_tex_refusal(m, fn, in, kind);
+    if (why || (in->op != ISA_OP_LD && in->op != ISA_OP_ST && in->op != ISA_OP_LDU) ||
+        isa_instr_mod(in, ISA_G_VEC) != ISA_M_V8 || in->ntypes != 1 || isa_types[in->types[0]].bits > 16)
+        return why;
+    *kind = EX_REFUSAL_NONE;
+    return in->op == ISA_OP_ST ? "a .v8 store of 8- or 16-bit elements writes only the first element on the H100 (the "
+                                 "CUDA driver's JIT, driver 580, measured on an H200)"
+                               : "a .v8 load of 8- or 16-bit elements makes the CUDA driver's JIT crash on the H100 (a "
+                                 "segmentation fault in cuModuleLoadData, driver 580, measured on an H200; ptxas 13 "
+                                 "compiles some such programs and crashes on others)";
+}
+
 static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *diag, ex_refusal_t *refusal)
 {
     if (seen[fi])
@@ -381,7 +399,7 @@ static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *di
                 snprintf(name + len, sizeof name - len, " with '%.*s'", (int)(ol->end - ol->begin), t);
             }
             ex_refusal_t kind;
-            const char *refused = ex_tex_refusal(m, fn, in, &kind);
+            const char *refused = refusal_of(m, fn, in, &kind);
             if (refusal && kind > *refusal)
                 *refusal = kind;
             if (diag && refused)
@@ -494,7 +512,7 @@ ex_refusal_t ex_program_refusal(ex_program_t *p, FILE *diag)
             for (uint32_t i = 0; fn->has_body && i < fn->ninstr; i++) {
                 const isa_instr_t *in = &fn->instrs[i];
                 ex_refusal_t kind;
-                const char *why = ex_tex_refusal(m, fn, in, &kind);
+                const char *why = refusal_of(m, fn, in, &kind);
                 if (!why)
                     continue;
                 if (pass == 0 && kind > worst)

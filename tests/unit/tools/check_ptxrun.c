@@ -290,6 +290,20 @@ START_TEST(scalar_texture_coordinate_refused)
 }
 END_TEST
 
+/* ld and st of .v8 vectors of 8- and 16-bit elements are refused before the launch,
+ * located, with what the H100's driver does with them (crashes on loads, stores only the
+ * first element). */
+START_TEST(small_v8_ldst_refused)
+{
+    char *out;
+    ck_assert_int_eq(ptxrun("tests/ptx/unsupported/ldst_v8_small.ptx 'u8[64]' 'u8[64]:out'", &out), 2);
+    ck_assert_msg(strstr(out, "ldst_v8_small.ptx:15:") && strstr(out, "ldst_v8_small.ptx:16:") &&
+                  strstr(out, "ldst_v8_small.ptx:17:") && strstr(out, "ldst_v8_small.ptx:18:") &&
+                  strstr(out, "driver's JIT crash") && strstr(out, "writes only the first element"), "%s", out);
+    free(out);
+}
+END_TEST
+
 /* An unmeasured texture form stops the kernel, located and named, with exit 1. */
 START_TEST(unmeasured_texture_form_faults)
 {
@@ -725,6 +739,7 @@ Suite *make_ptxrun_suite(void)
     tcase_add_test(tc, sampler_reference_refused);
     tcase_add_test(tc, unmeasured_texture_form_faults);
     tcase_add_test(tc, scalar_texture_coordinate_refused);
+    tcase_add_test(tc, small_v8_ldst_refused);
     tcase_add_test(tc, opaque_kernel_parameters_refused);
     tcase_add_test(tc, references_bound_by_name);
     tcase_add_test(tc, isa_table_doc_current);
