@@ -297,8 +297,8 @@ START_TEST(small_v8_ldst_refused)
 {
     char *out;
     ck_assert_int_eq(ptxrun("tests/ptx/unsupported/ldst_v8_small.ptx 'u8[64]' 'u8[64]:out'", &out), 2);
-    ck_assert_msg(strstr(out, "ldst_v8_small.ptx:15:") && strstr(out, "ldst_v8_small.ptx:16:") &&
-                  strstr(out, "ldst_v8_small.ptx:17:") && strstr(out, "ldst_v8_small.ptx:18:") &&
+    ck_assert_msg(strstr(out, "ldst_v8_small.ptx:14:") && strstr(out, "ldst_v8_small.ptx:15:") &&
+                  strstr(out, "ldst_v8_small.ptx:16:") && strstr(out, "ldst_v8_small.ptx:17:") &&
                   strstr(out, "driver's JIT crash") && strstr(out, "writes only the first element"), "%s", out);
     free(out);
 }
