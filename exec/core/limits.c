@@ -75,7 +75,6 @@ uint32_t ex_entry_max_threads(const ex_program_t *p, uint32_t entry)
     return w * ISA_LANES;
 }
 
-
 /* Lay out a shared variable at *off (aligned), as ptxas would. */
 static void add_var(uint64_t *off, const isa_var_t *v)
 {

@@ -333,8 +333,6 @@ void ex_program_free(ex_program_t *p)
     free(p);
 }
 
-/* Report the instructions without semantics in fi and, once each, in the functions it
- * calls directly. */
 /* What the H100's driver does not run, and why (measured): the texture unit's refusals
  * (texinsn.c), and ld/st of .v8 vectors of 8- or 16-bit elements, which the checker takes
  * as ptxas 13 does but the driver's JIT does not run: a load makes cuModuleLoadData crash
@@ -353,6 +351,8 @@ static const char *refusal_of(const isa_module_t *m, const isa_func_t *fn, const
                                  "compiles some such programs and crashes on others)";
 }
 
+/* Report the instructions without semantics in fi and, once each, in the functions it
+ * calls directly. */
 static unsigned check_func(ex_program_t *p, uint32_t fi, uint8_t *seen, FILE *diag, ex_refusal_t *refusal)
 {
     if (seen[fi])
