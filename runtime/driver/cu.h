@@ -164,6 +164,43 @@ typedef struct {
     size_t       WidthInBytes, Height, Depth;
 } CUDA_MEMCPY3D_PEER;
 
+/* Batches of copies (CUDA 12.8): CUmemcpyAttributes, CUmemcpy3DOperand, CUDA_MEMCPY3D_BATCH_OP. */
+enum { CU_MEMCPY_SRC_ACCESS_ORDER_STREAM = 1, CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL = 2,
+       CU_MEMCPY_SRC_ACCESS_ORDER_ANY = 3 };
+enum { CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE = 1 };
+enum { CU_MEMCPY_OPERAND_TYPE_POINTER = 1, CU_MEMCPY_OPERAND_TYPE_ARRAY = 2 };
+typedef struct {
+    int           srcAccessOrder;
+    CUmemLocation srcLocHint, dstLocHint;
+    unsigned int  flags;
+} CUmemcpyAttributes;
+typedef struct {
+    int type;
+    union {
+        struct { CUdeviceptr ptr; size_t rowLength, layerHeight; CUmemLocation locHint; } ptr;
+        struct { CUarray array; size_t x, y, z; } array;
+    } op;
+} CUmemcpy3DOperand;
+typedef struct {
+    CUmemcpy3DOperand src, dst;
+    size_t            width, height, depth;    /* CUextent3D */
+    int               srcAccessOrder;
+    unsigned int      flags;
+} CUDA_MEMCPY3D_BATCH_OP;
+
+/* Stream memory operations: CUstreamBatchMemOpParams (48 bytes) and their flags. */
+enum { CU_STREAM_MEM_OP_WAIT_VALUE_32 = 1, CU_STREAM_MEM_OP_WRITE_VALUE_32 = 2,
+       CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES = 3, CU_STREAM_MEM_OP_WAIT_VALUE_64 = 4,
+       CU_STREAM_MEM_OP_WRITE_VALUE_64 = 5, CU_STREAM_MEM_OP_BARRIER = 6 };
+enum { CU_STREAM_WAIT_VALUE_GEQ = 0, CU_STREAM_WAIT_VALUE_EQ = 1, CU_STREAM_WAIT_VALUE_AND = 2,
+       CU_STREAM_WAIT_VALUE_NOR = 3, CU_STREAM_WAIT_VALUE_FLUSH = 1 << 30 };
+typedef union {
+    int operation;
+    struct { int operation; CUdeviceptr address; uint64_t value; unsigned int flags; CUdeviceptr alias; } value;
+    struct { int operation; unsigned int flags; } other;   /* flushRemoteWrites, memoryBarrier */
+    uint64_t pad[6];
+} CUstreamBatchMemOpParams;
+
 /* CUDA arrays: element formats (CUarray_format; the ones with a channel type), the flags
  * of CUDA_ARRAY3D_DESCRIPTOR, the descriptors. */
 enum {

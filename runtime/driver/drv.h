@@ -277,6 +277,19 @@ drv_func_t *drv_module_func(drv_module_t *m, uint32_t entry);
 
 /* Copies and sets in stream s, as the cuMemcpy3D and cuMemsetD2D forms do them (mem.c). */
 CUresult   drv_copy3d(const CUDA_MEMCPY3D *c, CUstream s, bool sync);
+/* A linear copy of n bytes (mem.c); dst_dev/src_dev: that side must lie in an allocation. */
+CUresult   drv_copy(const char *fn, void *dst, const void *src, size_t n, bool dst_dev, bool src_dev, CUstream s,
+                    bool sync);
+/* A memory location names the device or the host (CUDA_ERROR_INVALID_DEVICE, _VALUE). */
+CUresult   drv_check_location(CUmemLocation loc);
+/* Whether one managed allocation holds [d, d + n). */
+bool       drv_managed_holds(CUdeviceptr d, size_t n);
+/* Pinned host memory for a pool located on the host, reachable by the device or not yet,
+ * and that reach granted or taken away (mem.c). */
+CUresult   drv_mem_alloc_pool_host(CUdeviceptr *dp, size_t n, bool device);
+CUresult   drv_mem_pool_host_access(uintptr_t base, bool device);
+/* cuMemPrefetchAsync_v2. */
+CUresult   drv_prefetch(CUdeviceptr d, size_t n, CUmemLocation loc, unsigned flags, CUstream s);
 CUresult   drv_set2d(CUdeviceptr d, size_t pitch, uint32_t v, unsigned es, size_t width, size_t height, CUstream s);
 
 /* Stream capture (graph.c): the capture stream s takes part in (NULL: none), and its work

@@ -13,6 +13,7 @@
 #define BIG     (1u << 20)       /* pinned host allocations this large come from mmap (zero, lazily) */
 #define ARENA_FLAG 0x40000000u   /* drv_alloc_t.flags: an allocation of the device arena */
 #define MMAP_FLAG  0x80000000u   /* drv_alloc_t.flags: a pinned host allocation of its own mmap */
+#define POOL_FLAG  0x10000000u   /* drv_alloc_t.flags: pinned host memory of a pool located on the host */
 
 static uint64_t in_use;
 
@@ -542,11 +543,44 @@ DRV_API CUresult cuMemFree_v2(CUdeviceptr dp)
     if (drv_graph_mem_free(__func__, dp, &r))   /* an allocation of a graph's alloc node (graph_mem.c) */
         return r;
     drv_alloc_t a;
-    if (!remove_at((uintptr_t)dp, 1u << DRV_MEM_DEVICE | 1u << DRV_MEM_MANAGED, &a))
+    unsigned kinds = 1u << DRV_MEM_DEVICE | 1u << DRV_MEM_MANAGED;
+    const drv_alloc_t *f = drv_alloc_find((uintptr_t)dp, 0);
+    if (f && f->base == (uintptr_t)dp && f->kind == DRV_MEM_HOST && (f->flags & POOL_FLAG))
+        kinds |= 1u << DRV_MEM_HOST;   /* a host pool's allocation is freed as the device's are */
+    if (!remove_at((uintptr_t)dp, kinds, &a))
         return CUDA_ERROR_INVALID_VALUE;
     release(&a);
     drv_pool_forget((uintptr_t)dp);
     return CUDA_SUCCESS;
+}
+
+/* An allocation of a pool located on the host: pinned host memory, freed with
+ * cuMemFree(Async), that the device reaches at the same address only while the pool grants
+ * it access (device is false: not yet). */
+CUresult drv_mem_alloc_pool_host(CUdeviceptr *dp, size_t n, bool device)
+{
+    void *p;
+    CUresult r = alloc(&p, n, DRV_MEM_HOST, CU_MEMHOSTALLOC_DEVICEMAP | POOL_FLAG);
+    if (r)
+        return r;
+    if (!device)
+        ex_device_unmap(drv.dev, p);
+    *dp = (CUdeviceptr)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+
+/* A host pool's allocation at base becomes reachable by the device, or no longer. */
+CUresult drv_mem_pool_host_access(uintptr_t base, bool device)
+{
+    const drv_alloc_t *a = drv_alloc_find(base, 0);
+    if (!a || a->base != base || !(a->flags & POOL_FLAG))
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t size = a->size;
+    if (!device) {
+        ex_device_unmap(drv.dev, (void *)base);
+        return CUDA_SUCCESS;
+    }
+    return ex_device_map(drv.dev, (void *)base, size) == ISA_ST_OK ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
 DRV_API CUresult cuMemHostAlloc(void **pp, size_t n, unsigned int flags)
@@ -571,6 +605,9 @@ DRV_API CUresult cuMemFreeHost(void *p)   /* no current context needed, as cuMem
     if (r)
         return r;
     drv_alloc_t a;
+    const drv_alloc_t *f = p ? drv_alloc_find((uintptr_t)p, 0) : NULL;
+    if (f && (f->flags & POOL_FLAG))
+        return CUDA_ERROR_INVALID_VALUE;   /* a host pool's allocation: cuMemFree(Async) */
     if (!p || !remove_at((uintptr_t)p, 1u << DRV_MEM_HOST, &a))
         return CUDA_ERROR_INVALID_VALUE;
     release(&a);
@@ -684,8 +721,8 @@ DRV_API CUresult cuMemFreeAsync_ptsz(CUdeviceptr dp, CUstream s) { return cuMemF
 /* Device memory [p, p + n): an allocation (of any kind) holds it. */
 static bool dev_ok(CUdeviceptr p, size_t n) { return n == 0 || drv_alloc_find((uintptr_t)p, n) != NULL; }
 
-static CUresult copy(const char *fn, void *dst, const void *src, size_t n, bool dst_dev, bool src_dev, CUstream s,
-                     bool sync)
+CUresult drv_copy(const char *fn, void *dst, const void *src, size_t n, bool dst_dev, bool src_dev, CUstream s,
+                  bool sync)
 {
     CUresult r = drv_enter(NULL);
     if (r)
@@ -726,25 +763,25 @@ static CUresult copy(const char *fn, void *dst, const void *src, size_t n, bool 
 }
 
 #define PTR(x) ((void *)(uintptr_t)(x))
-DRV_API CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *h, size_t n) { return copy(__func__, PTR(d), h, n, true, false, NULL, true); }
-DRV_API CUresult cuMemcpyDtoH_v2(void *h, CUdeviceptr d, size_t n) { return copy(__func__, h, PTR(d), n, false, true, NULL, true); }
-DRV_API CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { return copy(__func__, PTR(d), PTR(s), n, true, true, NULL, false); }
-DRV_API CUresult cuMemcpy(CUdeviceptr d, CUdeviceptr s, size_t n) { return copy(__func__, PTR(d), PTR(s), n, false, false, NULL, true); }
-DRV_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, CUstream s) { return copy(__func__, PTR(d), h, n, true, false, s, false); }
-DRV_API CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, CUstream s) { return copy(__func__, h, PTR(d), n, false, true, s, false); }
-DRV_API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s) { return copy(__func__, PTR(d), PTR(src), n, true, true, s, false); }
-DRV_API CUresult cuMemcpyAsync(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s) { return copy(__func__, PTR(d), PTR(src), n, false, false, s, false); }
+DRV_API CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *h, size_t n) { return drv_copy(__func__, PTR(d), h, n, true, false, NULL, true); }
+DRV_API CUresult cuMemcpyDtoH_v2(void *h, CUdeviceptr d, size_t n) { return drv_copy(__func__, h, PTR(d), n, false, true, NULL, true); }
+DRV_API CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { return drv_copy(__func__, PTR(d), PTR(s), n, true, true, NULL, false); }
+DRV_API CUresult cuMemcpy(CUdeviceptr d, CUdeviceptr s, size_t n) { return drv_copy(__func__, PTR(d), PTR(s), n, false, false, NULL, true); }
+DRV_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, CUstream s) { return drv_copy(__func__, PTR(d), h, n, true, false, s, false); }
+DRV_API CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, CUstream s) { return drv_copy(__func__, h, PTR(d), n, false, true, s, false); }
+DRV_API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s) { return drv_copy(__func__, PTR(d), PTR(src), n, true, true, s, false); }
+DRV_API CUresult cuMemcpyAsync(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s) { return drv_copy(__func__, PTR(d), PTR(src), n, false, false, s, false); }
 DRV_API CUresult cuMemcpyPeer(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n)
 {
     if (!drv_ctx_valid(dc) || !drv_ctx_valid(sc))
         return CUDA_ERROR_INVALID_CONTEXT;
-    return copy(__func__, PTR(d), PTR(s), n, true, true, NULL, true);
+    return drv_copy(__func__, PTR(d), PTR(s), n, true, true, NULL, true);
 }
 DRV_API CUresult cuMemcpyPeerAsync(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st)
 {
     if (!drv_ctx_valid(dc) || !drv_ctx_valid(sc))
         return CUDA_ERROR_INVALID_CONTEXT;
-    return copy(__func__, PTR(d), PTR(s), n, true, true, st, false);
+    return drv_copy(__func__, PTR(d), PTR(s), n, true, true, st, false);
 }
 /* The per-thread default stream forms behave alike here. */
 DRV_API CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr d, const void *h, size_t n) { return cuMemcpyHtoD_v2(d, h, n); }
@@ -1010,7 +1047,7 @@ DRV_API CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr d, size_t p, unsigned int v
 enum { LOC_NONE, LOC_DEVICE, LOC_HOST, LOC_HOST_NUMA, LOC_HOST_NUMA_CURRENT };
 enum { CPU_DEVICE = -1, INVALID_DEVICE = -2 };
 
-static CUresult check_location(CUmemLocation loc)
+CUresult drv_check_location(CUmemLocation loc)
 {
     switch (loc.type) {
     case LOC_DEVICE: return loc.id == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
@@ -1039,14 +1076,22 @@ static drv_alloc_t *managed_range(CUdeviceptr d, size_t n)
     return NULL;
 }
 
-static CUresult prefetch(CUdeviceptr d, size_t n, CUmemLocation loc, unsigned flags, CUstream s)
+bool drv_managed_holds(CUdeviceptr d, size_t n)
+{
+    drv_alloc_t *a = managed_range(d, n);
+    if (a)
+        pthread_mutex_unlock(&drv.lock);
+    return a != NULL;
+}
+
+CUresult drv_prefetch(CUdeviceptr d, size_t n, CUmemLocation loc, unsigned flags, CUstream s)
 {
     CUresult r = drv_enter(NULL);
     if (r || (r = drv_stream_check(s)))
         return r;
     if (flags || !n)
         return CUDA_ERROR_INVALID_VALUE;
-    if ((r = check_location(loc)))
+    if ((r = drv_check_location(loc)))
         return r;
     drv_alloc_t *a = managed_range(d, n);
     if (!a)
@@ -1059,16 +1104,16 @@ static CUresult prefetch(CUdeviceptr d, size_t n, CUmemLocation loc, unsigned fl
 
 DRV_API CUresult cuMemPrefetchAsync(CUdeviceptr d, size_t n, CUdevice dev, CUstream s)
 {
-    return prefetch(d, n, device_location(dev), 0, s);
+    return drv_prefetch(d, n, device_location(dev), 0, s);
 }
 DRV_API CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr d, size_t n, CUdevice dev, CUstream s) { return cuMemPrefetchAsync(d, n, dev, s); }
 DRV_API CUresult cuMemPrefetchAsync_v2(CUdeviceptr d, size_t n, CUmemLocation loc, unsigned flags, CUstream s)
 {
-    return prefetch(d, n, loc, flags, s);
+    return drv_prefetch(d, n, loc, flags, s);
 }
 DRV_API CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr d, size_t n, CUmemLocation loc, unsigned flags, CUstream s)
 {
-    return prefetch(d, n, loc, flags, s);
+    return drv_prefetch(d, n, loc, flags, s);
 }
 
 enum { ADV_SET_READ_MOSTLY = 1, ADV_UNSET_READ_MOSTLY, ADV_SET_PREFERRED, ADV_UNSET_PREFERRED, ADV_SET_ACCESSED_BY,
@@ -1082,7 +1127,7 @@ static CUresult advise(CUdeviceptr d, size_t n, int advice, CUmemLocation loc)
     if (advice < ADV_SET_READ_MOSTLY || advice > ADV_UNSET_ACCESSED_BY || !n)
         return CUDA_ERROR_INVALID_VALUE;
     bool needs_loc = advice == ADV_SET_PREFERRED || advice == ADV_SET_ACCESSED_BY || advice == ADV_UNSET_ACCESSED_BY;
-    if (needs_loc && (r = check_location(loc)))
+    if (needs_loc && (r = drv_check_location(loc)))
         return r;
     drv_alloc_t *a = managed_range(d, n);
     if (!a)

@@ -19,12 +19,19 @@
 #include "runtime/driver/drv.h"
 
 CUresult cuMemFree_v2(CUdeviceptr dp);
+CUresult cuMemAllocManaged(CUdeviceptr *dp, size_t n, unsigned int flags);
 
 #define DRV_POOL 0x706f6f6cu
+
+/* What a pool's allocations are: device memory, pinned host memory (a pool located on
+ * the host), managed memory. */
+enum { POOL_DEVICE, POOL_HOST, POOL_MANAGED };
 
 typedef struct drv_pool {
     uint32_t tag;
     bool     is_default;
+    int      kind;               /* POOL_DEVICE, POOL_HOST, POOL_MANAGED */
+    bool     device_access;      /* a host pool: the device reads and writes its memory */
     int      reuse[3];           /* REUSE_FOLLOW_EVENT_DEPENDENCIES, _ALLOW_OPPORTUNISTIC, _ALLOW_INTERNAL_DEPENDENCIES */
     uint64_t threshold;          /* RELEASE_THRESHOLD */
     uint64_t used, used_high;    /* USED_MEM_CURRENT / _HIGH (RESERVED_MEM_* are the same) */
@@ -46,9 +53,18 @@ typedef struct {
 } ptr_data_t;
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static drv_pool_t default_pool = { .tag = DRV_POOL, .is_default = true, .reuse = { 1, 1, 1 }, .fd = -1 };
-static drv_pool_t *current_pool = &default_pool;
+/* The default pool of each kind, and each kind's current pool (the device's current pool
+ * is the device kind's). */
+static drv_pool_t managed_default = { .tag = DRV_POOL, .is_default = true, .kind = POOL_MANAGED,
+                                      .reuse = { 1, 1, 1 }, .fd = -1 };
+static drv_pool_t host_default = { .tag = DRV_POOL, .is_default = true, .kind = POOL_HOST, .reuse = { 1, 1, 1 },
+                                   .fd = -1, .next = &managed_default };
+static drv_pool_t default_pool = { .tag = DRV_POOL, .is_default = true, .kind = POOL_DEVICE, .reuse = { 1, 1, 1 },
+                                   .fd = -1, .next = &host_default };
+static drv_pool_t *current[3] = { &default_pool, &host_default, &managed_default };
+#define current_pool current[POOL_DEVICE]
 static drv_pool_t *pools = &default_pool;
+static drv_pool_t *const defaults[3] = { &default_pool, &host_default, &managed_default };
 
 static bool pool_ok(const drv_pool_t *p) { return p && p->tag == DRV_POOL; }
 
@@ -95,6 +111,66 @@ DRV_API CUresult cuDeviceSetMemPool(CUdevice d, drv_pool_t *p)
     return CUDA_SUCCESS;
 }
 
+enum { LOC_DEVICE = 1, LOC_HOST, LOC_HOST_NUMA, LOC_HOST_NUMA_CURRENT };   /* CUmemLocationType */
+enum { ALLOC_PINNED = 1, ALLOC_MANAGED };                                      /* CUmemAllocationType */
+
+/* The kind of pool for memory at loc of allocation type t, or -1 (both as the H100's driver
+ * checks them: a device other than 0 is CUDA_ERROR_INVALID_VALUE too). */
+static int pool_kind(const CUmemLocation *loc, int t)
+{
+    if (!loc || (t != ALLOC_PINNED && t != ALLOC_MANAGED))
+        return -1;
+    switch (loc->type) {
+    case LOC_DEVICE: if (loc->id != 0) return -1; break;
+    case LOC_HOST: case LOC_HOST_NUMA_CURRENT: break;
+    case LOC_HOST_NUMA: if (loc->id != 0) return -1; break;
+    default: return -1;
+    }
+    return t == ALLOC_MANAGED ? POOL_MANAGED : loc->type == LOC_DEVICE ? POOL_DEVICE : POOL_HOST;
+}
+
+DRV_API CUresult cuMemGetDefaultMemPool(drv_pool_t **out, CUmemLocation *loc, int type)
+{
+    CUresult r = drv_enter(NULL);
+    if (r == CUDA_ERROR_NOT_INITIALIZED)
+        return r;
+    int k = pool_kind(loc, type);
+    if (!out || k < 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = defaults[k];
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemGetMemPool(drv_pool_t **out, CUmemLocation *loc, int type)
+{
+    CUresult r = drv_enter(NULL);
+    if (r == CUDA_ERROR_NOT_INITIALIZED)
+        return r;
+    int k = pool_kind(loc, type);
+    if (!out || k < 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&pool_lock);
+    *out = current[k];
+    pthread_mutex_unlock(&pool_lock);
+    return CUDA_SUCCESS;
+}
+
+/* The pool becomes the current one of its location and type (a pool of another kind is
+ * CUDA_ERROR_INVALID_VALUE, as a device pool for the host is on the H100). */
+DRV_API CUresult cuMemSetMemPool(CUmemLocation *loc, int type, drv_pool_t *p)
+{
+    CUresult r = drv_enter(NULL);
+    if (r == CUDA_ERROR_NOT_INITIALIZED)
+        return r;
+    int k = pool_kind(loc, type);
+    if (k < 0 || !pool_ok(p) || p->kind != k)
+        return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&pool_lock);
+    current[k] = p;
+    pthread_mutex_unlock(&pool_lock);
+    return CUDA_SUCCESS;
+}
+
 /* CUmemPoolProps: { allocType, handleTypes, location { type, id }, win32SecurityAttributes,
  * maxSize, usage, reserved[54] }. */
 typedef struct {
@@ -111,20 +187,24 @@ DRV_API CUresult cuMemPoolCreate(drv_pool_t **out, const pool_props_t *props)
     CUresult r = drv_enter_device();
     if (r)
         return r;
-    if (!out || !props || props->alloc_type != 1 /* PINNED */)
+    if (!out || !props || (props->alloc_type != ALLOC_PINNED && props->alloc_type != ALLOC_MANAGED))
         return CUDA_ERROR_INVALID_VALUE;
-    if (props->loc.type != 1 /* DEVICE */ || props->loc.id != 0)
-        return props->loc.type == 1 ? CUDA_ERROR_INVALID_DEVICE
-                                    : drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__,
-                                               "pools of memory located other than on the device (location type %d) are "
-                                               "not emulated", props->loc.type);
+    if (props->loc.type == LOC_DEVICE && props->loc.id != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    int kind = pool_kind(&props->loc, props->alloc_type);
+    if (kind < 0)
+        return CUDA_ERROR_INVALID_VALUE;
     if (props->handle_types & ~POSIX_FD)
         return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "pools with export handle types other than a POSIX file "
                         "descriptor (%#x) are not emulated", (unsigned)props->handle_types);
+    if (props->handle_types && kind != POOL_DEVICE)
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "exporting a pool of %s memory is not emulated (only "
+                        "pools of device memory)", kind == POOL_HOST ? "host" : "managed");
     drv_pool_t *p = calloc(1, sizeof *p);
     if (!p)
         return CUDA_ERROR_OUT_OF_MEMORY;
     p->tag = DRV_POOL;
+    p->kind = kind;
     p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;
     p->handle_types = props->handle_types;
     p->fd = -1;
@@ -146,8 +226,8 @@ DRV_API CUresult cuMemPoolDestroy(drv_pool_t *p)
     if (!pool_ok(p) || p->is_default)
         return CUDA_ERROR_INVALID_VALUE;
     pthread_mutex_lock(&pool_lock);
-    if (current_pool == p)
-        current_pool = &default_pool;
+    if (current[p->kind] == p)
+        current[p->kind] = defaults[p->kind];
     p->tag = 0;
     if (p->fd >= 0) {
         close(p->fd);
@@ -231,8 +311,11 @@ DRV_API CUresult cuMemPoolTrimTo(drv_pool_t *p, size_t keep)
 }
 
 /* CUmemAccessDesc: { location { type, id }, flags }.  The one device reads and writes
- * every pool. */
+ * every pool of device and managed memory; a pool located on the host gives the device
+ * access only once it is granted (the H100 faults on its memory before: app test
+ * batch_mem), and the host always has it. */
 typedef struct { CUmemLocation loc; int flags; } access_desc_t;
+enum { ACCESS_NONE = 0, ACCESS_READ = 1, ACCESS_READWRITE = 3 };
 
 DRV_API CUresult cuMemPoolSetAccess(drv_pool_t *p, const access_desc_t *map, size_t count)
 {
@@ -241,13 +324,37 @@ DRV_API CUresult cuMemPoolSetAccess(drv_pool_t *p, const access_desc_t *map, siz
         return r;
     if (!pool_ok(p) || (count && !map))
         return CUDA_ERROR_INVALID_VALUE;
+    int device = -1;   /* a host pool's new device access: -1 unchanged, 0 none, 1 read and write */
     for (size_t i = 0; i < count; i++) {
-        if (map[i].loc.type != 1 || map[i].loc.id != 0)
+        bool host_loc = map[i].loc.type == LOC_HOST || map[i].loc.type == LOC_HOST_NUMA ||
+                        map[i].loc.type == LOC_HOST_NUMA_CURRENT;
+        if (p->kind == POOL_HOST && host_loc) {
+            if (map[i].flags != ACCESS_READWRITE)   /* the owner's access cannot be lowered */
+                return CUDA_ERROR_INVALID_VALUE;
+            continue;
+        }
+        if (map[i].loc.type != LOC_DEVICE || map[i].loc.id != 0)
             return CUDA_ERROR_INVALID_DEVICE;
-        if (map[i].flags != 3)   /* the owning device's access cannot be lowered */
+        if (p->kind != POOL_HOST) {
+            if (map[i].flags != ACCESS_READWRITE)   /* the owning device's access cannot be lowered */
+                return CUDA_ERROR_INVALID_VALUE;
+            continue;
+        }
+        if (map[i].flags == ACCESS_READ)
+            return drv_fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "read-only access of the device to a pool of host "
+                            "memory is not emulated (grant CU_MEM_ACCESS_FLAGS_PROT_READWRITE or none)");
+        if (map[i].flags != ACCESS_NONE && map[i].flags != ACCESS_READWRITE)
             return CUDA_ERROR_INVALID_VALUE;
+        device = map[i].flags == ACCESS_READWRITE;
     }
-    return CUDA_SUCCESS;
+    if (device < 0)
+        return CUDA_SUCCESS;
+    pthread_mutex_lock(&pool_lock);
+    p->device_access = device;
+    for (size_t i = 0; i < p->n && !r; i++)
+        r = drv_mem_pool_host_access(p->blk[i].base, device);
+    pthread_mutex_unlock(&pool_lock);
+    return r;
 }
 
 DRV_API CUresult cuMemPoolGetAccess(int *flags, drv_pool_t *p, const CUmemLocation *loc)
@@ -257,9 +364,17 @@ DRV_API CUresult cuMemPoolGetAccess(int *flags, drv_pool_t *p, const CUmemLocati
         return r;
     if (!flags || !pool_ok(p) || !loc)
         return CUDA_ERROR_INVALID_VALUE;
-    if (loc->type != 1 || loc->id != 0)
+    if (p->kind == POOL_HOST &&
+        (loc->type == LOC_HOST || loc->type == LOC_HOST_NUMA || loc->type == LOC_HOST_NUMA_CURRENT)) {
+        *flags = ACCESS_READWRITE;
+        return CUDA_SUCCESS;
+    }
+    if (loc->type != LOC_DEVICE || loc->id != 0)
         return CUDA_ERROR_INVALID_DEVICE;
-    *flags = 3;   /* CU_MEM_ACCESS_FLAGS_PROT_READWRITE */
+    pthread_mutex_lock(&pool_lock);
+    /* a managed pool answers none, though the device reaches its memory (measured) */
+    *flags = p->kind == POOL_DEVICE || p->device_access ? ACCESS_READWRITE : ACCESS_NONE;
+    pthread_mutex_unlock(&pool_lock);
     return CUDA_SUCCESS;
 }
 
@@ -267,7 +382,24 @@ static CUresult pool_alloc(drv_pool_t *p, CUdeviceptr *dp, size_t n, CUstream s)
 {
     if (p->fd >= 0)   /* an imported pool */
         return CUDA_ERROR_INVALID_VALUE;
-    CUresult r = drv_mem_alloc_async(dp, n, s);
+    CUresult r;
+    if (p->kind != POOL_DEVICE) {
+        /* host or managed memory, at once as the device's */
+        if ((r = drv_stream_check(s)))
+            return r;
+        if (drv_capture_of(s))
+            return drv_fail(CUDA_ERROR_NOT_SUPPORTED, "cuMemAllocFromPoolAsync", "a graph's memory nodes allocate "
+                            "device memory only (this pool's is %s memory)", p->kind == POOL_HOST ? "host" : "managed");
+        if (!dp || n == 0)
+            return CUDA_ERROR_INVALID_VALUE;
+        pthread_mutex_lock(&pool_lock);
+        bool device = p->device_access;
+        pthread_mutex_unlock(&pool_lock);
+        r = p->kind == POOL_HOST ? drv_mem_alloc_pool_host(dp, n, device)
+                                 : cuMemAllocManaged(dp, n, 1 /* ATTACH_GLOBAL */);
+    } else {
+        r = drv_mem_alloc_async(dp, n, s);
+    }
     if (r || drv_capture_of(s))
         return r;
     drv_share_t sh;
@@ -401,6 +533,7 @@ DRV_API CUresult cuMemPoolImportFromShareableHandle(drv_pool_t **out, void *hand
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     p->tag = DRV_POOL;
+    p->kind = POOL_DEVICE;
     p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;
     p->handle_types = type;
     pthread_mutex_lock(&pool_lock);

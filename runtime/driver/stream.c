@@ -353,6 +353,36 @@ DRV_API CUresult cuEventRecord(CUevent e, CUstream s)
     return CUDA_SUCCESS;
 }
 DRV_API CUresult cuEventRecord_ptsz(CUevent e, CUstream s) { return cuEventRecord(e, s); }
+
+/* An event recorded on a context captures all the work submitted to it: all of it is done
+ * here when the call is made.  Waiting for one is then immediate. */
+DRV_API CUresult cuCtxRecordEvent(CUcontext c, CUevent e)
+{
+    if (!drv.inited)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (!drv_ctx_valid(c))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (!drv_event_ok(e))
+        return CUDA_ERROR_INVALID_HANDLE;
+    CUresult r = drv_enter_for(c, NULL);
+    if (r)
+        return r;
+    e->cap = NULL;
+    e->recorded = true;
+    e->time = drv_now();
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuCtxWaitEvent(CUcontext c, CUevent e)
+{
+    if (!drv.inited)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    if (!drv_ctx_valid(c))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (!drv_event_ok(e))
+        return CUDA_ERROR_INVALID_HANDLE;
+    return drv_enter_for(c, NULL);
+}
 DRV_API CUresult cuEventRecordWithFlags(CUevent e, CUstream s, unsigned int flags)
 {
     if (flags & ~1u)
