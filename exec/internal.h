@@ -728,6 +728,8 @@ typedef struct ex_sinfo {
     uint8_t family;    /* isa_family_t */
     uint8_t branch;    /* bra, brx.idx */
     uint8_t barrier;   /* bar, barrier */
+    int16_t adj;       /* a load or store ptxas widens (model.c, vectorise): the widened
+                          access starts adj bytes from this one's address */
 } ex_sinfo_t;
 typedef struct ex_wstats ex_wstats_t;
 typedef struct ex_smodel ex_smodel_t;

@@ -127,6 +127,310 @@ static void sinfo_fill(const ex_func_t *f, uint32_t pc, ex_sinfo_t *si)
     }
 }
 
+/*{=====================================================================
+ * What ptxas widens.  ptxas merges loads (and stores) of one base register at constant
+ * offsets into 64- and 128-bit accesses where it can prove the alignment, and Nsight
+ * Compute counts its machine instructions; so the model counts such a group as the one
+ * access ptxas makes.  Measured from the SASS of 34 patterns (docs/memory-model.md):
+ * shared-memory variables (static, and dynamic whatever their declared .align) lie 16-byte
+ * aligned; the alignment of an address is that of its terms (shifts, multiples,
+ * masks); within one block and between stores, barriers, fences and calls, plain
+ * unpredicated 4- and 8-byte loads of one base (any order, other loads between) in an
+ * aligned 16-byte window become one 128-bit access when they hold 3 or 4 of its words (2
+ * of its 8-byte halves), else one 64-bit access per aligned 8-byte pair; the same for
+ * stores; volatile or ordered accesses, byte accesses and global-space accesses (whose
+ * pointers' alignment ptxas does not know) are left alone.
+ *====================================================================*/
+
+/* Bits known zero at the bottom of each integer register (tz), over all its definitions:
+ * 64 is unknown yet (no definition seen), 0 nothing known. */
+static unsigned opd_tz(const isa_module_t *mod, const isa_func_t *fn, const uint8_t *tz, const isa_operand_t *o)
+{
+    switch (o->kind) {
+    case ISA_OPD_REG: return o->sel == ISA_SEL_NONE ? tz[o->u.reg] : 0;
+    case ISA_OPD_IMM: return o->imm ? (unsigned)__builtin_ctzll((uint64_t)o->imm) : 64;
+    case ISA_OPD_SYM: {
+        const isa_var_t *v = (o->flags & ISA_OPDF_MODSYM) ? &mod->vars[o->u.sym] : &fn->vars[o->u.sym];
+        if (isa_spaces[v->space].window != ISA_SP_SHARED)
+            return 0;
+        unsigned off = o->imm ? (unsigned)__builtin_ctzll((uint64_t)o->imm) : 64;
+        return off < 4 ? off : 4;
+    }
+    default: return 0;
+    }
+}
+
+static void align_analysis(const isa_module_t *mod, const isa_func_t *fn, uint8_t *tz)
+{
+    for (uint32_t r = 0; r < fn->nreg; r++)
+        tz[r] = 64;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t i = 0; i < fn->ninstr; i++) {
+            const isa_instr_t *in = &fn->instrs[i];
+            if (in->nopd == 0)
+                continue;
+            const char *kinds = isa_shapes[isa_ops[in->op].shape].kinds;
+            const isa_operand_t *o = &fn->opds[in->opd];
+            /* every register written: its first operand when that is a destination, and any
+             * register of a destination vector */
+            if (!kinds[0] || (kinds[0] != 'd' && kinds[0] != 'e' && kinds[0] != 'p'))
+                continue;
+            unsigned v = 0;   /* the bits known zero of what is written */
+            const isa_operand_t *a = in->nopd > 1 ? o + 1 : NULL, *b = in->nopd > 2 ? o + 2 : NULL;
+            switch (in->op) {
+            case ISA_OP_MOV:
+            case ISA_OP_CVTA:
+                v = a && a->kind != ISA_OPD_SREG ? opd_tz(mod, fn, tz, a) : 0;
+                break;
+            case ISA_OP_CVT:
+                /* a zero- or sign-extension keeps the low bits */
+                v = a && in->ntypes == 2 && isa_types[in->types[0]].bits >= isa_types[in->types[1]].bits &&
+                            isa_types[in->types[1]].bits >= 32 ? opd_tz(mod, fn, tz, a) : 0;
+                break;
+            case ISA_OP_ADD:
+            case ISA_OP_SUB:
+            case ISA_OP_OR:
+            case ISA_OP_XOR:
+                if (a && b) {
+                    unsigned x = opd_tz(mod, fn, tz, a), y = opd_tz(mod, fn, tz, b);
+                    v = x < y ? x : y;
+                }
+                break;
+            case ISA_OP_AND:
+                if (a && b) {
+                    unsigned x = opd_tz(mod, fn, tz, a), y = opd_tz(mod, fn, tz, b);
+                    v = x > y ? x : y;
+                }
+                break;
+            case ISA_OP_SHL:
+                if (a && b && b->kind == ISA_OPD_IMM)
+                    v = opd_tz(mod, fn, tz, a) + (unsigned)(b->imm & 63);
+                break;
+            case ISA_OP_MUL:
+            case ISA_OP_MAD:
+                if (a && b && (has_mod(in, ISA_M_LO) || has_mod(in, ISA_M_WIDE))) {
+                    v = opd_tz(mod, fn, tz, a) + opd_tz(mod, fn, tz, b);
+                    if (in->op == ISA_OP_MAD) {
+                        unsigned c = in->nopd > 3 ? opd_tz(mod, fn, tz, o + 3) : 0;
+                        v = v < c ? v : c;
+                    }
+                }
+                break;
+            default:
+                v = 0;
+                break;
+            }
+            if (v > 64)
+                v = 64;
+            if (o->kind == ISA_OPD_REG) {
+                if (v < tz[o->u.reg]) {
+                    tz[o->u.reg] = (uint8_t)v;
+                    changed = true;
+                }
+            } else if (o->count) {
+                for (uint32_t e = 0; e < o->count; e++) {
+                    const isa_operand_t *q = &fn->opds[o->u.first + e];
+                    if (q->kind == ISA_OPD_REG && tz[q->u.reg]) {
+                        tz[q->u.reg] = 0;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    /* registers never written (a device function's parameters' copies...) know nothing */
+    for (uint32_t r = 0; r < fn->nreg; r++)
+        if (tz[r] == 64)
+            tz[r] = 0;
+}
+
+/* A plain load or store ptxas may merge: its base and offset. */
+typedef struct { uint32_t pc; int64_t off; unsigned bytes; } vec_member_t;
+
+static bool mergeable(const isa_instr_t *in, const isa_operand_t *addr)
+{
+    if (in->guard != ISA_NONE || in->ntypes < 1 || has_mod(in, ISA_M_VOLATILE) || has_mod(in, ISA_M_RELAXED) ||
+        has_mod(in, ISA_M_ACQUIRE) || has_mod(in, ISA_M_MMIO) || has_mod(in, ISA_M_V2) || has_mod(in, ISA_M_V4))
+        return false;
+#ifdef ISA_M_RELEASE
+    if (has_mod(in, ISA_M_RELEASE))
+        return false;
+#endif
+    unsigned sp = instr_space(in);
+    if (sp != ISA_SP_SHARED && sp != ISA_SP_NONE)
+        return false;
+    unsigned eb = isa_types[in->types[0]].bits / 8;
+    return (eb == 4 || eb == 8) && addr->kind == ISA_OPD_ADDR &&
+           (addr->base == ISA_OPD_REG || addr->base == ISA_OPD_SYM) && !(addr->flags & ISA_OPDF_ADDRLIST);
+}
+
+/* Merge the members (one base, alignment 2^tz) as ptxas does: per aligned window. */
+static void merge_group(ex_sinfo_t *si, vec_member_t *m, unsigned n, unsigned tz)
+{
+    unsigned win = tz >= 4 ? 16 : tz >= 3 ? 8 : 0;
+    if (!win || n < 2)
+        return;
+    /* sort by offset */
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned j = i; j > 0 && m[j - 1].off > m[j].off; j--) {
+            vec_member_t t = m[j];
+            m[j] = m[j - 1];
+            m[j - 1] = t;
+        }
+    for (unsigned i = 0; i < n;) {
+        int64_t w0 = m[i].off - (((m[i].off % (int64_t)win) + (int64_t)win) % (int64_t)win);
+        unsigned j = i;
+        uint32_t words = 0;   /* bit per 4-byte word of the window */
+        bool same = true;
+        while (j < n && m[j].off < w0 + (int64_t)win) {
+            if (m[j].bytes != m[i].bytes || m[j].off % (int64_t)m[j].bytes)
+                same = false;
+            words |= (m[j].bytes == 8 ? 3u : 1u) << ((m[j].off - w0) / 4);
+            j++;
+        }
+        /* members [i, j) lie in the window at w0 */
+        if (same && j - i >= 2) {
+            unsigned nw = (unsigned)__builtin_popcount(words);
+            int64_t start = -1;
+            unsigned bytes = 0;
+            if (win == 16 && (nw >= 3 || (m[i].bytes == 8 && nw == 4))) {
+                start = w0, bytes = 16;
+            } else if ((words & 3u) == 3u && nw == 2) {
+                start = w0, bytes = 8;
+            } else if ((words & 12u) == 12u && nw == 2) {
+                start = w0 + 8, bytes = 8;
+            }
+            if (bytes) {
+                /* the first in program order carries the access; the others none */
+                unsigned lead = i;
+                for (unsigned k = i; k < j; k++)
+                    if (m[k].pc < m[lead].pc)
+                        lead = k;
+                for (unsigned k = i; k < j; k++)
+                    if (k != lead)
+                        si[m[k].pc].kind = EX_SK_NONE;
+                si[m[lead].pc].bytes = (uint8_t)bytes;
+                si[m[lead].pc].adj = (int16_t)(start - m[lead].off);
+            }
+        }
+        i = j;
+    }
+}
+
+static bool vec_breaks(const isa_instr_t *in)
+{
+    switch (in->op) {
+    case ISA_OP_BAR: case ISA_OP_BARRIER: case ISA_OP_BAR_WARP_SYNC: case ISA_OP_MEMBAR: case ISA_OP_FENCE:
+    case ISA_OP_CALL: case ISA_OP_RET: case ISA_OP_EXIT: case ISA_OP_BRA: case ISA_OP_ATOM: case ISA_OP_RED:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Register r is written by instruction in. */
+static bool writes_reg(const isa_func_t *fn, const isa_instr_t *in, uint32_t r)
+{
+    if (in->nopd == 0)
+        return false;
+    const char *kinds = isa_shapes[isa_ops[in->op].shape].kinds;
+    if (!kinds[0] || (kinds[0] != 'd' && kinds[0] != 'e' && kinds[0] != 'p'))
+        return in->op == ISA_OP_CALL;
+    const isa_operand_t *o = &fn->opds[in->opd];
+    if (o->kind == ISA_OPD_REG)
+        return o->u.reg == r;
+    for (uint32_t e = 0; e < o->count; e++)
+        if (fn->opds[o->u.first + e].kind == ISA_OPD_REG && fn->opds[o->u.first + e].u.reg == r)
+            return true;
+    return false;
+}
+
+#define VEC_MAX 64
+static void vectorise(const ex_func_t *f, ex_sinfo_t *si)
+{
+    const isa_func_t *fn = f->ir;
+    if (!fn || !fn->ninstr || f->ncode < fn->ninstr || f->code[0].ir != &fn->instrs[0])
+        return;
+    uint8_t *tz = malloc(fn->nreg + 1);
+    uint8_t *lead = calloc(fn->ninstr + 1, 1), *seen = calloc(fn->ninstr + 1, 1);
+    if (!tz || !lead || !seen) {
+        free(tz);
+        free(lead);
+        free(seen);
+        return;
+    }
+    align_analysis(f->mod, fn, tz);
+    for (uint32_t l = 0; l < fn->nlabel; l++)
+        if (fn->labels[l].instr < fn->ninstr)
+            lead[fn->labels[l].instr] = 1;
+    /* segments: from a block start or a breaking instruction to the next; loads and
+     * stores are merged separately, a store ending a run of loads and a load one of stores */
+    for (int kind = EX_SK_LD; kind <= EX_SK_ST; kind++) {
+        vec_member_t m[VEC_MAX];
+        unsigned n = 0;
+        uint32_t base;      /* the group's base register or variable */
+        uint32_t i = 0;
+        while (i <= fn->ninstr) {
+            /* collect one segment [i, end) of accesses of `kind` */
+            uint32_t end = i;
+            while (end < fn->ninstr) {
+                const isa_instr_t *in = &fn->instrs[end];
+                if (end > i && lead[end])
+                    break;
+                if (vec_breaks(in)) {
+                    end++;
+                    break;
+                }
+                bool other = kind == EX_SK_LD ? in->op == ISA_OP_ST : (in->op == ISA_OP_LD || in->op == ISA_OP_LDU);
+                if (other && end > i)
+                    break;
+                end++;
+            }
+            if (end == i)
+                break;
+            /* group the segment's mergeable accesses by base; each base taken once */
+            for (uint32_t a = i; a < end; a++) {
+                const isa_instr_t *ia = &fn->instrs[a];
+                bool is_kind = kind == EX_SK_LD ? ia->op == ISA_OP_LD : ia->op == ISA_OP_ST;
+                if (!is_kind || si[a].kind != kind || seen[a])
+                    continue;
+                const isa_operand_t *ad = &fn->opds[ia->opd + (kind == EX_SK_LD ? 1 : 0)];
+                if (!mergeable(ia, ad))
+                    continue;
+                bool reg = ad->base == ISA_OPD_REG;
+                base = reg ? ad->u.reg : ad->u.sym;
+                unsigned btz = reg ? tz[ad->u.reg] : opd_tz(f->mod, fn, tz, &(isa_operand_t){ .kind = ISA_OPD_SYM,
+                                                        .flags = ad->flags, .u.sym = ad->u.sym });
+                n = 0;
+                for (uint32_t c = a; c < end && n < VEC_MAX; c++) {
+                    const isa_instr_t *ic = &fn->instrs[c];
+                    if (c > a && reg && writes_reg(fn, &fn->instrs[c - 1], base))
+                        break;   /* the base changed */
+                    bool k2 = kind == EX_SK_LD ? ic->op == ISA_OP_LD : ic->op == ISA_OP_ST;
+                    if (!k2 || si[c].kind != kind)
+                        continue;
+                    const isa_operand_t *ac = &fn->opds[ic->opd + (kind == EX_SK_LD ? 1 : 0)];
+                    if (!mergeable(ic, ac) || ac->base != ad->base || (reg ? ac->u.reg : ac->u.sym) != base ||
+                        (!reg && (ac->flags & ISA_OPDF_MODSYM) != (ad->flags & ISA_OPDF_MODSYM)) ||
+                        instr_space(ic) != instr_space(ia))
+                        continue;
+                    m[n++] = (vec_member_t){ c, ac->imm, isa_types[ic->types[0]].bits / 8 };
+                }
+                for (unsigned k = 0; k < n; k++)
+                    seen[m[k].pc] = 1;
+                merge_group(si, m, n, btz);
+            }
+            i = end;
+            if (end >= fn->ninstr)
+                break;
+        }
+    }
+    free(tz);
+    free(lead);
+    free(seen);
+}
+
 bool ex_stats_prepare(ex_program_t *p)
 {
     for (uint32_t i = 0; i < p->m->nfunc; i++) {
@@ -138,6 +442,7 @@ bool ex_stats_prepare(ex_program_t *p)
             return false;
         for (uint32_t pc = 0; pc < f->ncode; pc++)
             sinfo_fill(f, pc, &s[pc]);
+        vectorise(f, s);
         f->sinfo = s;
     }
     return true;
@@ -616,7 +921,7 @@ void ex_stats_insn(ex_warp_t *w, const uint8_t *f, const ex_insn_t *x, const ex_
     uint64_t a[ISA_LANES];
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        uint64_t v = (uint64_t)x->imm;
+        uint64_t v = (uint64_t)x->imm + (uint64_t)(int64_t)si->adj;
         if (x->o[4] != ISA_NONE) {
             if (x->flags & EX_ADDR_BASE32)
                 v = (uint32_t)(ISA_SLOT(const uint32_t, f, x->o[4])[l] + (uint32_t)v);   /* wraps at 32 bits */
