@@ -45,12 +45,19 @@ static bool fail(const argctx_t *c, const char *fmt, ...)
 
 static unsigned elem_bytes(isa_type_t t) { return isa_types[t].bits / 8; }
 
+/* Each buffer starts a 2 MiB page of its own, as the driver's allocations lie in 2 MiB
+ * chunks: an address's bits within its page, which the statistics' L1 model hashes, are
+ * then the same from run to run wherever the host maps the memory (docs/memory-model.md). */
+#define RT_BUF_PAGE ((size_t)2 << 20)
+
 static void *buf_alloc(size_t bytes)
 {
     size_t n = (bytes + RT_BUF_ALIGN - 1) / RT_BUF_ALIGN * RT_BUF_ALIGN;
-    void *p = aligned_alloc(RT_BUF_ALIGN, n ? n : RT_BUF_ALIGN);
+    if (!n)
+        n = RT_BUF_ALIGN;
+    void *p = aligned_alloc(RT_BUF_PAGE, (n + RT_BUF_PAGE - 1) / RT_BUF_PAGE * RT_BUF_PAGE);
     if (p)
-        memset(p, 0, n ? n : RT_BUF_ALIGN);
+        memset(p, 0, n);
     return p;
 }
 

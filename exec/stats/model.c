@@ -465,8 +465,10 @@ static bool l1_access(struct ex_l1 *c, uint32_t sets, uint64_t s, bool alloc)
     uint64_t line = s >> 2;
     uint8_t bit = (uint8_t)(1u << (s & 3));
     /* lines spread over the sets by a hash (as the hardware's index is: strided rows
-     * do not pile into a few sets) */
-    uint64_t h = (line * 0x9e3779b97f4a7c15ull) >> 32;
+     * do not pile into a few sets) of the address's bits within its 2 MiB page: device
+     * memory comes in 2 MiB-aligned pieces (the driver's chunks, ptxrun's buffers), so the
+     * counts do not depend on where the host maps it */
+    uint64_t h = ((line & 0x3fff) * 0x9e3779b97f4a7c15ull) >> 32;
     l1_line_t *set = &c->lines[(h % sets) * EX_M_L1_WAYS];
     uint32_t now = ++c->clock;
     l1_line_t *victim = &set[0];
