@@ -129,17 +129,14 @@ static void sinfo_fill(const ex_func_t *f, uint32_t pc, ex_sinfo_t *si)
 
 /*{=====================================================================
  * What ptxas widens.  ptxas merges loads (and stores) of one base register at constant
- * offsets into 64- and 128-bit accesses where it can prove the alignment, and Nsight
+ * offsets into 32-, 64- and 128-bit accesses where it can prove the alignment, and Nsight
  * Compute counts its machine instructions; so the model counts such a group as the one
- * access ptxas makes.  Measured from the SASS of 34 patterns (docs/memory-model.md):
- * shared-memory variables (static, and dynamic whatever their declared .align) lie 16-byte
- * aligned; the alignment of an address is that of its terms (shifts, multiples,
- * masks); within one block and between stores, barriers, fences and calls, plain
- * unpredicated 4- and 8-byte loads of one base (any order, other loads between) in an
- * aligned 16-byte window become one 128-bit access when they hold 3 or 4 of its words (2
- * of its 8-byte halves), else one 64-bit access per aligned 8-byte pair; the same for
- * stores; volatile or ordered accesses, byte accesses and global-space accesses (whose
- * pointers' alignment ptxas does not know) are left alone.
+ * access ptxas makes.  Measured from the SASS of 53 patterns (docs/memory-model.md):
+ * shared variables (static, and dynamic whatever their declared .align) lie 16-byte
+ * aligned, a parameter's pointer or a .global variable proves nothing; the alignment of an
+ * address is that of its terms (shifts, multiples, masks, sums); within one block and
+ * between stores, barriers, fences and calls, plain unpredicated accesses of one base group
+ * per aligned 16-byte window (merge_group).
  *====================================================================*/
 
 /* Bits known zero at the bottom of each integer register (tz), over all its definitions:
@@ -245,33 +242,66 @@ static void align_analysis(const isa_module_t *mod, const isa_func_t *fn, uint8_
             tz[r] = 0;
 }
 
-/* A plain load or store ptxas may merge: its base and offset. */
+/* A plain load or store ptxas may merge: its place and its bytes (2, 4, or 8 for an
+ * 8-byte scalar or a pair of 4-byte elements). */
 typedef struct { uint32_t pc; int64_t off; unsigned bytes; } vec_member_t;
 
-static bool mergeable(const isa_instr_t *in, const isa_operand_t *addr)
+static unsigned merge_bytes(const isa_instr_t *in, const isa_operand_t *addr)
 {
     if (in->guard != ISA_NONE || in->ntypes < 1 || has_mod(in, ISA_M_VOLATILE) || has_mod(in, ISA_M_RELAXED) ||
-        has_mod(in, ISA_M_ACQUIRE) || has_mod(in, ISA_M_MMIO) || has_mod(in, ISA_M_V2) || has_mod(in, ISA_M_V4))
-        return false;
+        has_mod(in, ISA_M_ACQUIRE) || has_mod(in, ISA_M_MMIO) || has_mod(in, ISA_M_V4))
+        return 0;
 #ifdef ISA_M_RELEASE
     if (has_mod(in, ISA_M_RELEASE))
-        return false;
+        return 0;
+#endif
+#ifdef ISA_M_V8
+    if (has_mod(in, ISA_M_V8))
+        return 0;
 #endif
     unsigned sp = instr_space(in);
-    if (sp != ISA_SP_SHARED && sp != ISA_SP_NONE)
-        return false;
+    if (sp != ISA_SP_SHARED && sp != ISA_SP_NONE && sp != ISA_SP_GLOBAL)
+        return 0;
+    if (addr->kind != ISA_OPD_ADDR || (addr->base != ISA_OPD_REG && addr->base != ISA_OPD_SYM) ||
+        (addr->flags & ISA_OPDF_ADDRLIST))
+        return 0;
     unsigned eb = isa_types[in->types[0]].bits / 8;
-    return (eb == 4 || eb == 8) && addr->kind == ISA_OPD_ADDR &&
-           (addr->base == ISA_OPD_REG || addr->base == ISA_OPD_SYM) && !(addr->flags & ISA_OPDF_ADDRLIST);
+    if (has_mod(in, ISA_M_V2))
+        return eb == 4 ? 8 : 0;
+    return eb == 2 || eb == 4 || eb == 8 ? eb : 0;
 }
 
-/* Merge the members (one base, alignment 2^tz) as ptxas does: per aligned window. */
-static void merge_group(ex_sinfo_t *si, vec_member_t *m, unsigned n, unsigned tz)
+/* One merged access of those of the members [i, j) lying in [start, start + bytes): the
+ * first of them in program order carries it, the others count nothing. */
+static void merge_into(ex_sinfo_t *si, const vec_member_t *m, unsigned i, unsigned j, int64_t start, unsigned bytes)
 {
-    unsigned win = tz >= 4 ? 16 : tz >= 3 ? 8 : 0;
-    if (!win || n < 2)
+    unsigned lead = UINT32_MAX, n = 0;
+    for (unsigned k = i; k < j; k++)
+        if (m[k].off >= start && m[k].off + (int64_t)m[k].bytes <= start + (int64_t)bytes) {
+            n++;
+            if (lead == UINT32_MAX || m[k].pc < m[lead].pc)
+                lead = k;
+        }
+    if (n < 2)
         return;
-    /* sort by offset */
+    for (unsigned k = i; k < j; k++)
+        if (k != lead && m[k].off >= start && m[k].off + (int64_t)m[k].bytes <= start + (int64_t)bytes)
+            si[m[k].pc].kind = EX_SK_NONE;
+    si[m[lead].pc].bytes = (uint8_t)bytes;
+    si[m[lead].pc].adj = (int16_t)(start - m[lead].off);
+}
+
+/* Merge the members (one base, alignment 2^tz) as ptxas does, per 16-byte window from the
+ * base (measured, docs/memory-model.md): 4- and 8-byte accesses (pairs of 4-byte elements
+ * too) holding 3 or 4 words of a window become one 128-bit load (a store needs all 4), else
+ * both words of an 8-byte half one 64-bit access; 2-byte accesses at most 64 bits: 3 or 4
+ * halfwords of an 8-byte half one 64-bit load (a store all 4), else both halfwords of a
+ * word one 32-bit access.  Bytes, windows mixing 2-byte with wider accesses, and accesses
+ * off their own alignment are left alone. */
+static void merge_group(ex_sinfo_t *si, vec_member_t *m, unsigned n, unsigned tz, bool store)
+{
+    if (tz < 2 || n < 2)
+        return;
     for (unsigned i = 1; i < n; i++)
         for (unsigned j = i; j > 0 && m[j - 1].off > m[j].off; j--) {
             vec_member_t t = m[j];
@@ -279,39 +309,42 @@ static void merge_group(ex_sinfo_t *si, vec_member_t *m, unsigned n, unsigned tz
             m[j - 1] = t;
         }
     for (unsigned i = 0; i < n;) {
-        int64_t w0 = m[i].off - (((m[i].off % (int64_t)win) + (int64_t)win) % (int64_t)win);
-        unsigned j = i;
-        uint32_t words = 0;   /* bit per 4-byte word of the window */
-        bool same = true;
-        while (j < n && m[j].off < w0 + (int64_t)win) {
-            if (m[j].bytes != m[i].bytes || m[j].off % (int64_t)m[j].bytes)
-                same = false;
-            words |= (m[j].bytes == 8 ? 3u : 1u) << ((m[j].off - w0) / 4);
+        int64_t w0 = m[i].off - ((m[i].off % 16) + 16) % 16;
+        unsigned j = i, hb = 0;   /* the window's halfwords that members hold */
+        bool half = false, wide = false, ok = true;
+        while (j < n && m[j].off < w0 + 16) {
+            unsigned b = m[j].bytes;
+            if (m[j].off % (int64_t)b || m[j].off + (int64_t)b > w0 + 16)
+                ok = false;
+            half |= b == 2;
+            wide |= b != 2;
+            hb |= ((1u << (b / 2)) - 1) << ((m[j].off - w0) / 2);
             j++;
         }
-        /* members [i, j) lie in the window at w0 */
-        if (same && j - i >= 2) {
-            unsigned nw = (unsigned)__builtin_popcount(words);
-            int64_t start = -1;
-            unsigned bytes = 0;
-            if (win == 16 && (nw >= 3 || (m[i].bytes == 8 && nw == 4))) {
-                start = w0, bytes = 16;
-            } else if ((words & 3u) == 3u && nw == 2) {
-                start = w0, bytes = 8;
-            } else if ((words & 12u) == 12u && nw == 2) {
-                start = w0 + 8, bytes = 8;
-            }
-            if (bytes) {
-                /* the first in program order carries the access; the others none */
-                unsigned lead = i;
-                for (unsigned k = i; k < j; k++)
-                    if (m[k].pc < m[lead].pc)
-                        lead = k;
-                for (unsigned k = i; k < j; k++)
-                    if (k != lead)
-                        si[m[k].pc].kind = EX_SK_NONE;
-                si[m[lead].pc].bytes = (uint8_t)bytes;
-                si[m[lead].pc].adj = (int16_t)(start - m[lead].off);
+        if (ok && j - i >= 2 && !(half && wide)) {
+            if (wide) {
+                unsigned words = 0;
+                for (unsigned w = 0; w < 4; w++)
+                    words |= ((hb >> (2 * w)) & 3u) == 3u ? 1u << w : 0;
+                unsigned nw = (unsigned)__builtin_popcount(words);
+                if (tz >= 4 && (store ? nw == 4 : nw >= 3)) {
+                    merge_into(si, m, i, j, w0, 16);
+                } else if (tz >= 3) {
+                    for (unsigned h = 0; h < 2; h++)
+                        if (((words >> (2 * h)) & 3u) == 3u)
+                            merge_into(si, m, i, j, w0 + 8 * h, 8);
+                }
+            } else {
+                for (unsigned h = 0; h < 2; h++) {
+                    unsigned q = (hb >> (4 * h)) & 15u, nq = (unsigned)__builtin_popcount(q);
+                    if (tz >= 3 && (store ? nq == 4 : nq >= 3)) {
+                        merge_into(si, m, i, j, w0 + 8 * h, 8);
+                        continue;
+                    }
+                    for (unsigned w = 0; w < 2; w++)
+                        if (((q >> (2 * w)) & 3u) == 3u)
+                            merge_into(si, m, i, j, w0 + 8 * h + 4 * w, 4);
+                }
             }
         }
         i = j;
@@ -396,7 +429,7 @@ static void vectorise(const ex_func_t *f, ex_sinfo_t *si)
                 if (!is_kind || si[a].kind != kind || seen[a])
                     continue;
                 const isa_operand_t *ad = &fn->opds[ia->opd + (kind == EX_SK_LD ? 1 : 0)];
-                if (!mergeable(ia, ad))
+                if (!merge_bytes(ia, ad))
                     continue;
                 bool reg = ad->base == ISA_OPD_REG;
                 base = reg ? ad->u.reg : ad->u.sym;
@@ -411,15 +444,16 @@ static void vectorise(const ex_func_t *f, ex_sinfo_t *si)
                     if (!k2 || si[c].kind != kind)
                         continue;
                     const isa_operand_t *ac = &fn->opds[ic->opd + (kind == EX_SK_LD ? 1 : 0)];
-                    if (!mergeable(ic, ac) || ac->base != ad->base || (reg ? ac->u.reg : ac->u.sym) != base ||
+                    unsigned mb = merge_bytes(ic, ac);
+                    if (!mb || ac->base != ad->base || (reg ? ac->u.reg : ac->u.sym) != base ||
                         (!reg && (ac->flags & ISA_OPDF_MODSYM) != (ad->flags & ISA_OPDF_MODSYM)) ||
                         instr_space(ic) != instr_space(ia))
                         continue;
-                    m[n++] = (vec_member_t){ c, ac->imm, isa_types[ic->types[0]].bits / 8 };
+                    m[n++] = (vec_member_t){ c, ac->imm, mb };
                 }
                 for (unsigned k = 0; k < n; k++)
                     seen[m[k].pc] = 1;
-                merge_group(si, m, n, btz);
+                merge_group(si, m, n, btz, kind == EX_SK_ST);
             }
             i = end;
             if (end >= fn->ninstr)

@@ -25,6 +25,19 @@ CASES = [
     ("stores", 4, 0, [0, 4, 8, 12], "stores"),
     ("generic", 4, 0, [0, 4, 8, 12], "generic"),
     ("dynamic", 4, 0, [0, 4, 8, 12], "dynamic"),
+    ("u16x2", 4, 0, [0, 2], "u16"),
+    ("u16x3", 4, 0, [0, 2, 4], "u16"),
+    ("u16x8", 4, 0, list(range(0, 16, 2)), "u16"),
+    ("u8x8", 4, 0, list(range(8)), "u8"),
+    ("v2_pair", 4, 0, [0, 8], "v2"),
+    ("v2_off8", 4, 0, [8, 16], "v2"),
+    ("v2_scalar", 4, 0, [0, "s8", "s12"], "v2"),
+    ("words_1_2", 4, 0, [4, 8], ""),
+    ("words_0_2", 4, 0, [0, 8], ""),
+    ("stores_pair", 4, 0, [0, 4], "stores"),
+    ("stores_three", 4, 0, [0, 4, 8], "stores"),
+    ("global_masked", 4, 0, [0, 4, 8, 12], "global_masked"),
+    ("global_var", 4, 0, [0, 4, 8, 12], "global_var"),
 ]
 
 def kernel(name, shift, extra, offs, opt):
@@ -32,7 +45,7 @@ def kernel(name, shift, extra, offs, opt):
     L = []
     L.append(f".visible .entry {name}(.param .u64 out)")
     L.append("{")
-    L.append("    .reg .b32 %r<40>;\n    .reg .f32 %f<40>;\n    .reg .f64 %fd<8>;\n    .reg .b64 %rd<20>;\n    .reg .pred %p<4>;")
+    L.append("    .reg .b32 %r<40>;\n    .reg .b16 %rs<20>;\n    .reg .f32 %f<40>;\n    .reg .f64 %fd<8>;\n    .reg .b64 %rd<20>;\n    .reg .pred %p<4>;")
     if opt != "dynamic":
         L.append(f"    .shared .align 4 .b8 sh[4608];")
     L.append("    mov.u32 %r1, %tid.x;")
@@ -64,7 +77,18 @@ def kernel(name, shift, extra, offs, opt):
             if o == "bar":
                 body.append("    bar.sync 0;")
                 continue
-            if opt == "f64":
+            if opt == "v2" and isinstance(o, str):
+                body.append(f"    ld.shared.f32 %f{10 + k}, [%r5+{o[1:]}];")
+            elif opt == "v2":
+                body.append(f"    ld.shared.v2.f32 {{%f{10 + k}, %f{20 + k}}}, [%r5+{o}];\n"
+                            f"    add.f32 %f{10 + k}, %f{10 + k}, %f{20 + k};")
+            elif opt in ("u16", "u8"):
+                body.append(f"    ld.shared.{opt} %rs{k}, [%r5+{o}];\n    cvt.rn.f32.{opt} %f{10 + k}, %rs{k};")
+            elif opt == "global_masked":
+                body.append(f"    ld.global.f32 %f{10 + k}, [%rd12+{o}];")
+            elif opt == "global_var":
+                body.append(f"    ld.global.f32 %f{10 + k}, [%rd12+{o}];")
+            elif opt == "f64":
                 body.append(f"    ld.shared.f64 %fd{k}, [%r5+{o}];\n    cvt.rn.f32.f64 %f{10 + k}, %fd{k};")
             elif opt == "volatile":
                 body.append(f"    ld.volatile.shared.f32 %f{10 + k}, [%r5+{o}];")
@@ -74,6 +98,11 @@ def kernel(name, shift, extra, offs, opt):
                 body.append(f"    ld.shared.f32 %f{10 + k}, [%r5+{o}];")
             sums.append(f"%f{10 + k}")
             k += 1
+    if opt == "global_masked":   # the output buffer's first 2 KiB, 16-byte aligned by a mask
+        L.append("    ld.param.u64 %rd13, [out];\n    cvta.to.global.u64 %rd14, %rd13;\n    add.s64 %rd15, %rd14, 15;\n"
+                 "    and.b64 %rd10, %rd15, -16;\n    mul.wide.u32 %rd11, %r1, 16;\n    add.s64 %rd12, %rd10, %rd11;")
+    if opt == "global_var":      # a .global array of the module
+        L.append("    mov.u64 %rd10, gv;\n    mul.wide.u32 %rd11, %r1, 16;\n    add.s64 %rd12, %rd10, %rd11;")
     if opt == "generic":
         L.append("    cvta.shared.u64 %rd8, sh;\n    cvt.u64.u32 %rd9, %r4;\n    add.s64 %rd8, %rd8, %rd9;")
         L = [l for l in L if "cvta.shared.u64 %rd7" not in l]
@@ -87,6 +116,7 @@ def kernel(name, shift, extra, offs, opt):
 
 print("// vec.ptx: written by gen_vec.py (the vec_* cases of cases.txt)")
 print(".version 8.8\n.target sm_90\n.address_size 64\n")
-print(".extern .shared .align 4 .b8 dyn[];\n")
+print(".extern .shared .align 4 .b8 dyn[];")
+print(".global .align 16 .b8 gv[4096];\n")
 for c in CASES:
     print(kernel(*c))
