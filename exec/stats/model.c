@@ -157,8 +157,105 @@ static unsigned opd_tz(const isa_module_t *mod, const isa_func_t *fn, const uint
     }
 }
 
+static bool writes_reg(const isa_func_t *fn, const isa_instr_t *in, uint32_t r);
+
+/* Where the alignment of an operand is looked up: the registers' over all their
+ * definitions (tz), or (lead given) first the definition that reaches instruction pc from
+ * earlier in its block, followed through depth more definitions. */
+typedef struct {
+    const isa_module_t *mod;
+    const isa_func_t   *fn;
+    const uint8_t      *tz;
+    const uint8_t      *lead;     /* block starts, or NULL */
+    int                 depth;
+} tzctx_t;
+
+static unsigned transfer(const tzctx_t *c, uint32_t pc);
+
+static unsigned ctx_opd_tz(const tzctx_t *c, uint32_t pc, const isa_operand_t *o)
+{
+    unsigned v;
+    if (o->kind == ISA_OPD_REG && o->sel == ISA_SEL_NONE && c->lead && c->depth > 0) {
+        v = c->tz[o->u.reg];
+        for (uint32_t q = pc; q-- > 0;) {
+            const isa_instr_t *in = &c->fn->instrs[q];
+            if (writes_reg(c->fn, in, o->u.reg)) {
+                if (in->guard == ISA_NONE) {
+                    tzctx_t d = *c;
+                    d.depth--;
+                    v = transfer(&d, q);
+                }
+                break;
+            }
+            if (c->lead[q])
+                break;
+        }
+    } else {
+        v = opd_tz(c->mod, c->fn, c->tz, o);
+    }
+    if (o->kind == ISA_OPD_REG && (o->flags & ISA_OPDF_REGOFF) && o->imm) {
+        unsigned k = (unsigned)__builtin_ctzll((uint64_t)o->imm);
+        v = v < k ? v : k;
+    }
+    return v;
+}
+
+/* The bits known zero at the bottom of what instruction pc writes (its first operand). */
+static unsigned transfer(const tzctx_t *c, uint32_t pc)
+{
+    const isa_func_t *fn = c->fn;
+    const isa_instr_t *in = &fn->instrs[pc];
+    const isa_operand_t *o = &fn->opds[in->opd];
+    const isa_operand_t *a = in->nopd > 1 ? o + 1 : NULL, *b = in->nopd > 2 ? o + 2 : NULL;
+    unsigned v = 0;
+    switch (in->op) {
+    case ISA_OP_MOV:
+    case ISA_OP_CVTA:
+        v = a && a->kind != ISA_OPD_SREG ? ctx_opd_tz(c, pc, a) : 0;
+        break;
+    case ISA_OP_CVT:
+        /* a zero- or sign-extension keeps the low bits */
+        v = a && in->ntypes == 2 && isa_types[in->types[0]].bits >= isa_types[in->types[1]].bits &&
+                    isa_types[in->types[1]].bits >= 32 ? ctx_opd_tz(c, pc, a) : 0;
+        break;
+    case ISA_OP_ADD:
+    case ISA_OP_SUB:
+    case ISA_OP_OR:
+    case ISA_OP_XOR:
+        if (a && b) {
+            unsigned x = ctx_opd_tz(c, pc, a), y = ctx_opd_tz(c, pc, b);
+            v = x < y ? x : y;
+        }
+        break;
+    case ISA_OP_AND:
+        if (a && b) {
+            unsigned x = ctx_opd_tz(c, pc, a), y = ctx_opd_tz(c, pc, b);
+            v = x > y ? x : y;
+        }
+        break;
+    case ISA_OP_SHL:
+        if (a && b && b->kind == ISA_OPD_IMM)
+            v = ctx_opd_tz(c, pc, a) + (unsigned)(b->imm & 63);
+        break;
+    case ISA_OP_MUL:
+    case ISA_OP_MAD:
+        if (a && b && (has_mod(in, ISA_M_LO) || has_mod(in, ISA_M_WIDE))) {
+            v = ctx_opd_tz(c, pc, a) + ctx_opd_tz(c, pc, b);
+            if (in->op == ISA_OP_MAD) {
+                unsigned k = in->nopd > 3 ? ctx_opd_tz(c, pc, o + 3) : 0;
+                v = v < k ? v : k;
+            }
+        }
+        break;
+    default:
+        break;
+    }
+    return v > 64 ? 64 : v;
+}
+
 static void align_analysis(const isa_module_t *mod, const isa_func_t *fn, uint8_t *tz)
 {
+    tzctx_t c = { mod, fn, tz, NULL, 0 };
     for (uint32_t r = 0; r < fn->nreg; r++)
         tz[r] = 64;
     for (bool changed = true; changed;) {
@@ -173,53 +270,7 @@ static void align_analysis(const isa_module_t *mod, const isa_func_t *fn, uint8_
              * register of a destination vector */
             if (!kinds[0] || (kinds[0] != 'd' && kinds[0] != 'e' && kinds[0] != 'p'))
                 continue;
-            unsigned v = 0;   /* the bits known zero of what is written */
-            const isa_operand_t *a = in->nopd > 1 ? o + 1 : NULL, *b = in->nopd > 2 ? o + 2 : NULL;
-            switch (in->op) {
-            case ISA_OP_MOV:
-            case ISA_OP_CVTA:
-                v = a && a->kind != ISA_OPD_SREG ? opd_tz(mod, fn, tz, a) : 0;
-                break;
-            case ISA_OP_CVT:
-                /* a zero- or sign-extension keeps the low bits */
-                v = a && in->ntypes == 2 && isa_types[in->types[0]].bits >= isa_types[in->types[1]].bits &&
-                            isa_types[in->types[1]].bits >= 32 ? opd_tz(mod, fn, tz, a) : 0;
-                break;
-            case ISA_OP_ADD:
-            case ISA_OP_SUB:
-            case ISA_OP_OR:
-            case ISA_OP_XOR:
-                if (a && b) {
-                    unsigned x = opd_tz(mod, fn, tz, a), y = opd_tz(mod, fn, tz, b);
-                    v = x < y ? x : y;
-                }
-                break;
-            case ISA_OP_AND:
-                if (a && b) {
-                    unsigned x = opd_tz(mod, fn, tz, a), y = opd_tz(mod, fn, tz, b);
-                    v = x > y ? x : y;
-                }
-                break;
-            case ISA_OP_SHL:
-                if (a && b && b->kind == ISA_OPD_IMM)
-                    v = opd_tz(mod, fn, tz, a) + (unsigned)(b->imm & 63);
-                break;
-            case ISA_OP_MUL:
-            case ISA_OP_MAD:
-                if (a && b && (has_mod(in, ISA_M_LO) || has_mod(in, ISA_M_WIDE))) {
-                    v = opd_tz(mod, fn, tz, a) + opd_tz(mod, fn, tz, b);
-                    if (in->op == ISA_OP_MAD) {
-                        unsigned c = in->nopd > 3 ? opd_tz(mod, fn, tz, o + 3) : 0;
-                        v = v < c ? v : c;
-                    }
-                }
-                break;
-            default:
-                v = 0;
-                break;
-            }
-            if (v > 64)
-                v = 64;
+            unsigned v = transfer(&c, i);
             if (o->kind == ISA_OPD_REG) {
                 if (v < tz[o->u.reg]) {
                     tz[o->u.reg] = (uint8_t)v;
@@ -433,8 +484,12 @@ static void vectorise(const ex_func_t *f, ex_sinfo_t *si)
                     continue;
                 bool reg = ad->base == ISA_OPD_REG;
                 base = reg ? ad->u.reg : ad->u.sym;
-                unsigned btz = reg ? tz[ad->u.reg] : opd_tz(f->mod, fn, tz, &(isa_operand_t){ .kind = ISA_OPD_SYM,
-                                                        .flags = ad->flags, .u.sym = ad->u.sym });
+                /* the base's alignment where the group starts: its definition reaching there
+                 * in the block (a register may be written again), else over all of them */
+                tzctx_t at = { f->mod, fn, tz, lead, 8 };
+                unsigned btz = reg ? ctx_opd_tz(&at, a, &(isa_operand_t){ .kind = ISA_OPD_REG, .u.reg = ad->u.reg })
+                                   : opd_tz(f->mod, fn, tz, &(isa_operand_t){ .kind = ISA_OPD_SYM,
+                                                 .flags = ad->flags, .u.sym = ad->u.sym });
                 n = 0;
                 for (uint32_t c = a; c < end && n < VEC_MAX; c++) {
                     const isa_instr_t *ic = &fn->instrs[c];

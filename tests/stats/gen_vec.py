@@ -38,6 +38,7 @@ CASES = [
     ("stores_three", 4, 0, [0, 4, 8], "stores"),
     ("global_masked", 4, 0, [0, 4, 8, 12], "global_masked"),
     ("global_var", 4, 0, [0, 4, 8, 12], "global_var"),
+    ("global_reused", 4, 0, [0, 4, 8, 12], "global_reused"),
 ]
 
 def kernel(name, shift, extra, offs, opt):
@@ -86,7 +87,7 @@ def kernel(name, shift, extra, offs, opt):
                 body.append(f"    ld.shared.{opt} %rs{k}, [%r5+{o}];\n    cvt.rn.f32.{opt} %f{10 + k}, %rs{k};")
             elif opt == "global_masked":
                 body.append(f"    ld.global.f32 %f{10 + k}, [%rd12+{o}];")
-            elif opt == "global_var":
+            elif opt in ("global_var", "global_reused"):
                 body.append(f"    ld.global.f32 %f{10 + k}, [%rd12+{o}];")
             elif opt == "f64":
                 body.append(f"    ld.shared.f64 %fd{k}, [%r5+{o}];\n    cvt.rn.f32.f64 %f{10 + k}, %fd{k};")
@@ -101,6 +102,9 @@ def kernel(name, shift, extra, offs, opt):
     if opt == "global_masked":   # the output buffer's first 2 KiB, 16-byte aligned by a mask
         L.append("    ld.param.u64 %rd13, [out];\n    cvta.to.global.u64 %rd14, %rd13;\n    add.s64 %rd15, %rd14, 15;\n"
                  "    and.b64 %rd10, %rd15, -16;\n    mul.wide.u32 %rd11, %r1, 16;\n    add.s64 %rd12, %rd10, %rd11;")
+    if opt == "global_reused":   # the same, one register written again and again
+        L.append("    ld.param.u64 %rd10, [out];\n    cvta.to.global.u64 %rd10, %rd10;\n    add.s64 %rd10, %rd10, 15;\n"
+                 "    and.b64 %rd10, %rd10, -16;\n    mul.wide.u32 %rd11, %r1, 16;\n    add.s64 %rd12, %rd10, %rd11;")
     if opt == "global_var":      # a .global array of the module
         L.append("    mov.u64 %rd10, gv;\n    mul.wide.u32 %rd11, %r1, 16;\n    add.s64 %rd12, %rd10, %rd11;")
     if opt == "generic":
