@@ -434,7 +434,7 @@ static CUresult memops(const char *fn, CUstream s, unsigned n, const CUstreamBat
         return r;
     if (flags || (n && !p))
         return CUDA_ERROR_INVALID_VALUE;
-    if ((r = drv_capture_unsafe(fn)))
+    if ((r = drv_capture_refuse(s, fn, "stream memory operations (batch memory operation nodes)")))
         return r;
     for (unsigned i = 0; i < n; i++)
         if ((r = memop_check(&p[i])))

@@ -79,6 +79,18 @@ CUresult drv_capture_sync(CUstream s, const char *fn)
     return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 }
 
+/* Work the emulator cannot capture into a graph (what names it): the capture is
+ * invalidated and the call refused, located. */
+CUresult drv_capture_refuse(CUstream s, const char *fn, const char *what)
+{
+    drv_capture_t *c = drv_capture_of(s);
+    if (!c)
+        return CUDA_SUCCESS;
+    c->invalid = true;
+    return drv_fail(CUDA_ERROR_NOT_SUPPORTED, fn, "%s captured into a graph are not emulated (the capture is "
+                    "invalidated)", what);
+}
+
 drv_capture_t *drv_capture_of(CUstream s)
 {
     if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD || s->tag != DRV_STREAM)

@@ -162,6 +162,9 @@ CUresult   drv_capture_unsafe(const char *fn);
 CUresult   drv_preferred_cluster(const char *fn, const unsigned pref[3], const unsigned *cluster,
                                  const unsigned grid[3]);
 CUresult   drv_capture_sync(CUstream s, const char *fn);
+/* Work that cannot be captured (what: its name) on a capturing stream: the capture
+ * invalidated, CUDA_ERROR_NOT_SUPPORTED said for fn; else CUDA_SUCCESS. */
+CUresult   drv_capture_refuse(CUstream s, const char *fn, const char *what);
 void       drv_set_current(drv_ctx_t *c);
 /* The check at the start of every call that works in the current context: the driver is
  * initialised, a context is current, it has no sticky error.  CUDA_SUCCESS or why not. */

@@ -675,6 +675,37 @@ START_TEST(capture_and_graph)
 }
 END_TEST
 
+/* Stream memory operations: a write, then waits on what is there pass; a wait for a value
+ * that is not there could never end here (work runs when submitted): refused, located,
+ * nothing of its batch done; on a capturing stream they are refused and the capture
+ * invalidated (batch memory operation nodes are not emulated). */
+CUresult cuStreamWriteValue32_v2(CUstream, CUdeviceptr, uint32_t, unsigned);
+CUresult cuStreamWaitValue32_v2(CUstream, CUdeviceptr, uint32_t, unsigned);
+START_TEST(stream_memory_operations)
+{
+    setup();
+    CUdeviceptr d;
+    CUstream s;
+    uint32_t h = 0;
+    void *graph = NULL;
+    ck_assert_int_eq(cuMemAlloc_v2(&d, 64), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamCreate(&s, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamWriteValue32_v2(s, d, 41, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamWaitValue32_v2(s, d, 41, 1 /* EQ */), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamWaitValue32_v2(s, d, 40, 0 /* GEQ */), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamWaitValue32_v2(s, d, 42, 1 /* EQ */), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuStreamWaitValue32_v2(s, d + 1, 41, 1), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuStreamBeginCapture_v2(s, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamWriteValue32_v2(s, d, 7, 0), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuStreamEndCapture(s, &graph), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(&h, d, sizeof h), CUDA_SUCCESS);
+    ck_assert_uint_eq(h, 41);   /* the refused write wrote nothing */
+    ck_assert_int_eq(cuStreamDestroy_v2(s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemFree_v2(d), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
+}
+END_TEST
+
 /* Two PTX units for cuLink*: scale() adds the .extern base (b.ptx: 40) to twice a value. */
 static const char link_a[] =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -1255,6 +1286,7 @@ static Suite *suite(void)
     tcase_add_test(t, outside_allocations_as_on_the_h100);
     tcase_add_test(t, outside_allocations_exact);
     tcase_add_test(t, capture_and_graph);
+    tcase_add_test(t, stream_memory_operations);
     tcase_add_test(t, link_ptx_units);
     tcase_add_test(t, link_archive_members);
     tcase_add_test(t, unsupported_functions_say_so);
