@@ -224,14 +224,41 @@ static inline double rsqrt_approx_f64(double a)
 #define TANH_BF16(h) ((uint16_t)isa_mufu_get(ISA_MUFU_H16, 4u * (h) + 3))
 /*}=====================================================================*/
 
-ISA_H1(rcp_a, float, float, rcp_approx(a, false))
-ISA_H1(rcp_a_ftz, float, float, rcp_approx(a, true))
-ISA_H1(rsqrt_a, float, float, rsqrt_approx(a, false))
-ISA_H1(rsqrt_a_ftz, float, float, rsqrt_approx(a, true))
-ISA_H1(sqrt_a, float, float, sqrt_approx(a, false))
-ISA_H1(sqrt_a_ftz, float, float, sqrt_approx(a, true))
-ISA_H1(lg2_a, float, float, lg2_approx(a, false))
-ISA_H1(lg2_a_ftz, float, float, lg2_approx(a, true))
+/* The table lookups of a warp's lanes miss the cache far apart: each handler first asks
+ * for every active lane's entry (PF, of the operand's bits u), then computes, so that the
+ * misses overlap. */
+#define MUFU_H1(NAME, PF, EXPR)                                                            \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)     \
+    {                                                                                      \
+        (void)w_;                                                                          \
+        float *d = ISA_SLOT(float, f, in->o[0]);                                           \
+        const float *pa = ISA_SLOT(const float, f, in->o[1]);                              \
+        ISA_LANE_LOOP(mask, { uint32_t u = f32_bits(pa[l]); PF; });                        \
+        ISA_LANE_LOOP(mask, { float a = pa[l]; d[l] = (EXPR); });                          \
+        return ISA_X_NEXT;                                                                 \
+    }                                                                                      \
+    static const isa_xdesc_t NAME[1] = { { NAME##_f, { sizeof(float), sizeof(float) }, 0 } };
+#define MUFU_DIV(NAME, EXPR)                                                               \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)     \
+    {                                                                                      \
+        (void)w_;                                                                          \
+        float *d = ISA_SLOT(float, f, in->o[0]);                                           \
+        const float *pa = ISA_SLOT(const float, f, in->o[1]);                              \
+        const float *pb = ISA_SLOT(const float, f, in->o[2]);                              \
+        ISA_LANE_LOOP(mask, { isa_mufu_prefetch_rcp(f32_bits(pb[l])); });                  \
+        ISA_LANE_LOOP(mask, { float a = pa[l]; float b = pb[l]; d[l] = (EXPR); });          \
+        return ISA_X_NEXT;                                                                 \
+    }                                                                                      \
+    static const isa_xdesc_t NAME[1] = { { NAME##_f, { sizeof(float), sizeof(float), sizeof(float) }, 0 } };
+
+MUFU_H1(rcp_a, isa_mufu_prefetch_rcp(u), rcp_approx(a, false))
+MUFU_H1(rcp_a_ftz, isa_mufu_prefetch_rcp(u), rcp_approx(a, true))
+MUFU_H1(rsqrt_a, isa_mufu_prefetch_root(u, false), rsqrt_approx(a, false))
+MUFU_H1(rsqrt_a_ftz, isa_mufu_prefetch_root(u, false), rsqrt_approx(a, true))
+MUFU_H1(sqrt_a, isa_mufu_prefetch_root(u, true), sqrt_approx(a, false))
+MUFU_H1(sqrt_a_ftz, isa_mufu_prefetch_root(u, true), sqrt_approx(a, true))
+MUFU_H1(lg2_a, isa_mufu_prefetch_lg2(u), lg2_approx(a, false))
+MUFU_H1(lg2_a_ftz, isa_mufu_prefetch_lg2(u), lg2_approx(a, true))
 ISA_H1(ex2_a, float, float, ex2_approx(a, false))
 ISA_H1(ex2_a_ftz, float, float, ex2_approx(a, true))
 ISA_H1(sin_a, float, float, sin_approx(a, false))
@@ -239,10 +266,10 @@ ISA_H1(sin_a_ftz, float, float, sin_approx(a, true))
 ISA_H1(cos_a, float, float, cos_approx(a, false))
 ISA_H1(cos_a_ftz, float, float, cos_approx(a, true))
 ISA_H1(tanh_a, float, float, tanh_approx(a))
-ISA_H2(div_a, float, float, float, div_mufu(a, b, false, false))
-ISA_H2(div_a_ftz, float, float, float, div_mufu(a, b, true, false))
-ISA_H2(div_full, float, float, float, div_mufu(a, b, false, true))
-ISA_H2(div_full_ftz, float, float, float, div_mufu(a, b, true, true))
+MUFU_DIV(div_a, div_mufu(a, b, false, false))
+MUFU_DIV(div_a_ftz, div_mufu(a, b, true, false))
+MUFU_DIV(div_full, div_mufu(a, b, false, true))
+MUFU_DIV(div_full_ftz, div_mufu(a, b, true, true))
 ISA_H1(rcp_a_f64, double, double, rcp_approx_f64(a))
 ISA_H1(rsqrt_a_f64, double, double, rsqrt_approx_f64(a))
 ISA_H1(rsqrt_a_ftz_f64, double, double, rsqrt_approx_ftz_f64(a))

@@ -65,25 +65,38 @@ typedef struct {
     unsigned npend;
 } decoder_t;
 
-static void put(decoder_t *d, uint32_t v)
+/* Block `first >> 4` of the table is complete with cnt entries in d->blkv: narrow (a base
+ * and byte offsets) where its entries lie within a byte of the first, else whole. */
+static void finish_block(decoder_t *d, uint32_t first, uint32_t cnt)
 {
-    uint32_t i = d->i++;
-    d->prev = v;
-    d->blkv[i & 15] = v;
-    if ((i & 15) != 15 && d->i != d->t->n)
-        return;
-    uint32_t first = i & ~15u, cnt = i - first + 1, base = d->blkv[0];
+    uint32_t base = d->blkv[0];
+    int32_t o[16] = { 0 };
     bool narrow = true;
-    for (uint32_t k = 0; k < cnt && narrow; k++) {
-        int64_t o = (int64_t)(int32_t)(d->blkv[k] - base);
-        narrow = o >= -128 && o <= 127;
+    if (cnt == 16) {   /* every block but a last short one: a fixed count the compiler unrolls */
+        int32_t lo = 0, hi = 0;
+        for (uint32_t k = 0; k < 16; k++) {
+            o[k] = (int32_t)(d->blkv[k] - base);
+            lo = o[k] < lo ? o[k] : lo;
+            hi = o[k] > hi ? o[k] : hi;
+        }
+        narrow = lo >= -128 && hi <= 127;
+    } else {
+        for (uint32_t k = 0; k < cnt; k++) {
+            o[k] = (int32_t)(d->blkv[k] - base);
+            narrow = narrow && o[k] >= -128 && o[k] <= 127;
+        }
     }
     isa_mufu_block_t *b = &d->blk[first >> 4];
     b->base = base;
     if (narrow) {
         b->wide = ISA_MUFU_NARROW;
-        for (uint32_t k = 0; k < cnt; k++)
-            d->off[first + k] = (int8_t)(int32_t)(d->blkv[k] - base);
+        int8_t *off = d->off + first;
+        if (cnt == 16)
+            for (uint32_t k = 0; k < 16; k++)
+                off[k] = (int8_t)o[k];
+        else
+            for (uint32_t k = 0; k < cnt; k++)
+                off[k] = (int8_t)o[k];
         return;
     }
     if (d->nwide + 16 > d->capwide) {
@@ -99,11 +112,21 @@ static void put(decoder_t *d, uint32_t v)
     d->nwide += 16;
 }
 
+static void put(decoder_t *d, uint32_t v)
+{
+    uint32_t i = d->i++;
+    d->prev = v;
+    d->blkv[i & 15] = v;
+    if ((i & 15) == 15 || d->i == d->t->n)
+        finish_block(d, i & ~15u, (i & 15) + 1);
+}
+
 static void feed(decoder_t *d, const unsigned char *p, size_t n, const char *name)
 {
-    for (size_t k = 0; k < n; k++) {
+    size_t k = 0;
+    while (k < n) {
         if (d->npend) {
-            d->pend[d->npend++] = p[k];
+            d->pend[d->npend++] = p[k++];
             if (d->npend == 5) {
                 d->npend = 0;
                 if (d->i >= d->t->n)
@@ -114,12 +137,22 @@ static void feed(decoder_t *d, const unsigned char *p, size_t n, const char *nam
             continue;
         }
         if (p[k] == 0x80) {
-            d->pend[d->npend++] = p[k];
+            d->pend[d->npend++] = p[k++];
             continue;
         }
-        if (d->i >= d->t->n)
-            broken(name, "has more entries than it should");
-        put(d, d->prev + (uint32_t)(int32_t)(int8_t)p[k]);
+        /* a run of deltas: the common case, kept in registers */
+        uint32_t i = d->i, prev = d->prev, lim = d->t->n;
+        while (k < n && p[k] != 0x80) {
+            if (i >= lim)
+                broken(name, "has more entries than it should");
+            prev += (uint32_t)(int32_t)(int8_t)p[k++];
+            d->blkv[i & 15] = prev;
+            i++;
+            if ((i & 15) == 0 || i == lim)
+                finish_block(d, (i - 1) & ~15u, ((i - 1) & 15) + 1);
+        }
+        d->i = i;
+        d->prev = prev;
     }
 }
 
