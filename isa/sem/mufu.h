@@ -90,6 +90,16 @@ static inline void isa_mufu_prefetch_lg2(uint32_t u)
     isa_mufu_prefetch(((u >> 23) & 0xffu) >= 127 ? ISA_MUFU_LG2 : ISA_MUFU_LG2M, u & 0x7fffffu);
 }
 
+static inline void isa_mufu_prefetch_ex2(uint32_t u)
+{
+    uint32_t e = (u >> 23) & 0xffu;
+    float x = f32_of(u);
+    if (e == 255 || e == 0 || x >= 128 || x <= -256)
+        return;
+    int64_t a = (int64_t)(fabsf(x) * 0x1p23f), k = x >= 0 ? a : (a & 0x7fffff) ? ~a : -a;
+    isa_mufu_prefetch(ISA_MUFU_EX2, (uint32_t)(k & 0x7fffff));
+}
+
 /* The unit (MUFU.RCP, RSQ, SQRT, LG2, EX2) on f32 bit patterns: subnormal operands and
  * results are zeros, a NaN gives 0x7fffffff. */
 #define ISA_MUFU_EXP(u)  ((u) >> 23 & 0xffu)
