@@ -113,6 +113,19 @@ static inline float sin_approx(float a, bool ftz)
     int32_t m = turns(a, ftz, &neg);
     return f32_of(sin_turn(m) ^ (neg ? 0x80000000u : 0));
 }
+/* The entry sin or cos of a will read, near enough for a prefetch (the product's rounding
+ * to f32 toward zero is left out: it moves the index by a few entries at most). */
+static inline void sincos_prefetch(uint32_t u, bool cosine)
+{
+    float a = f32_of(u);
+    if (isinf(a) || a != a)
+        return;
+    double t = fabs((double)a * (double)f32_of(0x3e22f983u));
+    int32_t m = (int32_t)((t - floor(t)) * 0x1p25);
+    if (cosine)
+        m = (m + (1 << 23)) & 0x1ffffff;
+    isa_mufu_prefetch((m >> 23) & 1 ? ISA_MUFU_COS : ISA_MUFU_SIN, (uint32_t)m & 0x7fffffu);
+}
 static inline float cos_approx(float a, bool ftz)
 {
     if (isinf(a) || a != a)
@@ -261,10 +274,10 @@ MUFU_H1(lg2_a, isa_mufu_prefetch_lg2(u), lg2_approx(a, false))
 MUFU_H1(lg2_a_ftz, isa_mufu_prefetch_lg2(u), lg2_approx(a, true))
 MUFU_H1(ex2_a, isa_mufu_prefetch_ex2(u), ex2_approx(a, false))
 MUFU_H1(ex2_a_ftz, isa_mufu_prefetch_ex2(u), ex2_approx(a, true))
-ISA_H1(sin_a, float, float, sin_approx(a, false))
-ISA_H1(sin_a_ftz, float, float, sin_approx(a, true))
-ISA_H1(cos_a, float, float, cos_approx(a, false))
-ISA_H1(cos_a_ftz, float, float, cos_approx(a, true))
+MUFU_H1(sin_a, sincos_prefetch(u, false), sin_approx(a, false))
+MUFU_H1(sin_a_ftz, sincos_prefetch(u, false), sin_approx(a, true))
+MUFU_H1(cos_a, sincos_prefetch(u, true), cos_approx(a, false))
+MUFU_H1(cos_a_ftz, sincos_prefetch(u, true), cos_approx(a, true))
 ISA_H1(tanh_a, float, float, tanh_approx(a))
 MUFU_DIV(div_a, div_mufu(a, b, false, false))
 MUFU_DIV(div_a_ftz, div_mufu(a, b, true, false))
