@@ -157,8 +157,6 @@ static unsigned opd_tz(const isa_module_t *mod, const isa_func_t *fn, const uint
     }
 }
 
-static bool writes_reg(const isa_func_t *fn, const isa_instr_t *in, uint32_t r);
-
 /* Where the alignment of an operand is looked up: the registers' over all their
  * definitions (tz), or (lead given) first the definition that reaches instruction pc from
  * earlier in its block, followed through depth more definitions. */
@@ -179,7 +177,7 @@ static unsigned ctx_opd_tz(const tzctx_t *c, uint32_t pc, const isa_operand_t *o
         v = c->tz[o->u.reg];
         for (uint32_t q = pc; q-- > 0;) {
             const isa_instr_t *in = &c->fn->instrs[q];
-            if (writes_reg(c->fn, in, o->u.reg)) {
+            if (ex_writes(c->fn, in, o->u.reg)) {
                 if (in->guard == ISA_NONE) {
                     tzctx_t d = *c;
                     d.depth--;
@@ -253,6 +251,25 @@ static unsigned transfer(const tzctx_t *c, uint32_t pc)
     return v > 64 ? 64 : v;
 }
 
+/* One instruction's writes (ex_each_write): its first operand, a register, gets what
+ * transfer says; every other register it writes, nothing known. */
+typedef struct {
+    uint8_t *tz;
+    uint32_t first;       /* the pool index of the instruction's first operand */
+    unsigned v;           /* transfer's answer for it */
+    bool     changed;
+} tz_write_t;
+
+static void tz_write(void *ctx, uint32_t reg, uint32_t opd)
+{
+    tz_write_t *w = ctx;
+    unsigned v = opd == w->first ? w->v : 0;
+    if (v < w->tz[reg]) {
+        w->tz[reg] = (uint8_t)v;
+        w->changed = true;
+    }
+}
+
 static void align_analysis(const isa_module_t *mod, const isa_func_t *fn, uint8_t *tz)
 {
     tzctx_t c = { mod, fn, tz, NULL, 0 };
@@ -264,27 +281,11 @@ static void align_analysis(const isa_module_t *mod, const isa_func_t *fn, uint8_
             const isa_instr_t *in = &fn->instrs[i];
             if (in->nopd == 0)
                 continue;
-            const char *kinds = isa_shapes[isa_ops[in->op].shape].kinds;
-            const isa_operand_t *o = &fn->opds[in->opd];
-            /* every register written: its first operand when that is a destination, and any
-             * register of a destination vector */
-            if (!kinds[0] || (kinds[0] != 'd' && kinds[0] != 'e' && kinds[0] != 'p'))
-                continue;
-            unsigned v = transfer(&c, i);
-            if (o->kind == ISA_OPD_REG) {
-                if (v < tz[o->u.reg]) {
-                    tz[o->u.reg] = (uint8_t)v;
-                    changed = true;
-                }
-            } else if (o->count) {
-                for (uint32_t e = 0; e < o->count; e++) {
-                    const isa_operand_t *q = &fn->opds[o->u.first + e];
-                    if (q->kind == ISA_OPD_REG && tz[q->u.reg]) {
-                        tz[q->u.reg] = 0;
-                        changed = true;
-                    }
-                }
-            }
+            tz_write_t w = { tz, in->opd, 0, false };
+            if (fn->opds[in->opd].kind == ISA_OPD_REG)
+                w.v = transfer(&c, i);
+            ex_each_write(fn, in, tz_write, &w);
+            changed |= w.changed;
         }
     }
     /* registers never written (a device function's parameters' copies...) know nothing */
@@ -413,23 +414,6 @@ static bool vec_breaks(const isa_instr_t *in)
     }
 }
 
-/* Register r is written by instruction in. */
-static bool writes_reg(const isa_func_t *fn, const isa_instr_t *in, uint32_t r)
-{
-    if (in->nopd == 0)
-        return false;
-    const char *kinds = isa_shapes[isa_ops[in->op].shape].kinds;
-    if (!kinds[0] || (kinds[0] != 'd' && kinds[0] != 'e' && kinds[0] != 'p'))
-        return in->op == ISA_OP_CALL;
-    const isa_operand_t *o = &fn->opds[in->opd];
-    if (o->kind == ISA_OPD_REG)
-        return o->u.reg == r;
-    for (uint32_t e = 0; e < o->count; e++)
-        if (fn->opds[o->u.first + e].kind == ISA_OPD_REG && fn->opds[o->u.first + e].u.reg == r)
-            return true;
-    return false;
-}
-
 #define VEC_MAX 64
 static void vectorise(const ex_func_t *f, ex_sinfo_t *si)
 {
@@ -493,7 +477,7 @@ static void vectorise(const ex_func_t *f, ex_sinfo_t *si)
                 n = 0;
                 for (uint32_t c = a; c < end && n < VEC_MAX; c++) {
                     const isa_instr_t *ic = &fn->instrs[c];
-                    if (c > a && reg && writes_reg(fn, &fn->instrs[c - 1], base))
+                    if (c > a && reg && ex_writes(fn, &fn->instrs[c - 1], base))
                         break;   /* the base changed */
                     bool k2 = kind == EX_SK_LD ? ic->op == ISA_OP_LD : ic->op == ISA_OP_ST;
                     if (!k2 || si[c].kind != kind)
