@@ -517,6 +517,48 @@ static inline __attribute__((always_inline)) void frag_rc(unsigned fr, unsigned 
 
 #define AUX_TB(a) ((unsigned)(((a) >> 52) & 0xf))
 
+/* One element of mma.sync on fp8 operands (e4m3, e5m2; k = 16 or 32).  The H100 has no
+ * fp8 mma.sync: ptxas converts the operands to f16 (exact, F2FP.F16.E4M3/E5M2.UNPACK_B)
+ * and runs two f16 mma of k / 2 each, the first from a zero accumulator and the second
+ * from its result, then adds c with an f32 FADD or an f16 HADD2, both rounding to nearest
+ * (SASS of pending mma_fp8).  The first takes the k whose bit 1 is clear (each register's
+ * low two bytes), the second the others.  Each f16 mma as tc_sum_bits with f16 operands;
+ * its result rounded as mma_sync_f rounds an f32 or f16 accumulator. */
+static double fp8_mma(const double *arow, const double *bcol, const int16_t *xa, const int16_t *xb, unsigned K,
+                      double c, unsigned td)
+{
+    double av[2][16], bv[2][16];
+    int16_t ea[2][16], eb[2][16];
+    unsigned n[2] = { 0, 0 };
+    for (unsigned k = 0; k < K; k++) {
+        unsigned h = (k >> 1) & 1, m = n[h]++;
+        av[h][m] = arow[k];
+        bv[h][m] = bcol[k];
+        ea[h][m] = xa[k];
+        eb[h][m] = xb[k];
+    }
+    double acc = 0;
+    for (unsigned h = 0; h < 2; h++) {
+        bool nan;
+        int inf;
+        double s = tc_sum_bits(av[h], bv[h], n[h], acc, &nan, &inf, 27, 1, frexp_min(WT_F16), ea[h], eb[h]);
+        if (nan)
+            acc = NAN;
+        else if (inf)
+            acc = inf > 0 ? INFINITY : -INFINITY;
+        else if (td == WT_F32)
+            acc = (double)(float)f32_rz(s) + 0.0;      /* a zero sum is +0 */
+        else
+            acc = f16_val(f16_bits_rn(s)) + 0.0;
+    }
+    if (td == WT_F32) {
+        float r = (float)c + (float)acc;
+        return isnan(r) ? (double)f32_of(0x7fffffffu) : r;
+    }
+    double r = c + acc;                                 /* exact: two f16 values */
+    return isnan(r) ? NAN : f16_val(f16_bits_rn(r));
+}
+
 ISA_HOT static int mma_sync_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
@@ -544,7 +586,8 @@ ISA_HOT static int mma_sync_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32
     }
     double bcol[256];
     int16_t XA[16 * 256], xbcol[256];
-    int emin = frexp_min(t);
+    bool fp8 = t == WT_E4M3 || t == WT_E5M2;
+    int emin = frexp_min(fp8 ? WT_F16 : t);      /* fp8 runs as f16 (fp8_mma) */
     for (unsigned e = 0; e < M * K; e++)
         XA[e] = align_exp(A[e], emin);
     for (unsigned j = 0; j < N; j++) {
@@ -555,7 +598,9 @@ ISA_HOT static int mma_sync_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32
         for (unsigned i = 0; i < M; i++) {
             double *d = &C[i * N + j];
             const double *arow = &A[i * K];
-            if (t == WT_S8 || t == WT_U8 || WT_SUB(t)) {
+            if (fp8) {
+                *d = fp8_mma(arow, bcol, &XA[i * K], xbcol, K, *d, td);
+            } else if (t == WT_S8 || t == WT_U8 || WT_SUB(t)) {
                 int64_t s = (int64_t)*d;
                 for (unsigned k = 0; k < K; k++)
                     s += t == WT_B1 ? (AUX_AND(a) ? (int64_t)arow[k] & (int64_t)bcol[k] : (int64_t)arow[k] ^ (int64_t)bcol[k])
@@ -1090,6 +1135,8 @@ static bool select_mma_sync(ex_func_t *f, const isa_instr_t *in, ex_insn_t *x)
         ok = td == WT_S32 && tc == WT_S32 && ((M == 8 && K == 32) || (M == 16 && (K == 32 || K == 64)));
     else if (i8)
         ok = td == WT_S32 && tc == WT_S32 && ((M == 16 && (K == 16 || K == 32)) || (M == 8 && K == 16));
+    else if ((t == WT_E4M3 || t == WT_E5M2) && (tb == WT_E4M3 || tb == WT_E5M2))
+        ok = M == 16 && (K == 16 || K == 32) && (td == WT_F16 || td == WT_F32) && tc == td;
     else if (t != tb)
         ok = false;
     else if (t == WT_F16)
