@@ -1577,6 +1577,60 @@ bool ex_entry_uses_local(ex_program_t *p, uint32_t entry)
     return p->entry_local[entry] == 2;
 }
 
+/* Whether an instruction may read what another agent (the host) writes while the kernel
+ * runs: a strong load (volatile, mmio, .cv, relaxed or acquire) outside .shared, .param,
+ * .const and .local, an atom outside .shared, or nanosleep (a polling loop's pause). */
+static bool insn_may_wait(const isa_instr_t *in)
+{
+    if (in->op == ISA_OP_NANOSLEEP)
+        return true;
+    if (in->op != ISA_OP_LD && in->op != ISA_OP_LDU && in->op != ISA_OP_ATOM)
+        return false;
+    int sp = isa_instr_space(in, 0);
+    if (sp == ISA_SP_SHARED || sp == ISA_SP_PARAM || sp == ISA_SP_CONST || sp == ISA_SP_LOCAL)
+        return false;
+    if (in->op == ISA_OP_ATOM)
+        return true;
+    int sem = isa_instr_mod(in, ISA_G_SEM);
+    return isa_instr_has(in, ISA_M_VOLATILE) || isa_instr_has(in, ISA_M_MMIO) || isa_instr_has(in, ISA_M_CV) ||
+           (sem >= 0 && sem != ISA_M_WEAK);
+}
+
+static bool graph_wait(const ex_program_t *p, uint32_t fi, uint8_t *seen)
+{
+    if (seen[fi])
+        return false;
+    seen[fi] = 1;
+    const isa_func_t *fn = &p->m->funcs[fi];
+    for (uint32_t i = 0; i < fn->ninstr; i++) {
+        const isa_instr_t *in = &fn->instrs[i];
+        if (insn_may_wait(in))
+            return true;
+        if (in->op != ISA_OP_CALL)
+            continue;
+        bool direct = false;
+        for (uint32_t k = 0; k < in->nopd && !direct; k++) {
+            const isa_operand_t *o = &fn->opds[in->opd + k];
+            if (o->kind == ISA_OPD_FUNC) {
+                direct = true;
+                if (p->m->funcs[o->u.func].has_body && graph_wait(p, o->u.func, seen))
+                    return true;
+            }
+        }
+        if (!direct)
+            return true;        /* an indirect call: any function may be reached */
+    }
+    return false;
+}
+
+bool ex_entry_may_wait(const ex_program_t *p, uint32_t entry)
+{
+    uint8_t *seen = calloc(p->m->nfunc + 1, 1);
+    bool yes = !seen || graph_wait(p, entry, seen);
+    free(seen);
+    return yes;
+}
+
 /* A failed launch's fault without a thread (refused, unsupported, out of memory). */
 static isa_status_t launch_error(ex_stats_t *out, ex_fault_kind_t kind, const char *kernel, isa_status_t st,
                                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -85,6 +85,8 @@ struct drv_func {
     uint32_t      params_size;
     uint32_t     *param_offset, *param_size;   /* per parameter */
     bool          checked, runnable;           /* ex_program_check_entry done, its answer */
+    bool          may_wait;                    /* it may wait for the host (ex_entry_may_wait):
+                                                  its launches run on the device thread */
 };
 
 typedef struct drv_capture drv_capture_t;   /* a stream capture in progress (graph.c) */
@@ -105,6 +107,8 @@ typedef struct drv_event {
     drv_ctx_t *ctx;
     unsigned  flags;
     bool      recorded;
+    bool      pending;        /* recorded behind a launch that goes on: it completes (and its
+                                 time is taken) when that launch ends (drv_defer_event) */
     double    time;           /* seconds (CLOCK_MONOTONIC) when it was recorded */
     drv_capture_t *cap;       /* recorded in a capturing stream: that capture ... */
     void    **cdeps;          /* ... and the stream's dependencies then */
@@ -153,6 +157,17 @@ extern drv_state_t drv;
 drv_ctx_t *drv_current(void);
 void       drv_ctx_limits_default(drv_ctx_t *c);
 void       drv_at_exit(void);
+/* Wait for a launch that went on after its call returned (launch.c), and apply its end
+ * (a fault's sticky error; a non-sticky error is returned, once).  Every driver call
+ * does so first (drv_enter_ctx and the calls that need no context).  drv_join_at_exit
+ * stops it first. */
+CUresult   drv_join(void);
+void       drv_join_at_exit(void);
+/* Whether such a launch is still running: stream queries answer CUDA_ERROR_NOT_READY
+ * without waiting, and an event recorded meanwhile completes when it ends
+ * (drv_defer_event: false when it cannot be deferred; then record it after drv_join). */
+bool       drv_launch_running(void);
+bool       drv_defer_event(struct drv_event *e);
 CUresult   drv_read_file(const char *path, char **out, size_t *len);
 /* The PTX NVRTC made with the cubin image (size bytes, 0: as its ELF headers say), when
  * runtime/nvrtc's library is preloaded and handed that cubin out; else NULL. */

@@ -119,6 +119,7 @@ DRV_API CUresult cuGraphInstantiateWithParams_ptsz(drv_gexec_t **out, drv_graph_
 
 DRV_API CUresult cuGraphExecDestroy(drv_gexec_t *x)
 {
+    drv_join();
     if (!x || x->tag != DRV_GEXEC)
         return CUDA_ERROR_INVALID_VALUE;
     if (x->from)

@@ -42,6 +42,9 @@ CUresult drv_enter_ctx(drv_ctx_t *c)
 {
     if (!drv.inited)
         return CUDA_ERROR_NOT_INITIALIZED;
+    CUresult jr = drv_join();     /* a launch still running ends first */
+    if (jr)
+        return jr;
     if (!c)
         c = drv_current();
     if (!c)
@@ -224,6 +227,7 @@ static CUresult dev_ok(CUdevice d)
 {
     if (!drv.inited)
         return CUDA_ERROR_NOT_INITIALIZED;
+    drv_join();
     return d == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
 }
 
@@ -609,6 +613,7 @@ DRV_API CUresult cuCtxDestroy_v2(CUcontext c)
 {
     if (!drv.inited)
         return CUDA_ERROR_NOT_INITIALIZED;
+    drv_join();
     if (!c || c->tag != DRV_CTX || c->destroyed)
         return CUDA_ERROR_INVALID_CONTEXT;
     if (c->primary)

@@ -1,8 +1,12 @@
 /* launch.c: kernel launches (cuLaunchKernel with kernelParams or extra, cuLaunchKernelEx with
- * its attributes, cooperative launches) on the emulated device, run when they are submitted;
- * a kernel's fault becomes the context's sticky error.  Occupancy from the machine table. */
+ * its attributes, cooperative launches) on the emulated device, started when they are
+ * submitted and run by the device thread, which lets a long launch go on while the host
+ * program runs; a kernel's fault becomes the context's sticky error.  Occupancy from the
+ * machine table. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runtime/driver/drv.h"
 #include "runtime/driver/graph.h"
@@ -51,11 +55,283 @@ static CUresult fault_error(ex_fault_kind_t k, bool *sticky)
     return CUDA_ERROR_UNKNOWN;
 }
 
+/* What a launch's end means to the context: a fault's report on stderr, a sticky error
+ * kept for the calls that follow (as the GPU's asynchronous error), or the error the call
+ * returns (non-sticky). */
+static CUresult launch_end(drv_ctx_t *c, const char *kname, isa_status_t st, ex_stats_t *stats, bool quiet)
+{
+    CUresult r = CUDA_SUCCESS;
+    if (st != ISA_ST_OK) {
+        bool sticky;
+        CUresult e = fault_error(stats->fault.kind, &sticky);
+        if (stats->fault.kind == EX_FAULT_REFUSED)
+            e = named_error(stats->fault.what, e);
+        if (quiet)
+            ;
+        else if (stats->fault.report)
+            fputs(stats->fault.report, stderr);
+        else
+            fprintf(stderr, "ptxemu: kernel %s: %s\n", kname, stats->fault.what);
+        if (sticky)
+            c->sticky = e;
+        else
+            r = e;
+    }
+    ex_stats_clear(stats);
+    return r;
+}
+
+/*{=====================================================================
+ * The device thread.  A launch of a kernel that may wait for the host (a strong load or
+ * an atom outside shared memory, a nanosleep: ex_entry_may_wait) runs on it; the others
+ * run on the calling thread, as a hand-over costs a few microseconds.  The launching call
+ * waits up to LAUNCH_WAIT seconds: a launch that ends by then returns as if it had run on
+ * the caller (its refusal, its fault's report); a longer one goes on while the host
+ * program runs, as a GPU's launches are asynchronous (a kernel may wait for what the host
+ * writes to mapped memory after the launch: app test async_flag), and the driver call
+ * that comes next waits for it first (drv_join).  So at most one launch goes on, and the
+ * driver's other work is never concurrent with it.  At exit a launch still running is
+ * stopped (the GPU's context goes with the process).
+ *====================================================================*/
+#define LAUNCH_WAIT 0.02
+#define SPIN_SECONDS 50e-6   /* each side polls this long before it sleeps */
+
+enum { DT_IDLE, DT_POSTED, DT_DONE };
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t  post_cv, done_cv;
+    bool            started, failed;   /* the thread runs; it could not be made (launch inline) */
+    _Atomic int     state;
+    _Atomic int     stop;              /* set at exit: the running launch stops */
+    _Atomic bool    detached;          /* the launching call returned before the launch ended */
+    drv_event_t    *events[64];        /* recorded while it went on: completed at its end */
+    unsigned        nevents;
+    /* the launch */
+    ex_program_t   *p;
+    uint32_t        entry;
+    ex_launch_t     l;
+    uint8_t        *params;
+    size_t          psize, pcap;
+    drv_ctx_t      *ctx;
+    const char     *kname;
+    /* its end */
+    isa_status_t    st;
+    ex_stats_t      stats;
+} dt = { .lock = PTHREAD_MUTEX_INITIALIZER, .post_cv = PTHREAD_COND_INITIALIZER,
+         .done_cv = PTHREAD_COND_INITIALIZER };
+static __thread bool on_device_thread;
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Poll for state want for SPIN_SECONDS; true when it came. */
+static bool spin_for(int want)
+{
+    double end = 0;
+    for (unsigned i = 1;; i++) {
+        if (atomic_load_explicit(&dt.state, memory_order_acquire) == want)
+            return true;
+        cpu_relax();
+        if ((i & 255) == 0) {
+            double now = drv_now();
+            if (end == 0)
+                end = now + SPIN_SECONDS;
+            else if (now >= end)
+                return false;
+        }
+    }
+}
+
+static void *device_thread(void *arg)
+{
+    (void)arg;
+    on_device_thread = true;
+    for (;;) {
+        if (!spin_for(DT_POSTED)) {
+            pthread_mutex_lock(&dt.lock);
+            while (atomic_load(&dt.state) != DT_POSTED)
+                pthread_cond_wait(&dt.post_cv, &dt.lock);
+            pthread_mutex_unlock(&dt.lock);
+        }
+        dt.st = ex_launch(dt.p, dt.entry, &dt.l, dt.params, dt.psize, &dt.stats);
+        pthread_mutex_lock(&dt.lock);
+        atomic_store_explicit(&dt.state, DT_DONE, memory_order_release);
+        pthread_cond_broadcast(&dt.done_cv);
+        pthread_mutex_unlock(&dt.lock);
+    }
+    return NULL;
+}
+
+/* Take the ended launch's result and free the thread for the next (dt.lock held). */
+static void collect(isa_status_t *st, ex_stats_t *stats, drv_ctx_t **c, const char **kname)
+{
+    *st = dt.st;
+    *stats = dt.stats;
+    *c = dt.ctx;
+    *kname = dt.kname;
+    memset(&dt.stats, 0, sizeof dt.stats);
+    dt.detached = false;
+    atomic_store_explicit(&dt.state, DT_IDLE, memory_order_release);
+    pthread_cond_broadcast(&dt.done_cv);
+}
+
+CUresult drv_join(void)
+{
+    if (atomic_load_explicit(&dt.state, memory_order_acquire) == DT_IDLE || on_device_thread)
+        return CUDA_SUCCESS;
+    pthread_mutex_lock(&dt.lock);
+    while (atomic_load(&dt.state) == DT_POSTED && dt.detached)
+        pthread_cond_wait(&dt.done_cv, &dt.lock);
+    if (atomic_load(&dt.state) != DT_DONE || !dt.detached) {
+        /* idle, or another thread's launch that it waits for itself */
+        pthread_mutex_unlock(&dt.lock);
+        return CUDA_SUCCESS;
+    }
+    isa_status_t st;
+    ex_stats_t stats;
+    drv_ctx_t *c;
+    const char *kname;
+    collect(&st, &stats, &c, &kname);
+    bool quiet = atomic_load(&dt.stop) != 0;   /* stopped at exit */
+    double now = drv_now();
+    for (unsigned i = 0; i < dt.nevents; i++) {
+        dt.events[i]->pending = false;
+        dt.events[i]->recorded = true;
+        dt.events[i]->time = now;
+    }
+    dt.nevents = 0;
+    pthread_mutex_unlock(&dt.lock);
+    return launch_end(c, kname, st, &stats, quiet);
+}
+
+bool drv_launch_running(void)
+{
+    return atomic_load_explicit(&dt.state, memory_order_acquire) == DT_POSTED && atomic_load(&dt.detached);
+}
+
+bool drv_defer_event(drv_event_t *e)
+{
+    bool ok = false;
+    pthread_mutex_lock(&dt.lock);
+    if (atomic_load(&dt.state) != DT_IDLE && atomic_load(&dt.detached)) {
+        for (unsigned i = 0; i < dt.nevents && !ok; i++)
+            ok = dt.events[i] == e;
+        if (!ok && dt.nevents < sizeof dt.events / sizeof *dt.events) {
+            dt.events[dt.nevents++] = e;
+            ok = true;
+        }
+        if (ok) {
+            e->cap = NULL;
+            e->pending = true;
+        }
+    }
+    pthread_mutex_unlock(&dt.lock);
+    return ok;
+}
+
+void drv_join_at_exit(void)
+{
+    if (atomic_load(&dt.state) != DT_IDLE && dt.detached)
+        atomic_store(&dt.stop, 1);
+    drv_join();
+}
+
+/* Run a launch (checked): one that may wait for the host on the device thread, others
+ * on the calling thread (a hand-over costs a few microseconds).  CUDA_SUCCESS when it
+ * ended, or goes on detached, without a refusal or a non-sticky error; else that error. */
+static CUresult run_launch(drv_ctx_t *c, bool may_wait, ex_program_t *p, uint32_t entry, const ex_launch_t *l,
+                           const void *params, size_t psize, const char *kname)
+{
+    if (!may_wait) {
+        ex_stats_t stats;
+        memset(&stats, 0, sizeof stats);
+        isa_status_t st = ex_launch(p, entry, l, params, psize, &stats);
+        return launch_end(c, kname, st, &stats, false);
+    }
+    pthread_mutex_lock(&dt.lock);
+    while (atomic_load(&dt.state) != DT_IDLE)    /* another thread's launch */
+        pthread_cond_wait(&dt.done_cv, &dt.lock);
+    if (!dt.started && !dt.failed) {
+        pthread_t th;
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        if (pthread_create(&th, &at, device_thread, NULL) == 0)
+            dt.started = true;
+        else
+            dt.failed = true;
+        pthread_attr_destroy(&at);
+    }
+    if (dt.failed) {
+        pthread_mutex_unlock(&dt.lock);
+        ex_stats_t stats;
+        memset(&stats, 0, sizeof stats);
+        isa_status_t st = ex_launch(p, entry, l, params, psize, &stats);
+        return launch_end(c, kname, st, &stats, false);
+    }
+    if (psize > dt.pcap) {
+        uint8_t *np = realloc(dt.params, psize);
+        if (!np) {
+            pthread_mutex_unlock(&dt.lock);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        dt.params = np;
+        dt.pcap = psize;
+    }
+    if (psize)
+        memcpy(dt.params, params, psize);
+    dt.p = p;
+    dt.entry = entry;
+    dt.l = *l;
+    if (!dt.l.stop)
+        dt.l.stop = &dt.stop;
+    dt.psize = psize;
+    dt.ctx = c;
+    dt.kname = kname;
+    dt.detached = false;
+    memset(&dt.stats, 0, sizeof dt.stats);
+    atomic_store_explicit(&dt.state, DT_POSTED, memory_order_release);
+    pthread_cond_signal(&dt.post_cv);
+    pthread_mutex_unlock(&dt.lock);
+    bool ended = spin_for(DT_DONE);
+    pthread_mutex_lock(&dt.lock);
+    if (!ended) {
+        double d = drv_now() + LAUNCH_WAIT;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        double until = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 + LAUNCH_WAIT;
+        ts.tv_sec = (time_t)until;
+        ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
+        while (atomic_load(&dt.state) == DT_POSTED && drv_now() < d)
+            pthread_cond_timedwait(&dt.done_cv, &dt.lock, &ts);
+        if (atomic_load(&dt.state) == DT_POSTED) {
+            dt.detached = true;          /* it goes on; drv_join ends it */
+            pthread_mutex_unlock(&dt.lock);
+            return CUDA_SUCCESS;
+        }
+    }
+    isa_status_t st;
+    ex_stats_t stats;
+    drv_ctx_t *cc;
+    const char *kn;
+    collect(&st, &stats, &cc, &kn);
+    pthread_mutex_unlock(&dt.lock);
+    return launch_end(c, kname, st, &stats, false);
+}
+/*}=====================================================================*/
+
 CUresult drv_func_prepare(drv_func_t *f)
 {
     if (!f->checked) {
         unsigned n = ex_program_check_entry(f->mod->p, f->entry, stderr);
         f->runnable = n == 0;
+        f->may_wait = ex_entry_may_wait(f->mod->p, f->entry);
         f->checked = true;
     }
     if (!f->runnable)
@@ -178,24 +454,7 @@ CUresult drv_launch(const char *fn, drv_func_t *f, const unsigned grid[3], const
         goto out;
     }
     drv_flush_output();
-    ex_stats_t stats;
-    memset(&stats, 0, sizeof stats);
-    st = ex_launch(f->mod->p, f->entry, &l, pb, psize, &stats);
-    if (st != ISA_ST_OK) {
-        bool sticky;
-        CUresult e = fault_error(stats.fault.kind, &sticky);
-        if (stats.fault.kind == EX_FAULT_REFUSED)
-            e = named_error(stats.fault.what, e);
-        if (stats.fault.report)
-            fputs(stats.fault.report, stderr);
-        else
-            fprintf(stderr, "ptxemu: kernel %s: %s\n", kname, stats.fault.what);
-        if (sticky)
-            c->sticky = e;   /* returned by the calls that follow, as the GPU's asynchronous error */
-        else
-            r = e;
-    }
-    ex_stats_clear(&stats);
+    r = run_launch(c, f->may_wait, f->mod->p, f->entry, &l, pb, psize, kname);
 out:
     if (pb != stackbuf && (!extra || pb != extra_buf))
         free(pb);

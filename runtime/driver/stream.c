@@ -1,6 +1,9 @@
-/* stream.c: streams, events, host functions and callbacks.  Work runs when it is submitted,
- * so every stream is always idle: queries say so, waits return at once, an event's time is
- * when it was recorded.  The synchronising calls pass the kernels' output on. */
+/* stream.c: streams, events, host functions and callbacks.  Work runs when it is submitted
+ * (a launch that may wait for the host can go on behind the host program: launch.c; the
+ * queries answer without waiting for it, and an event recorded behind it completes when
+ * it ends); otherwise every stream is idle: queries say so, waits return at once, an
+ * event's time is when it was recorded.  The synchronising calls pass the kernels' output
+ * on. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +18,7 @@ void drv_flush_output(void)
 {
     if (!drv.dev)
         return;
+    drv_join();
     if (!drv.exiting) {
         rt_flush_device_output(drv.dev, stdout, stderr);
         return;
@@ -33,7 +37,11 @@ void drv_flush_output(void)
 }
 
 /* Registered at cuInit, after the runtime's own exit handler, so run before it. */
-void drv_at_exit(void) { drv.exiting = true; }
+void drv_at_exit(void)
+{
+    drv.exiting = true;
+    drv_join_at_exit();
+}
 
 /* A stream object: not NULL, nor the legacy or per-thread handles (which are no pointers). */
 static bool stream_ok(const drv_stream_t *s)
@@ -49,6 +57,7 @@ drv_ctx_t *drv_stream_ctx(CUstream s)
 
 CUresult drv_stream_check(CUstream s)
 {
+    drv_join();
     if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD)
         return CUDA_SUCCESS;
     return stream_ok(s) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
@@ -108,6 +117,8 @@ DRV_API CUresult cuStreamSynchronize_ptsz(CUstream s) { return cuStreamSynchroni
 
 DRV_API CUresult cuStreamQuery(CUstream s)
 {
+    if (drv_launch_running() && (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD || stream_ok(s)))
+        return CUDA_ERROR_NOT_READY;     /* without waiting for it */
     CUresult r = drv_stream_check(s);
     if (r || (r = drv_capture_sync(s, __func__)))
         return r;
@@ -326,6 +337,7 @@ DRV_API CUresult cuEventCreate(CUevent *out, unsigned int flags)
 
 DRV_API CUresult cuEventDestroy_v2(CUevent e)
 {
+    drv_join();
     if (!drv_event_ok(e))
         return CUDA_ERROR_INVALID_HANDLE;
     e->tag = 0;
@@ -337,6 +349,11 @@ DRV_API CUresult cuEventDestroy(CUevent e) { return cuEventDestroy_v2(e); }
 
 DRV_API CUresult cuEventRecord(CUevent e, CUstream s)
 {
+    /* behind a launch that goes on: it completes when that ends */
+    if (drv_launch_running() && drv_event_ok(e) &&
+        (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD || stream_ok(s)) && !drv_capture_of(s) &&
+        drv_defer_event(e))
+        return CUDA_SUCCESS;
     CUresult r = drv_stream_check(s);
     if (r)
         return r;
@@ -398,6 +415,8 @@ DRV_API CUresult cuEventQuery(CUevent e)
 {
     if (!drv_event_ok(e))
         return CUDA_ERROR_INVALID_HANDLE;
+    if (drv_launch_running())            /* recorded before it, or behind it (pending) */
+        return e->pending ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
     return drv_enter_for(e->ctx, NULL);
 }
 
@@ -412,6 +431,7 @@ DRV_API CUresult cuEventSynchronize(CUevent e)
 
 DRV_API CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b)
 {
+    drv_join();
     if (!ms)
         return CUDA_ERROR_INVALID_VALUE;
     if (!drv_event_ok(a) || !drv_event_ok(b))
