@@ -329,9 +329,9 @@ uint64_t     ex_entry_shared(const ex_program_t *p, uint32_t entry);
 void         ex_set_entry_regs(ex_program_t *p, uint32_t entry, uint32_t regs);
 uint32_t     ex_entry_regs(const ex_program_t *p, uint32_t entry);
 uint32_t     ex_entry_max_threads(const ex_program_t *p, uint32_t entry);
-/* Whether entry's call graph may wait for what the host writes while it runs: it has a
- * strong load (volatile, .cv, relaxed or acquire) or an atom outside .shared, or a
- * nanosleep (an indirect call counts as yes).  The driver runs such a launch where the
+/* Whether entry's call graph may wait for what the host writes while it runs: it has,
+ * outside .shared, a volatile or .cv load, a relaxed or acquire load or an atom of system
+ * scope, or a nanosleep (an indirect call counts as yes).  The driver runs such a launch where the
  * host program can go on (runtime/driver/launch.c). */
 bool         ex_entry_may_wait(const ex_program_t *p, uint32_t entry);
 

@@ -1577,9 +1577,11 @@ bool ex_entry_uses_local(ex_program_t *p, uint32_t entry)
     return p->entry_local[entry] == 2;
 }
 
-/* Whether an instruction may read what another agent (the host) writes while the kernel
- * runs: a strong load (volatile, mmio, .cv, relaxed or acquire) outside .shared, .param,
- * .const and .local, an atom outside .shared, or nanosleep (a polling loop's pause). */
+/* Whether an instruction may read what the host writes while the kernel runs, as a
+ * polling loop does: outside .shared, .param, .const and .local, a volatile, mmio or .cv
+ * load, a relaxed or acquire load of system scope, an atom of system scope; or a
+ * nanosleep (a polling loop's pause).  Device-scope ones (a scan's look-back) do not
+ * count: the host cannot take part in those. */
 static bool insn_may_wait(const isa_instr_t *in)
 {
     if (in->op == ISA_OP_NANOSLEEP)
@@ -1589,11 +1591,12 @@ static bool insn_may_wait(const isa_instr_t *in)
     int sp = isa_instr_space(in, 0);
     if (sp == ISA_SP_SHARED || sp == ISA_SP_PARAM || sp == ISA_SP_CONST || sp == ISA_SP_LOCAL)
         return false;
+    bool sys = isa_instr_mod(in, ISA_G_SCOPE) == ISA_M_SYS;
     if (in->op == ISA_OP_ATOM)
-        return true;
+        return sys;
     int sem = isa_instr_mod(in, ISA_G_SEM);
     return isa_instr_has(in, ISA_M_VOLATILE) || isa_instr_has(in, ISA_M_MMIO) || isa_instr_has(in, ISA_M_CV) ||
-           (sem >= 0 && sem != ISA_M_WEAK);
+           (sys && sem >= 0 && sem != ISA_M_WEAK);
 }
 
 static bool graph_wait(const ex_program_t *p, uint32_t fi, uint8_t *seen)

@@ -82,8 +82,9 @@ static CUresult launch_end(drv_ctx_t *c, const char *kname, isa_status_t st, ex_
 }
 
 /*{=====================================================================
- * The device thread.  A launch of a kernel that may wait for the host (a strong load or
- * an atom outside shared memory, a nanosleep: ex_entry_may_wait) runs on it; the others
+ * The device thread.  A launch of a kernel that may wait for the host (outside shared
+ * memory a volatile load, a system-scope atom or acquire load; a nanosleep:
+ * ex_entry_may_wait) runs on it; the others
  * run on the calling thread, as a hand-over costs a few microseconds.  The launching call
  * waits up to LAUNCH_WAIT seconds: a launch that ends by then returns as if it had run on
  * the caller (its refusal, its fault's report); a longer one goes on while the host
