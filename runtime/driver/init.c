@@ -227,7 +227,6 @@ static CUresult dev_ok(CUdevice d)
 {
     if (!drv.inited)
         return CUDA_ERROR_NOT_INITIALIZED;
-    drv_join();
     return d == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
 }
 
@@ -504,6 +503,7 @@ static void ctx_teardown(drv_ctx_t *c)
 
 DRV_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d)
 {
+    drv_join();
     CUresult r = dev_ok(d);
     if (r)
         return r;
@@ -524,6 +524,7 @@ DRV_API CUresult cuDevicePrimaryCtxRelease(CUdevice d) { return cuDevicePrimaryC
 
 DRV_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice d)
 {
+    drv_join();
     CUresult r = dev_ok(d);
     if (r)
         return r;

@@ -190,6 +190,10 @@ bool drv_event_ok(const drv_event_t *e) { return e && e->tag == DRV_EVENT; }
 
 DRV_API CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags)
 {
+    /* behind a launch that goes on, which everything after waits for anyway */
+    if (drv_launch_running() && drv_event_ok(e) && !e->cap && flags <= 1 &&
+        (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD || stream_ok(s)) && !drv_capture_of(s))
+        return CUDA_SUCCESS;
     CUresult r = drv_stream_check(s);
     if (r)
         return r;

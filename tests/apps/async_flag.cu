@@ -1,7 +1,8 @@
 // async_flag: kernel launches are asynchronous; a kernel waits for what the host writes
 // to mapped memory after the launch (volatile loads, a system-scope atomic, an acquire
 // load), answers through mapped memory while it runs, and the host polls cudaStreamQuery
-// and an event recorded behind the kernel before it synchronises.
+// and an event recorded behind the kernel, makes another stream wait for that event and
+// asks for a device attribute before it synchronises.
 #include "apps.h"
 #include <cuda/atomic>
 
@@ -59,6 +60,8 @@ int main()
     CK(cudaMalloc(&rounds, sizeof(int)));
     cudaEvent_t ev;
     CK(cudaEventCreate(&ev));
+    cudaStream_t s2;
+    CK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
 
     // 1: the flag, written after the launch, with stream and event queries meanwhile
     wait_flag<<<1, 64>>>(dflag, out);
@@ -66,10 +69,15 @@ int main()
     CK(cudaEventRecord(ev));
     cudaError_t q = cudaStreamQuery(0), qe = cudaEventQuery(ev);
     printf("while it waits: stream %s, event %s\n", cudaGetErrorName(q), cudaGetErrorName(qe));
+    SAY(cudaStreamWaitEvent(s2, ev, 0));
+    int sms = 0;
+    SAY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    printf("%d SMs\n", sms);
     *(volatile int *)flag = 7;
     SAY(cudaEventSynchronize(ev));
     SAY(cudaStreamQuery(0));
     SAY(cudaEventQuery(ev));
+    SAY(cudaStreamSynchronize(s2));
     int h[64];
     CK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
     printf("out: %d %d %d\n", h[0], h[1], h[63]);
