@@ -7,7 +7,8 @@
  *     another definition of the register, a guarded one included, is not fused);
  *   - every read of the mul's value must be such an add, or a neg whose value goes on to
  *     such adds (folded into the product's sign); one that stores it, or uses it twice
- *     as in m + m, keeps the mul unfused everywhere;
+ *     as in m + m, keeps the mul unfused everywhere; reads by dead code (which ptxas
+ *     deletes first) do not count;
  *   - the muls whose value goes to one add fuse first, then each add left takes a mul
  *     all of whose adds are free or took it, the one with fewer adds (see the plan);
  *   - in the add's basic block (no label, branch or call between) any mul fuses; across
@@ -41,6 +42,7 @@ typedef struct {
     ex_ulist_t *uses;             /* per mul: those adds (uses_memo 1); nuses entries */
     uint32_t  nuses;
     uint8_t  *cross_memo;         /* per mul: 0 unknown, 1 may fuse across blocks, 2 not */
+    uint8_t  *dead_memo;          /* per instruction: 0 unknown, 1 dead code (dead_insn), 2 not */
     uint8_t  *mul_def;            /* per register: a mul that may fuse, or a neg, writes it */
     uint32_t **rd;                /* per register with several definitions: what each read of
                                      it (use[use_at[r] ..]) reads, made on first need */
@@ -235,6 +237,7 @@ static void flow_free(flow_t *g)
             free(g->uses[j].at);
     free(g->uses);
     free(g->cross_memo);
+    free(g->dead_memo);
     free(g->mul_def);
     if (g->rd)
         for (uint32_t r = 0; r < g->nreg; r++)
@@ -734,6 +737,57 @@ static bool value_reads(flow_t *g, uint32_t d, uint32_t r, uint32_t **hit, uint3
     }
 }
 
+/* Whether instruction u is code ptxas deletes before it fuses: a computation on registers
+ * (integer, logic, floating point, comparison, conversion, video, mov) no read of whose
+ * results is left, other such dead code aside (looked for a few instructions deep).  A
+ * mul whose value also goes to one is fused all the same (pending fp_fuzz_93: the
+ * product read by an fma whose result is overwritten unread). */
+static void note_write(void *c, uint32_t reg, uint32_t opd)
+{
+    (void)opd;
+    uint32_t *w = c;
+    if (w[0] < 4)
+        w[1 + w[0]] = reg;
+    w[0]++;
+}
+
+static bool dead_insn(flow_t *g, uint32_t u, unsigned depth)
+{
+    if (g->dead_memo[u])
+        return g->dead_memo[u] == 1;
+    const isa_func_t *fn = g->fn;
+    const isa_instr_t *in = &fn->instrs[u];
+    switch (isa_ops[in->op].family) {
+    case ISA_FAM_INT: case ISA_FAM_LOGIC: case ISA_FAM_FP: case ISA_FAM_HALF: case ISA_FAM_CMP:
+    case ISA_FAM_CVT: case ISA_FAM_VIDEO: case ISA_FAM_MOV:
+        break;
+    default:
+        g->dead_memo[u] = 2;
+        return false;
+    }
+    if (depth > 4)
+        return false;
+    uint32_t w[5] = { 0 };
+    ex_each_write(fn, in, note_write, w);
+    if (w[0] == 0 || w[0] > 4) {
+        g->dead_memo[u] = 2;
+        return false;
+    }
+    g->dead_memo[u] = 2;                /* while it is looked at (a cycle keeps it) */
+    bool dead = true;
+    uint32_t *hit = NULL, nhit = 0, cap = 0;
+    for (uint32_t k = 0; k < w[0] && dead; k++) {
+        nhit = 0;
+        if (w[1 + k] >= fn->nreg || !value_reads(g, u, w[1 + k], &hit, &nhit, &cap))
+            dead = false;
+        for (uint32_t h = 0; h < nhit && dead; h++)
+            dead = hit[h] != u && dead_insn(g, hit[h], depth + 1);
+    }
+    free(hit);
+    g->dead_memo[u] = dead ? 1 : 2;
+    return dead;
+}
+
 /* A neg that passes a mul's value of type t and ftz-ness ftz on (ptxas folds it into the
  * product's sign): unguarded, of that type, register to register, flushing only what the
  * mul flushed already. */
@@ -760,6 +814,8 @@ static bool collect_uses(flow_t *g, uint32_t j, uint32_t d, uint32_t r, unsigned
     for (uint32_t k = 0; ok && k < nhit; k++) {
         uint32_t u = hit[k];
         const isa_instr_t *ui = &fn->instrs[u];
+        if (dead_insn(g, u, 0))
+            continue;                     /* ptxas deletes it first */
         if (reads_of(fn, ui, r) != 1 || reaching(g, u, r) != d) {
             ok = false;
         } else if (add_like(fn, ui, t, ftz)) {
@@ -888,8 +944,9 @@ bool ex_contract_plan(const isa_func_t *fn, const uint8_t *lead, ex_contract_t *
     g.uses = calloc(n + 1, sizeof *g.uses);
     g.nuses = n + 1;
     g.cross_memo = calloc(n + 1, 1);
+    g.dead_memo = calloc(n + 1, 1);
     g.mul_def = calloc(fn->nreg + 1, 1);
-    if (!g.uses_memo || !g.uses || !g.cross_memo || !g.mul_def || !flow_build(&g, fn, lead)) {
+    if (!g.uses_memo || !g.uses || !g.cross_memo || !g.dead_memo || !g.mul_def || !flow_build(&g, fn, lead)) {
         flow_free(&g);
         ex_contract_free(c);
         return false;
@@ -940,8 +997,8 @@ bool ex_contract_plan(const isa_func_t *fn, const uint8_t *lead, ex_contract_t *
                     bneg = neg;
                 }
             }
-            if (best == ISA_NONE)
-                continue;
+            if (best == ISA_NONE || dead_insn(&g, i, 0))
+                continue;                 /* nothing to take, or deleted by ptxas */
             c->mul[i] = best;
             c->opd[i] = (uint8_t)(bk | (bneg ? 4 : 0));
             c->keep[best] |= (uint8_t)sources_change(&g, best, i);
