@@ -10,8 +10,9 @@ what it fuses then is not modelled), from eight random inputs per thread; then s
 registers.  Which mul meets which add in one fused operation decides the low bits, so
 the H100's outputs (record.sh) check the contraction plan (exec/core/contract.c).
     tests/golden/gen_fp.py FIRST COUNT     writes fp_fuzz_FIRST .. FIRST+COUNT-1
-The committed ones are seeds 0 to 119, but 44, 49, 67, 77, 93 and 115, which wait in
-pending/ (what ptxas fuses there is not modelled: pending/README.md).
+The committed ones are seeds 0 to 119, but 44 and 49 and 67, which wait in pending/ with
+147, 155 and 184 (what ptxas fuses there is not modelled: pending/README.md), and 248
+and 284 (of seeds 200 to 319: 117 match, the other three are the loop rotation of 147).
 """
 import random
 import struct
