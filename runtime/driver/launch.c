@@ -169,17 +169,27 @@ static void *device_thread(void *arg)
     return NULL;
 }
 
-/* Take the ended launch's result and free the thread for the next (dt.lock held). */
-static void collect(isa_status_t *st, ex_stats_t *stats, drv_ctx_t **c, const char **kname)
+/* Take the ended launch's result, free the thread for the next, complete the events
+ * recorded behind it, and apply its end (called with dt.lock held; returns without). */
+static CUresult finish(bool quiet)
 {
-    *st = dt.st;
-    *stats = dt.stats;
-    *c = dt.ctx;
-    *kname = dt.kname;
+    isa_status_t st = dt.st;
+    ex_stats_t stats = dt.stats;
+    drv_ctx_t *c = dt.ctx;
+    const char *kname = dt.kname;
     memset(&dt.stats, 0, sizeof dt.stats);
+    double now = drv_now();
+    for (unsigned i = 0; i < dt.nevents; i++) {
+        dt.events[i]->pending = false;
+        dt.events[i]->recorded = true;
+        dt.events[i]->time = now;
+    }
+    dt.nevents = 0;
     dt.detached = false;
     atomic_store_explicit(&dt.state, DT_IDLE, memory_order_release);
     pthread_cond_broadcast(&dt.done_cv);
+    pthread_mutex_unlock(&dt.lock);
+    return launch_end(c, kname, st, &stats, quiet);
 }
 
 CUresult drv_join(void)
@@ -194,21 +204,7 @@ CUresult drv_join(void)
         pthread_mutex_unlock(&dt.lock);
         return CUDA_SUCCESS;
     }
-    isa_status_t st;
-    ex_stats_t stats;
-    drv_ctx_t *c;
-    const char *kname;
-    collect(&st, &stats, &c, &kname);
-    bool quiet = atomic_load(&dt.stop) != 0;   /* stopped at exit */
-    double now = drv_now();
-    for (unsigned i = 0; i < dt.nevents; i++) {
-        dt.events[i]->pending = false;
-        dt.events[i]->recorded = true;
-        dt.events[i]->time = now;
-    }
-    dt.nevents = 0;
-    pthread_mutex_unlock(&dt.lock);
-    return launch_end(c, kname, st, &stats, quiet);
+    return finish(atomic_load(&dt.stop) != 0);   /* quiet when stopped at exit */
 }
 
 bool drv_launch_running(void)
@@ -317,13 +313,7 @@ static CUresult run_launch(drv_ctx_t *c, bool may_wait, ex_program_t *p, uint32_
             return CUDA_SUCCESS;
         }
     }
-    isa_status_t st;
-    ex_stats_t stats;
-    drv_ctx_t *cc;
-    const char *kn;
-    collect(&st, &stats, &cc, &kn);
-    pthread_mutex_unlock(&dt.lock);
-    return launch_end(c, kname, st, &stats, false);
+    return finish(false);
 }
 /*}=====================================================================*/
 
