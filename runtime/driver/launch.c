@@ -84,15 +84,15 @@ static CUresult launch_end(drv_ctx_t *c, const char *kname, isa_status_t st, ex_
 /*{=====================================================================
  * The device thread.  A launch of a kernel that may wait for the host (outside shared
  * memory a volatile load, a system-scope atom or acquire load; a nanosleep:
- * ex_entry_may_wait) runs on it; the others
- * run on the calling thread, as a hand-over costs a few microseconds.  The launching call
- * waits up to LAUNCH_WAIT seconds: a launch that ends by then returns as if it had run on
- * the caller (its refusal, its fault's report); a longer one goes on while the host
- * program runs, as a GPU's launches are asynchronous (a kernel may wait for what the host
- * writes to mapped memory after the launch: app test async_flag), and the driver call
- * that comes next waits for it first (drv_join).  So at most one launch goes on, and the
- * driver's other work is never concurrent with it.  At exit a launch still running is
- * stopped (the GPU's context goes with the process).
+ * ex_entry_may_wait) runs on it; the others run on the calling thread, as a hand-over
+ * costs a few microseconds.  The launching call waits up to LAUNCH_WAIT seconds: a launch
+ * that ends by then returns as if it had run on the caller (its refusal, its fault's
+ * report); a longer one goes on while the host program runs, as a GPU's launches are
+ * asynchronous (a kernel may wait for what the host writes to mapped memory after the
+ * launch: app test async_flag), and the driver call that comes next waits for it first
+ * (drv_join).  So at most one launch goes on, and the driver's other work is never
+ * concurrent with it.  At exit a launch still running is stopped (the GPU's context goes
+ * with the process).
  *====================================================================*/
 #define LAUNCH_WAIT 0.02
 #define SPIN_SECONDS 50e-6   /* each side polls this long before it sleeps */
