@@ -331,8 +331,8 @@ uint32_t     ex_entry_regs(const ex_program_t *p, uint32_t entry);
 uint32_t     ex_entry_max_threads(const ex_program_t *p, uint32_t entry);
 /* Whether entry's call graph may wait for what the host writes while it runs: it has,
  * outside .shared, a volatile or .cv load, a relaxed or acquire load or an atom of system
- * scope, or a nanosleep (an indirect call counts as yes).  The driver runs such a launch where the
- * host program can go on (runtime/driver/launch.c). */
+ * scope, or a nanosleep (an indirect call may reach any function).  The driver runs such a
+ * launch where the host program can go on (runtime/driver/launch.c). */
 bool         ex_entry_may_wait(const ex_program_t *p, uint32_t entry);
 
 /* Run entry with its parameter block (laid out as the entry's .param list says) on the

@@ -742,15 +742,6 @@ static bool value_reads(flow_t *g, uint32_t d, uint32_t r, uint32_t **hit, uint3
  * results is left, other such dead code aside (looked for a few instructions deep).  A
  * mul whose value also goes to one is fused all the same (pending fp_fuzz_93: the
  * product read by an fma whose result is overwritten unread). */
-static void note_write(void *c, uint32_t reg, uint32_t opd)
-{
-    (void)opd;
-    uint32_t *w = c;
-    if (w[0] < 4)
-        w[1 + w[0]] = reg;
-    w[0]++;
-}
-
 static bool dead_insn(flow_t *g, uint32_t u, unsigned depth)
 {
     if (g->dead_memo[u])
@@ -767,23 +758,20 @@ static bool dead_insn(flow_t *g, uint32_t u, unsigned depth)
     }
     if (depth > 4)
         return false;
-    uint32_t w[5] = { 0 };
-    ex_each_write(fn, in, note_write, w);
-    if (w[0] == 0 || w[0] > 4) {
-        g->dead_memo[u] = 2;
-        return false;
-    }
+    regs_t w = { 0 };
+    ex_each_write(fn, in, regs_add, &w);
     g->dead_memo[u] = 2;                /* while it is looked at (a cycle keeps it) */
-    bool dead = true;
+    bool dead = w.n && !w.oom;
     uint32_t *hit = NULL, nhit = 0, cap = 0;
-    for (uint32_t k = 0; k < w[0] && dead; k++) {
+    for (uint32_t k = 0; k < w.n && dead; k++) {
         nhit = 0;
-        if (w[1 + k] >= fn->nreg || !value_reads(g, u, w[1 + k], &hit, &nhit, &cap))
+        if (w.r[k] >= fn->nreg || !value_reads(g, u, w.r[k], &hit, &nhit, &cap))
             dead = false;
         for (uint32_t h = 0; h < nhit && dead; h++)
             dead = hit[h] != u && dead_insn(g, hit[h], depth + 1);
     }
     free(hit);
+    free(w.r);
     g->dead_memo[u] = dead ? 1 : 2;
     return dead;
 }

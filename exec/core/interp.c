@@ -1532,16 +1532,16 @@ static void worker_run(void *job, ex_worker_t *wk)
     }
 }
 
-/* Whether the call graph of entry uses local memory (an indirect call may reach any
- * function with a body). */
-static bool graph_local(const ex_program_t *p, uint32_t fi, uint8_t *seen)
+/* Whether function fi or a function its call graph reaches (an indirect call may reach any
+ * function with a body) is one for which has holds; seen marks the functions visited. */
+static bool graph_has(const ex_program_t *p, uint32_t fi, uint8_t *seen, bool (*has)(const ex_program_t *, uint32_t))
 {
     if (seen[fi])
         return false;
     seen[fi] = 1;
-    const isa_func_t *fn = &p->m->funcs[fi];
-    if (p->funcs[fi].local_size || p->funcs[fi].stack_ops)
+    if (has(p, fi))
         return true;
+    const isa_func_t *fn = &p->m->funcs[fi];
     for (uint32_t i = 0; i < fn->ninstr; i++) {
         const isa_instr_t *in = &fn->instrs[i];
         if (in->op != ISA_OP_CALL)
@@ -1551,17 +1551,22 @@ static bool graph_local(const ex_program_t *p, uint32_t fi, uint8_t *seen)
             const isa_operand_t *o = &fn->opds[in->opd + k];
             if (o->kind == ISA_OPD_FUNC) {
                 direct = true;
-                if (p->m->funcs[o->u.func].has_body && graph_local(p, o->u.func, seen))
+                if (p->m->funcs[o->u.func].has_body && graph_has(p, o->u.func, seen, has))
                     return true;
                 break;
             }
         }
         if (!direct)
             for (uint32_t f = 0; f < p->m->nfunc; f++)
-                if (p->funcs[f].local_size || p->funcs[f].stack_ops)
+                if (p->m->funcs[f].has_body && graph_has(p, f, seen, has))
                     return true;
     }
     return false;
+}
+
+static bool func_local(const ex_program_t *p, uint32_t fi)
+{
+    return p->funcs[fi].local_size || p->funcs[fi].stack_ops;
 }
 
 bool ex_entry_uses_local(ex_program_t *p, uint32_t entry)
@@ -1570,7 +1575,7 @@ bool ex_entry_uses_local(ex_program_t *p, uint32_t entry)
         return true;
     if (p->entry_local[entry] == 0) {
         uint8_t *seen = calloc(p->m->nfunc + 1, 1);
-        bool yes = !seen || graph_local(p, entry, seen);
+        bool yes = !seen || graph_has(p, entry, seen, func_local);
         free(seen);
         p->entry_local[entry] = yes ? 2 : 1;
     }
@@ -1599,37 +1604,19 @@ static bool insn_may_wait(const isa_instr_t *in)
            (sys && sem >= 0 && sem != ISA_M_WEAK);
 }
 
-static bool graph_wait(const ex_program_t *p, uint32_t fi, uint8_t *seen)
+static bool func_may_wait(const ex_program_t *p, uint32_t fi)
 {
-    if (seen[fi])
-        return false;
-    seen[fi] = 1;
     const isa_func_t *fn = &p->m->funcs[fi];
-    for (uint32_t i = 0; i < fn->ninstr; i++) {
-        const isa_instr_t *in = &fn->instrs[i];
-        if (insn_may_wait(in))
+    for (uint32_t i = 0; i < fn->ninstr; i++)
+        if (insn_may_wait(&fn->instrs[i]))
             return true;
-        if (in->op != ISA_OP_CALL)
-            continue;
-        bool direct = false;
-        for (uint32_t k = 0; k < in->nopd && !direct; k++) {
-            const isa_operand_t *o = &fn->opds[in->opd + k];
-            if (o->kind == ISA_OPD_FUNC) {
-                direct = true;
-                if (p->m->funcs[o->u.func].has_body && graph_wait(p, o->u.func, seen))
-                    return true;
-            }
-        }
-        if (!direct)
-            return true;        /* an indirect call: any function may be reached */
-    }
     return false;
 }
 
 bool ex_entry_may_wait(const ex_program_t *p, uint32_t entry)
 {
     uint8_t *seen = calloc(p->m->nfunc + 1, 1);
-    bool yes = !seen || graph_wait(p, entry, seen);
+    bool yes = !seen || graph_has(p, entry, seen, func_may_wait);
     free(seen);
     return yes;
 }

@@ -552,8 +552,7 @@ static double fp8_mma(const double *arow, const double *bcol, const int16_t *xa,
             acc = f16_val(f16_bits_rn(s)) + 0.0;
     }
     if (td == WT_F32) {
-        float r = (float)c + (float)acc;
-        return isnan(r) ? (double)f32_of(0x7fffffffu) : r;
+        return f32_canon((float)c + (float)acc);
     }
     double r = c + acc;                                 /* exact: two f16 values */
     return isnan(r) ? NAN : f16_val(f16_bits_rn(r));

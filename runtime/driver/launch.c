@@ -239,18 +239,24 @@ void drv_join_at_exit(void)
     drv_join();
 }
 
+/* Run a launch (checked) on the calling thread. */
+static CUresult run_here(drv_ctx_t *c, ex_program_t *p, uint32_t entry, const ex_launch_t *l, const void *params,
+                         size_t psize, const char *kname)
+{
+    ex_stats_t stats;
+    memset(&stats, 0, sizeof stats);
+    isa_status_t st = ex_launch(p, entry, l, params, psize, &stats);
+    return launch_end(c, kname, st, &stats, false);
+}
+
 /* Run a launch (checked): one that may wait for the host on the device thread, others
  * on the calling thread (a hand-over costs a few microseconds).  CUDA_SUCCESS when it
  * ended, or goes on detached, without a refusal or a non-sticky error; else that error. */
 static CUresult run_launch(drv_ctx_t *c, bool may_wait, ex_program_t *p, uint32_t entry, const ex_launch_t *l,
                            const void *params, size_t psize, const char *kname)
 {
-    if (!may_wait) {
-        ex_stats_t stats;
-        memset(&stats, 0, sizeof stats);
-        isa_status_t st = ex_launch(p, entry, l, params, psize, &stats);
-        return launch_end(c, kname, st, &stats, false);
-    }
+    if (!may_wait)
+        return run_here(c, p, entry, l, params, psize, kname);
     pthread_mutex_lock(&dt.lock);
     while (atomic_load(&dt.state) != DT_IDLE)    /* another thread's launch */
         pthread_cond_wait(&dt.done_cv, &dt.lock);
@@ -267,10 +273,7 @@ static CUresult run_launch(drv_ctx_t *c, bool may_wait, ex_program_t *p, uint32_
     }
     if (dt.failed) {
         pthread_mutex_unlock(&dt.lock);
-        ex_stats_t stats;
-        memset(&stats, 0, sizeof stats);
-        isa_status_t st = ex_launch(p, entry, l, params, psize, &stats);
-        return launch_end(c, kname, st, &stats, false);
+        return run_here(c, p, entry, l, params, psize, kname);
     }
     if (psize > dt.pcap) {
         uint8_t *np = realloc(dt.params, psize);
