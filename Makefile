@@ -27,7 +27,10 @@ CX16    := $(shell $(CC) -dumpmachine 2>/dev/null | grep -q '^x86_64' && echo -m
 # functions: no ABI is involved, so no note about it.
 PSABI   := $(shell $(CC) -Wno-psabi -x c -c /dev/null -o /dev/null 2>/dev/null && echo -Wno-psabi)
 # -fPIC: the libraries also go into the driver, a shared library (runtime/driver/).
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -ffp-contract=off $(VECT) $(ALIGN) $(CX16) $(PSABI) $(WARN) $(CFLAGS) $(SAN_CFLAGS) -MMD -MP
+# -fno-math-errno -fno-trapping-math: nothing reads errno or the host's floating-point
+# exception flags, and the results are IEEE's either way; without them sqrtf is a call
+# and a lane loop with a float comparison under a condition is not vectorised.
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -ffp-contract=off -fno-math-errno -fno-trapping-math $(VECT) $(ALIGN) $(CX16) $(PSABI) $(WARN) $(CFLAGS) $(SAN_CFLAGS) -MMD -MP
 CPPFLAGS += -I. -I$(BUILD) -I$(BUILD)/frontend
 FLEX    ?= flex
 BISON   ?= bison

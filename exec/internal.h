@@ -211,6 +211,9 @@ struct ex_program {
     bool                mem_mapped;     /* mem is in the registry whole (else range by range) */
     uint8_t            *entry_local;    /* per function: 1 when its call graph uses .local
                                            (an indirect call counts every function) */
+    uint64_t           *entry_shared;   /* per function: 1 + its static shared bytes once
+                                           counted (limits.c), else 0; [nfunc]: 1 once every
+                                           entry's was found within the limit */
     /* The module's .texref, .surfref and .samplerref variables (8 bytes of global memory
      * each, holding the handle of the object bound to them), by address: an instruction
      * naming one (or a register holding its address) uses the object bound to it. */
@@ -286,6 +289,8 @@ typedef struct { uint64_t lo, hi; } ex_grange_t;
 
 typedef struct ex_warp {
     uint8_t    *frame0;          /* the entry's frame, reused from CTA to CTA */
+    const void *frame0_fn;       /* the function whose constants frame0 holds (NULL: none yet) */
+    uint32_t    frame0_sbase;    /* and the shared base they were relocated to */
     ex_cta_t   *cta;
     uint32_t    id;              /* warp index in the CTA */
     uint32_t    valid;           /* lanes that are threads */
@@ -445,7 +450,7 @@ bool ex_entry_uses_local(ex_program_t *p, uint32_t entry);
  * register x->o[4] plus x->imm) span one registered global range, aligned to bytes; the
  * addresses are left in addr for the access.  A small per-warp cache, by instruction,
  * holds the range each instruction used last. */
-static inline bool ex_warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
+static inline __attribute__((always_inline)) bool ex_warp_global_ok(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
                                      unsigned bytes, uint64_t *addr)
 {
     const uint64_t *b = ISA_SLOT(const uint64_t, f, x->o[4]);

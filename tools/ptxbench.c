@@ -511,7 +511,10 @@ static int bench_classes(void)
     static const char *const names[] = { "fma_f32",   "add_s32",    "mul_lo_s32", "mad_lo_s32", "and_b32",
                                          "shf_b32",   "setp_selp",  "fma_f16",    "fma_f16x2",  "add_f16x2",
                                          "fma_bf16x2", "fma_f64",   "add_f64",    "cvt_f32_u32", "cvt_f16_f32",
-                                         "vadd_s32",  "vabsdiff4", "call_func", "call_inline" };
+                                         "vadd_s32",  "vabsdiff4", "call_func", "call_inline",
+                                         "ld_global_f32", "ld_global_v4_f32", "ld_global_u8", "st_global_v4_f32",
+                                         "st_global_u8", "ld_shared_v4_f32", "ld_const_f32", "fma_ftz_f32",
+                                         "fma_rm_f32", "min_ftz_f32", "cvt_rni_f32", "rcp_approx_ftz" };
     isa_module_t *m = NULL;
     fe_options_t o = { 0 };
     if (fe_load_file("tools/bench/classes.ptx", &o, &m) != ISA_ST_OK)
@@ -531,7 +534,7 @@ static int bench_classes(void)
         double ns = cpu / (double)st.thread_instrs * 1e9;
         if (i == 0)
             base = ns;
-        printf("  %-12s %8.3f ns  %6.2fx fma.rn.f32\n", names[i], ns, ns / base);
+        printf("  %-17s %8.3f ns  %6.2fx fma.rn.f32\n", names[i], ns, ns / base);
         if (!strcmp(names[i], "call_func"))
             call_cpu[0] = cpu;
         if (!strcmp(names[i], "call_inline"))

@@ -368,7 +368,8 @@ static void join_settle(ex_warp_t *w, ex_ctx_t *cx)
             continue;
         cx->parked &= ~j->arrived;
         cx->njoin--;
-        memmove(j, j + 1, (cx->njoin - k) * sizeof *j);
+        if (cx->njoin > k)    /* usually the innermost: nothing to move, no call */
+            memmove(j, j + 1, (cx->njoin - k) * sizeof *j);
         k = cx->njoin;        /* lanes that went on may complete another one: again */
     }
 }
@@ -1147,7 +1148,17 @@ static bool cta_start(launch_t *L, ex_cta_t *c, const uint32_t cl[3], const uint
         }
         if (!w->frame0)
             w->frame0 = malloc(ef->frame_size + 64);
-        cx->frame = frame_new(w, ef, L->p->module_local, w->frame0);
+        if (w->frame0 && w->frame0_fn == ef && w->frame0_sbase == w->cta->shared_base) {
+            /* the slot's CTA before ran the same entry: the constant area is as
+             * frame_new leaves it (no handler writes it); only the carry starts clear */
+            cx->frame = w->frame0;
+            if (ef->uses_cc)
+                memset(cx->frame + ef->cc_slot, 0, 4 * ISA_LANES);
+        } else {
+            cx->frame = frame_new(w, ef, L->p->module_local, w->frame0);
+            w->frame0_fn = cx->frame ? ef : NULL;
+            w->frame0_sbase = w->cta->shared_base;
+        }
         cx->members = w->valid;
         if (!cx->frame) {
             out_of_memory(L, "a warp's registers", ef->frame_size + 64ull);

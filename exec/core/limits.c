@@ -108,6 +108,10 @@ static void shared_of(const isa_module_t *m, uint32_t fi, uint8_t *seen_fn, uint
 
 uint64_t ex_entry_shared(const ex_program_t *p, uint32_t entry)
 {
+    /* counted once per entry: launches and the driver's attributes ask again and again */
+    uint64_t known = __atomic_load_n(&p->entry_shared[entry], __ATOMIC_RELAXED);
+    if (known)
+        return known - 1;
     const isa_module_t *m = p->m;
     uint8_t *sf = calloc(m->nfunc + 1, 1), *sv = calloc(m->nvar + 1, 1);
     uint64_t n = 0;
@@ -117,6 +121,8 @@ uint64_t ex_entry_shared(const ex_program_t *p, uint32_t entry)
         n = UINT64_MAX;                   /* no memory to count with: refused as too much */
     free(sf);
     free(sv);
+    if (n != UINT64_MAX)
+        __atomic_store_n(&p->entry_shared[entry], n + 1, __ATOMIC_RELAXED);
     return n;
 }
 
@@ -135,15 +141,18 @@ isa_status_t ex_launch_check(const ex_program_t *p, uint32_t entry, const ex_lau
         return refuse(out_msg, size, ISA_ST_SYNTAX,
                       "the module has %llu bytes of constant data, more than %llu (CUDA_ERROR_INVALID_PTX)",
                       (unsigned long long)p->consts_size, (unsigned long long)lim.const_bytes);
-    for (uint32_t i = 0; i < m->nfunc; i++) {
-        if (!m->funcs[i].is_entry || !m->funcs[i].has_body)
-            continue;
-        uint64_t s = ex_entry_shared(p, i);
-        if (s > lim.shared_optin)
-            return refuse(out_msg, size, ISA_ST_SYNTAX,
-                          "entry %s uses %llu bytes of static shared memory, more than %llu "
-                          "(CUDA_ERROR_INVALID_PTX)", m->funcs[i].name, (unsigned long long)s,
-                          (unsigned long long)lim.shared_optin);
+    if (!__atomic_load_n(&p->entry_shared[m->nfunc], __ATOMIC_RELAXED)) {   /* once per module */
+        for (uint32_t i = 0; i < m->nfunc; i++) {
+            if (!m->funcs[i].is_entry || !m->funcs[i].has_body)
+                continue;
+            uint64_t s = ex_entry_shared(p, i);
+            if (s > lim.shared_optin)
+                return refuse(out_msg, size, ISA_ST_SYNTAX,
+                              "entry %s uses %llu bytes of static shared memory, more than %llu "
+                              "(CUDA_ERROR_INVALID_PTX)", m->funcs[i].name, (unsigned long long)s,
+                              (unsigned long long)lim.shared_optin);
+        }
+        __atomic_store_n(&p->entry_shared[m->nfunc], 1, __ATOMIC_RELAXED);
     }
     /* What cuLaunchKernel refuses (CUDA_ERROR_INVALID_VALUE). */
     for (unsigned d = 0; d < 3; d++)

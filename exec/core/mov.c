@@ -26,6 +26,10 @@ ISA_HOT static int copy_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t m
         uint64_t *dd = (uint64_t *)(void *)d;
         const uint64_t *ss = (const uint64_t *)(const void *)s;
         ISA_LANE_LOOP(mask, { dd[l] = ss[l]; });
+    } else if (w == 2) {
+        uint16_t *dd = (uint16_t *)(void *)d;
+        const uint16_t *ss = (const uint16_t *)(const void *)s;
+        ISA_LANE_LOOP(mask, { dd[l] = ss[l]; });
     } else {
         ISA_LANE_LOOP(mask, { memcpy(d + l * w, s + l * w, w); });
     }
@@ -188,6 +192,32 @@ ISA_HOT static int pack_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t m
 {
     (void)wv;
     unsigned n = x->vec, ew = x->width, tw = n * ew;
+    /* The common pairs as straight loops (mov.b64 {lo, hi} and back, mov.b32 of two
+     * halves): the low element is the first. */
+#define PACK2(ET, WT)                                                                        \
+    do {                                                                                     \
+        if (x->aux == 0) {                                                                   \
+            const ET *a = ISA_SLOT(const ET, f, x->o[1]), *b = ISA_SLOT(const ET, f, x->o[2]); \
+            WT *d = ISA_SLOT(WT, f, x->o[0]);                                                \
+            ISA_LANE_LOOP(mask, { d[l] = (WT)a[l] | (WT)((WT)b[l] << (8 * sizeof(ET))); });  \
+        } else {                                                                             \
+            const WT *s = ISA_SLOT(const WT, f, x->o[2]);                                    \
+            if (x->o[0] != ISA_NONE) {                                                       \
+                ET *d = ISA_SLOT(ET, f, x->o[0]);                                            \
+                ISA_LANE_LOOP(mask, { d[l] = (ET)s[l]; });                                   \
+            }                                                                                \
+            if (x->o[1] != ISA_NONE) {                                                       \
+                ET *d = ISA_SLOT(ET, f, x->o[1]);                                            \
+                ISA_LANE_LOOP(mask, { d[l] = (ET)(s[l] >> (8 * sizeof(ET))); });             \
+            }                                                                                \
+        }                                                                                    \
+        return ISA_X_NEXT;                                                                   \
+    } while (0)
+    if (n == 2 && ew == 4)
+        PACK2(uint32_t, uint64_t);
+    if (n == 2 && ew == 2)
+        PACK2(uint16_t, uint32_t);
+#undef PACK2
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint8_t whole[16];

@@ -241,7 +241,7 @@ static bool widths_ok(pd_t *d, const isa_instr_t *in, ex_insn_t *x)
 /* The fused multiply-add with a negated operand: o[1] (bit 0 of vec) and/or o[3] (bit 1)
  * are copied with their signs flipped into o[4] and o[5], then the fma handler in imm
  * runs on them (width bytes per lane; aux stays the handler's). */
-static int fused_neg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int fused_neg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     const isa_xdesc_t *u = (const isa_xdesc_t *)(uintptr_t)x->imm;
     isa_xinsn_t y = *x;
@@ -250,23 +250,22 @@ static int fused_neg_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask
         if (!(x->vec & (1u << k)))
             continue;
         uint32_t from = x->o[k ? 3 : 1], to = x->o[k ? 5 : 4];
-        for (unsigned l = 0; l < ISA_LANES; l++) {
-            if (w == 8) {
-                uint64_t v;
-                memcpy(&v, f + from + l * 8, 8);
-                v ^= 1ull << 63;
-                memcpy(f + to + l * 8, &v, 8);
-            } else if (w == 4) {
-                uint32_t v;
-                memcpy(&v, f + from + l * 4, 4);
-                v ^= x->flags ? 0x80008000u : 0x80000000u;   /* flags: an f16x2 pair */
-                memcpy(f + to + l * 4, &v, 4);
-            } else {
-                uint16_t v;
-                memcpy(&v, f + from + l * 2, 2);
-                v ^= 0x8000u;
-                memcpy(f + to + l * 2, &v, 2);
-            }
+        /* every lane's sign flipped (straight loops the compiler vectorises) */
+        if (w == 8) {
+            const uint64_t *a = ISA_SLOT(const uint64_t, f, from);
+            uint64_t *d = ISA_SLOT(uint64_t, f, to);
+            for (unsigned l = 0; l < ISA_LANES; l++)
+                d[l] = a[l] ^ (1ull << 63);
+        } else if (w == 4) {
+            const uint32_t *a = ISA_SLOT(const uint32_t, f, from);
+            uint32_t *d = ISA_SLOT(uint32_t, f, to), s = x->flags ? 0x80008000u : 0x80000000u;   /* flags: an f16x2 pair */
+            for (unsigned l = 0; l < ISA_LANES; l++)
+                d[l] = a[l] ^ s;
+        } else {
+            const uint16_t *a = ISA_SLOT(const uint16_t, f, from);
+            uint16_t *d = ISA_SLOT(uint16_t, f, to);
+            for (unsigned l = 0; l < ISA_LANES; l++)
+                d[l] = (uint16_t)(a[l] ^ 0x8000u);
         }
         y.o[k ? 3 : 1] = to;
     }
@@ -281,7 +280,7 @@ static const isa_xdesc_t fused_neg_d[1] = { { fused_neg_f, { 0 }, 0 } };
 /* A mul whose sources an add it is fused into reads after their registers may have
  * changed: it copies them (o[1] into o[3], o[2] into o[4], each unless ISA_NONE; target
  * bytes per lane) for its lanes, then runs its handler (in imm). */
-static int keep_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+ISA_HOT static int keep_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     const isa_xdesc_t *u = (const isa_xdesc_t *)(uintptr_t)x->imm;
     unsigned w = x->target;
@@ -290,7 +289,11 @@ static int keep_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
             continue;
         uint8_t *to = f + x->o[3 + s];
         const uint8_t *from = f + x->o[1 + s];
-        if (mask == ISA_FULL)
+        if (mask == ISA_FULL && w == 4)
+            memcpy(to, from, 4 * ISA_LANES);      /* constant sizes: no call */
+        else if (mask == ISA_FULL && w == 8)
+            memcpy(to, from, 8 * ISA_LANES);
+        else if (mask == ISA_FULL)
             memcpy(to, from, (size_t)w * ISA_LANES);
         else
             for (uint32_t m = mask; m; m &= m - 1) {

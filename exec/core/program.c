@@ -248,7 +248,8 @@ ex_program_t *ex_program_new(ex_device_t *d, const isa_module_t *m)
     p->m = m;
     p->funcs = calloc(m->nfunc + 1, sizeof *p->funcs);
     p->entry_local = calloc(m->nfunc + 1, 1);
-    if (!p->funcs || !p->entry_local || !layout_module(p)) {
+    p->entry_shared = calloc(m->nfunc + 1, sizeof *p->entry_shared);
+    if (!p->funcs || !p->entry_local || !p->entry_shared || !layout_module(p)) {
         ex_program_free(p);
         return NULL;
     }
@@ -326,6 +327,7 @@ void ex_program_free(ex_program_t *p)
     unmap_module(p);
     free(p->funcs);
     free(p->entry_local);
+    free(p->entry_shared);
     if (p->mem)
         munmap(p->mem, p->mem_size);
     free(p->global_addr);

@@ -462,10 +462,25 @@ static int atom_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
         if (mask & ~sh)
             global_rmw(h, k * eb, mask & ~sh, eb, kind, AT_ORDER(x->aux), AT_FN_G(x->aux), b[k], c, ret[k]);
     }
+    bool used = false;
     for (unsigned k = 0; k < vec; k++) {
         uint32_t ds = fn ? (x->target == ISA_NONE ? ISA_NONE : fn->opd_slot[x->target + k]) : x->o[0];
+        used |= ds != ISA_NONE;
         if (ds != ISA_NONE)
             AT_LANES(mask, slot_put(f, ds, eb, l, ret[k][l]));
+    }
+    /* An atomic that reads global memory and leaves it as it was (atomicAdd(p, 0),
+     * atomicOr(p, 0), a max below the value...) is a poll too: a flag read in a loop. */
+    if (used && (mask & ~sh) && x->o[2] == ISA_NONE && kind != AK_EXCH) {
+        uint64_t em = eb >= 8 ? UINT64_MAX : (1ull << (eb * 8)) - 1, diff = 0;
+        isa_atom_fn_t g = AT_FN_G(x->aux);
+        for (unsigned k = 0; k < vec; k++)
+            AT_LANES(mask & ~sh, {
+                uint64_t v = b[k][l] & em;
+                diff |= kind == AK_AND ? v ^ em : kind == AK_FN ? (g(ret[k][l], b[k][l], 0) ^ ret[k][l]) & em : v;
+            });
+        if (!diff)
+            w->polls++;
     }
     return ISA_X_NEXT;
 }
@@ -482,17 +497,20 @@ static int atom_add32_global_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint3
         return atom_f(wv, f, x, mask);
     const uint32_t *b = ISA_SLOT(const uint32_t, f, x->o[1]);
     uint64_t a0 = a[__builtin_ctz(mask)], diff = 0;
-    uint32_t sum = 0;
+    uint32_t sum = 0, any = 0;
     if (mask == ISA_FULL) {
         for (unsigned l = 0; l < ISA_LANES; l++) {
             diff |= a[l] ^ a0;
             sum += b[l];
+            any |= b[l];
         }
     } else {
-        AT_LANES(mask, diff |= a[l] ^ a0, sum += b[l]);
+        AT_LANES(mask, diff |= a[l] ^ a0, sum += b[l], any |= b[l]);
     }
     if (diff)
         return atom_f(wv, f, x, mask);
+    if (!any && x->o[0] != ISA_NONE)
+        w->polls++;                    /* atomicAdd(flag, 0): a read of a flag (atom_f) */
     uint32_t *q = (uint32_t *)(uintptr_t)a0, old;
     switch (AT_ORDER(x->aux)) {
     case __ATOMIC_ACQUIRE: old = __atomic_fetch_add(q, sum, __ATOMIC_ACQUIRE); break;

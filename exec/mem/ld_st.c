@@ -91,6 +91,97 @@ static inline uint64_t extend(uint64_t v, unsigned bytes, unsigned sgn)
     return v;
 }
 
+/* The vector fast paths' copies, for any access and register width: element k of lane l
+ * at base + addr[l] + k * bytes, to or from register x->o[k] (a load's ISA_NONE element
+ * is a sink).  Loads extend narrower accesses per the type, as ld_f; stores go lane by
+ * lane from the highest down, each lane's elements in order, as st_f. */
+static inline __attribute__((always_inline)) void lanes_load_elems(uint8_t *f, const isa_xinsn_t *x, uintptr_t base, const uint64_t *addr,
+                                    uint32_t mask)
+{
+    unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux), sgn = LS_SIGNED(x->aux);
+    for (unsigned k = 0; k < vec; k++) {
+        uint32_t slot = x->o[k];
+        if (slot == ISA_NONE)
+            continue;
+        uintptr_t b = base + (uintptr_t)k * bytes;
+        uint8_t *d = f + slot;
+        unsigned rw = LS_RW(x->aux, k);
+        if (rw != bytes && bytes != 16) {
+#define LS_EXT(ST, DT) ISA_LANE_LOOP(mask, { ST v_; memcpy(&v_, (const void *)(b + (uintptr_t)addr[l]), sizeof v_); \
+                                             ((DT *)(void *)d)[l] = (DT)v_; })
+            switch (bytes << 8 | rw << 1 | sgn) {
+            case 0x104: LS_EXT(uint8_t, uint16_t); break;
+            case 0x105: LS_EXT(int8_t, uint16_t); break;
+            case 0x108: LS_EXT(uint8_t, uint32_t); break;
+            case 0x109: LS_EXT(int8_t, uint32_t); break;
+            case 0x110: LS_EXT(uint8_t, uint64_t); break;
+            case 0x111: LS_EXT(int8_t, uint64_t); break;
+            case 0x208: LS_EXT(uint16_t, uint32_t); break;
+            case 0x209: LS_EXT(int16_t, uint32_t); break;
+            case 0x210: LS_EXT(uint16_t, uint64_t); break;
+            case 0x211: LS_EXT(int16_t, uint64_t); break;
+            case 0x410: LS_EXT(uint32_t, uint64_t); break;
+            case 0x411: LS_EXT(int32_t, uint64_t); break;
+            default:
+                ISA_LANE_LOOP(mask, {
+                    uint64_t v = 0;
+                    memcpy(&v, (const void *)(b + (uintptr_t)addr[l]), bytes);
+                    reg_store(f, slot, rw, l, extend(v, bytes, sgn));
+                });
+            }
+#undef LS_EXT
+            continue;
+        }
+        switch (bytes) {
+        case 1: ISA_LANE_LOOP(mask, { d[l] = *(const uint8_t *)(b + (uintptr_t)addr[l]); }); break;
+        case 2: ISA_LANE_LOOP(mask, { memcpy(d + 2 * l, (const void *)(b + (uintptr_t)addr[l]), 2); }); break;
+        case 4: ISA_LANE_LOOP(mask, { memcpy(d + 4 * l, (const void *)(b + (uintptr_t)addr[l]), 4); }); break;
+        case 8: ISA_LANE_LOOP(mask, { memcpy(d + 8 * l, (const void *)(b + (uintptr_t)addr[l]), 8); }); break;
+        default: ISA_LANE_LOOP(mask, { memcpy(d + 16 * l, (const void *)(b + (uintptr_t)addr[l]), 16); }); break;
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void lanes_store_elems(const uint8_t *f, const isa_xinsn_t *x, uintptr_t base, const uint64_t *addr,
+                                     uint32_t mask)
+{
+    unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux), rw = LS_RW(x->aux, 0);
+    bool same = true;                     /* every register of one width */
+    for (unsigned k = 1; k < vec; k++)
+        same &= LS_RW(x->aux, k) == rw;
+    /* the low bytes of each register (little-endian host) */
+#define LS_PUT(RT, AT) ISA_LANE_LOOP_DOWN(mask, {                                                     \
+        for (unsigned k = 0; k < vec; k++) {                                                         \
+            AT v_ = (AT)ISA_SLOT(const RT, f, x->o[k])[l];                                           \
+            memcpy((void *)(base + (uintptr_t)addr[l] + k * sizeof v_), &v_, sizeof v_);             \
+        } })
+    switch (same ? bytes << 8 | rw : 0) {
+    case 0x101: LS_PUT(uint8_t, uint8_t); break;
+    case 0x102: LS_PUT(uint16_t, uint8_t); break;
+    case 0x104: LS_PUT(uint32_t, uint8_t); break;
+    case 0x108: LS_PUT(uint64_t, uint8_t); break;
+    case 0x202: LS_PUT(uint16_t, uint16_t); break;
+    case 0x204: LS_PUT(uint32_t, uint16_t); break;
+    case 0x208: LS_PUT(uint64_t, uint16_t); break;
+    case 0x404: LS_PUT(uint32_t, uint32_t); break;
+    case 0x408: LS_PUT(uint64_t, uint32_t); break;
+    case 0x808: LS_PUT(uint64_t, uint64_t); break;
+    default:
+        ISA_LANE_LOOP_DOWN(mask, {
+            for (unsigned k = 0; k < vec; k++) {
+                void *h = (void *)(base + (uintptr_t)addr[l] + (uintptr_t)k * bytes);
+                if (bytes == 16) {
+                    memcpy(h, f + x->o[k] + l * 16, 16);
+                    continue;
+                }
+                uint64_t v = reg_load(f, x->o[k], LS_RW(x->aux, k), l);
+                memcpy(h, &v, bytes);
+            }
+        });
+    }
+#undef LS_PUT
+}
+
 /* Host address of lane l's element k, or NULL (fault recorded). */
 static inline uint8_t *lane_host(ex_warp_t *w, uint8_t *f, const ex_insn_t *x, unsigned l, unsigned k)
 {
@@ -331,7 +422,7 @@ static const isa_xdesc_t st_global_fast_d[1] = { { st_global_fast_f, { 0 }, 0 } 
 
 /* ld/st.local of a 4- or 8-byte register: every lane's address checked at once
  * (in the thread's local memory, aligned), then each lane's own local memory used. */
-static inline bool local_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, unsigned bytes,
+static inline __attribute__((always_inline)) bool local_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, unsigned bytes,
                                uint64_t *off)
 {
     uint64_t bad = 0, limit = (uint64_t)w->local_bytes - bytes;
@@ -497,6 +588,134 @@ ISA_HOT static int st_generic_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x,
 }
 static const isa_xdesc_t st_generic_fast_d[1] = { { st_generic_fast_f, { 0 }, 0 } };
 
+/* The vector fast paths: .v2 and .v4, accesses of 1, 2 or 16 bytes, and registers wider
+ * than the access (the scalar paths above take 4 or 8 bytes into a register of that
+ * width), in global, shared, generic and local memory.  A lane's footprint (the vector's
+ * bytes, a power of two up to 16) is checked as the scalar paths check theirs; anything
+ * else, faults included, takes the general path. */
+#define LS_FOOT(a) (LS_BYTES(a) * LS_VEC(a))
+
+ISA_HOT static int ld_global_vec_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    uint64_t addr[ISA_LANES];
+    if (!ex_warp_global_ok(wv, f, x, mask, LS_FOOT(x->aux), addr))
+        return ld_f(wv, f, x, mask);
+    lanes_load_elems(f, x, 0, addr, mask);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t ld_global_vec_d[1] = { { ld_global_vec_f, { 0 }, ISA_HON_SINK } };
+
+ISA_HOT static int st_global_vec_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    uint64_t addr[ISA_LANES];
+    if (!ex_warp_global_ok(wv, f, x, mask, LS_FOOT(x->aux), addr))
+        return st_f(wv, f, x, mask);
+    lanes_store_elems(f, x, 0, addr, mask);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t st_global_vec_d[1] = { { st_global_vec_f, { 0 }, 0 } };
+
+ISA_HOT static int ld_shared_vec_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    uint64_t addr[ISA_LANES];
+    if (!shared_addrs(w, f, x, mask, LS_FOOT(x->aux), addr))
+        return ld_f(wv, f, x, mask);
+    lanes_load_elems(f, x, (uintptr_t)w->cta->shared, addr, mask);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t ld_shared_vec_d[1] = { { ld_shared_vec_f, { 0 }, ISA_HON_SINK } };
+
+ISA_HOT static int st_shared_vec_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    uint64_t addr[ISA_LANES];
+    if (!shared_addrs(w, f, x, mask, LS_FOOT(x->aux), addr))
+        return st_f(wv, f, x, mask);
+    lanes_store_elems(f, x, (uintptr_t)w->cta->shared, addr, mask);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t st_shared_vec_d[1] = { { st_shared_vec_f, { 0 }, 0 } };
+
+ISA_HOT static int ld_generic_vec_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    uint64_t addr[ISA_LANES];
+    uintptr_t base;
+    if (!mask || !generic_addrs(wv, f, x, mask, LS_FOOT(x->aux), addr, &base))
+        return ld_f(wv, f, x, mask);
+    lanes_load_elems(f, x, base, addr, mask);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t ld_generic_vec_d[1] = { { ld_generic_vec_f, { 0 }, ISA_HON_SINK } };
+
+ISA_HOT static int st_generic_vec_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    uint64_t addr[ISA_LANES];
+    uintptr_t base;
+    if (!mask || !generic_addrs(wv, f, x, mask, LS_FOOT(x->aux), addr, &base))
+        return st_f(wv, f, x, mask);
+    lanes_store_elems(f, x, base, addr, mask);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t st_generic_vec_d[1] = { { st_generic_vec_f, { 0 }, 0 } };
+
+/* Local memory interleaves the lanes in 16-byte pieces (EX_LOCAL_AT): a footprint of at
+ * most 16 aligned bytes lies in one piece, its elements next to each other. */
+static inline __attribute__((always_inline)) bool local_hosts(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, uint64_t *addr)
+{
+    if (!local_addrs(w, f, x, mask, LS_FOOT(x->aux), addr))
+        return false;
+    ISA_LANE_LOOP(mask, { addr[l] = (uint64_t)(uintptr_t)EX_LOCAL_AT(w->local, l, addr[l]); });
+    return true;
+}
+
+ISA_HOT static int ld_local_vec_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    uint64_t addr[ISA_LANES];
+    if (!local_hosts(wv, f, x, mask, addr))
+        return ld_f(wv, f, x, mask);
+    lanes_load_elems(f, x, 0, addr, mask);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t ld_local_vec_d[1] = { { ld_local_vec_f, { 0 }, ISA_HON_SINK } };
+
+ISA_HOT static int st_local_vec_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    uint64_t addr[ISA_LANES];
+    if (!local_hosts(wv, f, x, mask, addr))
+        return st_f(wv, f, x, mask);
+    lanes_store_elems(f, x, 0, addr, mask);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t st_local_vec_d[1] = { { st_local_vec_f, { 0 }, 0 } };
+
+/* ld.const of any width: every lane's address inside the module's constant bank and
+ * aligned (outside it, the general path reads zeros or faults with exact bounds). */
+ISA_HOT static int ld_const_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
+{
+    ex_warp_t *w = wv;
+    const ex_program_t *p = w->cta->p;
+    unsigned foot = LS_FOOT(x->aux);
+    uint64_t addr[ISA_LANES], bad = 0, lim = (uint64_t)p->consts_size - foot;
+    if (p->consts_size < foot)
+        return ld_f(wv, f, x, mask);
+    if (x->o[4] == ISA_NONE) {
+        ISA_LANE_LOOP(mask, { addr[l] = (uint64_t)x->imm; });
+    } else if (x->flags & LS_BASE32) {
+        const uint32_t *b = ISA_SLOT(const uint32_t, f, x->o[4]);
+        ISA_LANE_LOOP(mask, { addr[l] = (uint32_t)(b[l] + (uint32_t)x->imm); });
+    } else {
+        const uint64_t *b = ISA_SLOT(const uint64_t, f, x->o[4]);
+        ISA_LANE_LOOP(mask, { addr[l] = b[l] + (uint64_t)x->imm; });
+    }
+    ISA_LANE_LOOP(mask, { bad |= (uint64_t)(addr[l] > lim) | (addr[l] & (foot - 1)); });
+    if (bad)
+        return ld_f(wv, f, x, mask);
+    lanes_load_elems(f, x, (uintptr_t)p->consts, addr, mask);
+    return ISA_X_NEXT;
+}
+static const isa_xdesc_t ld_const_fast_d[1] = { { ld_const_fast_f, { 0 }, ISA_HON_SINK } };
+
 /* ld.param of a kernel parameter at a constant offset: one value for every lane. */
 ISA_HOT static int ld_kparam_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
@@ -515,8 +734,18 @@ ISA_HOT static int ld_kparam_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint3
     for (unsigned k = 0; k < vec; k++) {
         if (x->o[k] == ISA_NONE)
             continue;
+        const uint8_t *src = c->params + off + k * bytes;
+        if (bytes == 16) {              /* .b128: a whole 128-bit register */
+            ISA_LANE_LOOP(mask, { memcpy(f + x->o[k] + l * 16, src, 16); });
+            continue;
+        }
         uint64_t v = 0;
-        memcpy(&v, c->params + off + k * bytes, bytes);
+        switch (bytes) {                /* constant sizes: no call */
+        case 1: v = *src; break;
+        case 2: memcpy(&v, src, 2); break;
+        case 4: memcpy(&v, src, 4); break;
+        default: memcpy(&v, src, 8); break;
+        }
         v = extend(v, bytes, sgn);
         unsigned rw = LS_RW(x->aux, k);
         if (rw == 8) {                  /* one value for every lane: a broadcast */
@@ -897,6 +1126,24 @@ done:
     if (sp == ISA_SP_LOCAL && vec == 1 && !(x->flags & LS_PSYM) && x->o[4] != ISA_NONE &&
         (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE && (aux >> 48) == 0)
         x->desc = load ? ld_local_fast_d : st_local_fast_d;
+    /* Every other width and vector whose footprint the fast paths can check. */
+    unsigned foot = bytes * vec;
+    if (x->desc == (load ? ld_d : st_d) && vec <= 4 && foot <= 16 && !(foot & (foot - 1)) &&
+        !(x->flags & LS_PSYM)) {
+        bool base32 = x->flags & LS_BASE32;
+        if (load && sp != ISA_SP_NONE && isa_spaces[sp].window == ISA_SP_CONST)
+            x->desc = ld_const_fast_d;
+        else if (x->o[4] == ISA_NONE)
+            ;
+        else if (sp == ISA_SP_GLOBAL && !base32)
+            x->desc = load ? ld_global_vec_d : st_global_vec_d;
+        else if (sp != ISA_SP_NONE && isa_spaces[sp].window == ISA_SP_SHARED && base32)
+            x->desc = load ? ld_shared_vec_d : st_shared_vec_d;
+        else if (sp == ISA_SP_NONE && !base32)
+            x->desc = load ? ld_generic_vec_d : st_generic_vec_d;
+        else if (sp == ISA_SP_LOCAL)
+            x->desc = load ? ld_local_vec_d : st_local_vec_d;
+    }
     /* Memory order: .weak (or none) keeps the handlers above, and so does every access to
      * memory that only this host thread sees (shared: the CTA runs on one worker; local,
      * parameters, constants), whose accesses are ordered by the program alone. */

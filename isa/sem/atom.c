@@ -25,12 +25,12 @@ static uint64_t add_u64(uint64_t o, uint64_t b, uint64_t c) { (void)c; return o 
 static uint64_t add_f32(uint64_t o, uint64_t b, uint64_t c)
 {
     (void)c;
-    return f32_bits(f32_add_r(f32_of((uint32_t)o), f32_of((uint32_t)b), ISA_RND_N));
+    return f32_bits(f32_canon(f32_of((uint32_t)o) + f32_of((uint32_t)b)));   /* the host's: to nearest */
 }
 static uint64_t add_f32_ftz(uint64_t o, uint64_t b, uint64_t c)
 {
     (void)c;
-    return f32_bits(f32_add_r(f32_of((uint32_t)o), f32_of((uint32_t)b), ISA_RND_N | 1u << 4));
+    return f32_bits(f32_add_rn_ftz(f32_of((uint32_t)o), f32_of((uint32_t)b)));
 }
 /* f64 NaNs differ by memory (recorded): in shared memory the old value's NaN comes
  * first, then b's, each quieted (as the ALU's add.f64 with a first); in global memory b's

@@ -201,8 +201,9 @@ ISA_HOT static int cvt_d2f_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32
     bool ftz = CV_FTZ(a), sat = CV_SAT(a);
     ISA_LANE_LOOP(mask, {
         float r = f64_to_f32(s[l], mode);
-        /* .ftz flushes a value that is tiny after rounding (fp.h). */
-        if (ftz && isa_fp_tiny(s[l], 0, -126, 23, mode))
+        /* .ftz flushes a value that is tiny after rounding (fp.h): only one of at most
+         * 2^-126 can be */
+        if (ftz && fabs(s[l]) <= 0x1p-126 && isa_fp_tiny(s[l], 0, -126, 23, mode))
             r = signbit(s[l]) ? -0.0f : 0.0f;
         d[l] = sat ? f32_sat(r) : r;
     });
@@ -259,22 +260,36 @@ ISA_HOT static int cvt_f2i_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32
     unsigned db = CV_DB(a), ds = CV_DS(a);
     int mode = CV_RND(a);
     bool src64 = CV_SB(a) == 64, ftz = CV_FTZ(a);
-    if (mode == RND_Z && !src64 && !ftz && db == 32 && CV_DW(a) == 4) {
-        /* cvt.rzi.{s32,u32}.f32 into a 32-bit register, branch-free: f2i's clamps, NaN 0 */
+    if (!src64 && db == 32 && CV_DW(a) == 4) {
+        /* cvt.{rni,rzi,rmi,rpi}{.ftz}.{s32,u32}.f32 into a 32-bit register, branch-free:
+         * the host's exact integer rounding (.ftz first: it matters to .rmi and .rpi
+         * only), then f2i's clamps, NaN 0 */
         const float *sx = (const float *)(const void *)s;
         uint32_t *dx = (uint32_t *)(void *)d;
-        if (ds)
-            ISA_LANE_LOOP(mask, {
-                float x = sx[l];
-                int32_t in_range = (int32_t)(x > -0x1p31f && x < 0x1p31f ? x : 0.0f);
-                dx[l] = (uint32_t)(x >= 0x1p31f ? INT32_MAX : x <= -0x1p31f ? INT32_MIN : in_range);
-            });
-        else
-            ISA_LANE_LOOP(mask, {
-                float x = sx[l];
-                uint32_t in_range = (uint32_t)(x > 0.0f && x < 0x1p32f ? x : 0.0f);
-                dx[l] = x >= 0x1p32f ? UINT32_MAX : in_range;
-            });
+#define F2I32(ROUND)                                                                          \
+        do {                                                                                  \
+            if (ds)                                                                           \
+                ISA_LANE_LOOP(mask, {                                                         \
+                    float x = ROUND(ftz ? f32_ftz(sx[l]) : sx[l]);                            \
+                    int32_t in_range = (int32_t)(x > -0x1p31f && x < 0x1p31f ? x : 0.0f);     \
+                    dx[l] = (uint32_t)(x >= 0x1p31f ? INT32_MAX : x <= -0x1p31f ? INT32_MIN : in_range); \
+                });                                                                           \
+            else                                                                              \
+                ISA_LANE_LOOP(mask, {                                                         \
+                    float x = ROUND(ftz ? f32_ftz(sx[l]) : sx[l]);                            \
+                    uint32_t in_range = (uint32_t)(x > 0.0f && x < 0x1p32f ? x : 0.0f);       \
+                    dx[l] = x >= 0x1p32f ? UINT32_MAX : in_range;                             \
+                });                                                                           \
+        } while (0)
+#define NOROUND(x) (x)                    /* the conversion truncates */
+        switch (mode) {
+        case RND_Z: F2I32(NOROUND); break;
+        case RND_N: F2I32(nearbyintf); break;
+        case RND_M: F2I32(floorf); break;
+        default:    F2I32(ceilf); break;
+        }
+#undef NOROUND
+#undef F2I32
         return ISA_X_NEXT;
     }
     ISA_LANE_LOOP(mask, {
@@ -329,6 +344,31 @@ ISA_HOT static int cvt_ff32_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint3
     const float *s = ISA_SLOT(const float, f, in->o[1]);
     int mode = (int)(int8_t)CV_RND(a);
     bool ftz = CV_FTZ(a), sat = CV_SAT(a);
+    if (mode >= 0) {
+        /* an integer rounding: the host's (exact, the sign kept: -0.4 gives -0), with
+         * f32_same's NaN, .ftz and .sat, as straight loops */
+        float nanv = sat ? 0.0f : f32_of(0x7fffffffu);
+        /* every step computed and selected (a conditional float compare would be a branch) */
+#define FF32(ROUND)                                                                           \
+        ISA_LANE_LOOP(mask, {                                                                 \
+            float x = s[l];                                                                   \
+            float xf = f32_ftz(x);                                                            \
+            float y = ROUND(ftz ? xf : x);                                                    \
+            float yf = f32_ftz(y);                                                            \
+            y = ftz ? yf : y;                                                                 \
+            float ys = f32_sat(y);                                                            \
+            y = sat ? ys : y;                                                                 \
+            d[l] = x != x ? nanv : y;                                                         \
+        })
+        switch (mode) {
+        case RND_Z: FF32(truncf); break;
+        case RND_N: FF32(nearbyintf); break;
+        case RND_M: FF32(floorf); break;
+        default:    FF32(ceilf); break;
+        }
+#undef FF32
+        return ISA_X_NEXT;
+    }
     ISA_LANE_LOOP(mask, { d[l] = f32_same(s[l], mode, ftz, sat); });
     return ISA_X_NEXT;
 }

@@ -20,6 +20,24 @@ static inline double zero_sum(double x, double y, int mode)
     return mode == ISA_RND_M ? -0.0 : 0.0;
 }
 
+/* hi + lo (finite, hi nonzero) rounded to f32 toward zero, down or up, subnormals kept:
+ * the host's nearest float r of hi is the answer or one step from it (|lo| is far below
+ * half of r's ulp), toward the exact value when r lies on the wrong side of it. */
+static inline float f32_directed(double hi, double lo, int mode)
+{
+    float r = (float)hi;
+    double rd = (double)r;
+    bool above = rd > hi || (rd == hi && lo < 0), below = rd < hi || (rd == hi && lo > 0);
+    bool down = mode == ISA_RND_M ? above : mode == ISA_RND_P ? false : hi > 0 && above;
+    bool up = mode == ISA_RND_P ? below : mode == ISA_RND_M ? false : hi < 0 && below;
+    uint32_t u = f32_bits(r);
+    if (down)                              /* the next float below (from +-0: -2^-149) */
+        u = (u & 0x7fffffffu) == 0 ? 0x80000001u : (u >> 31) ? u + 1 : u - 1;
+    else if (up)
+        u = (u & 0x7fffffffu) == 0 ? 0x00000001u : (u >> 31) ? u - 1 : u + 1;
+    return f32_of(u);
+}
+
 static inline float f32_finish(double hi, double lo, uint64_t aux)
 {
     float r;
@@ -29,6 +47,9 @@ static inline float f32_finish(double hi, double lo, uint64_t aux)
         r = (float)hi;
     else if (AUX_FTZ(aux) && isa_fp_tiny(hi, lo, -126, 23, AUX_MODE(aux)))
         r = signbit(hi) ? -0.0f : 0.0f;
+    else if (!AUX_FTZ(aux) && hi != 0 && (AUX_MODE(aux) == ISA_RND_Z || AUX_MODE(aux) == ISA_RND_M ||
+                                          AUX_MODE(aux) == ISA_RND_P))
+        r = f32_directed(hi, lo, AUX_MODE(aux));   /* what expf's fma.rm runs: no isa_fp_round */
     else
         r = (float)isa_fp_round(hi, lo, -126, 127, 23, AUX_MODE(aux));
     return AUX_SAT(aux) ? f32_sat(r) : r;
@@ -69,5 +90,16 @@ static inline float f32_sqrt_r(float fa, uint64_t aux)
     if (isfinite(hi) && hi > 0)
         lo = fma(-hi, hi, a);
     return f32_finish(hi, lo, aux);
+}
+/* add.rn.ftz.f32 through the host's addition (fp_arith.c's F32_FTZ_RN for one lane): the
+ * host rounds a tiny sum onto the subnormal grid, which agrees with .ftz's tininess except
+ * where it gives exactly 2^-126. */
+static inline float f32_add_rn_ftz(float a, float b)
+{
+    float r = f32_ftz(a) + f32_ftz(b);
+    uint32_t u = f32_bits(r), mag = u & 0x7fffffffu;
+    if (mag == 0x00800000u)
+        return f32_add_r(a, b, ISA_RND_N | 1u << 4);
+    return mag < 0x00800000u ? f32_of(u & 0x80000000u) : f32_canon(r);
 }
 #endif

@@ -103,23 +103,36 @@ static inline float f32_ftz(float x)
 }
 
 /* .sat: clamp to [+0, 1]; NaN and -0 become +0 (hardware-recorded). */
-static inline float f32_sat(float x) { return x != x ? 0.0f : x <= 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
-static inline double f64_sat(double x) { return x != x ? 0.0 : x <= 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
+static inline float f32_sat(float x)
+{
+    float y = x > 0.0f ? x : 0.0f;        /* NaN, -0 and below: +0 (two blends, no branch) */
+    return y > 1.0f ? 1.0f : y;
+}
+static inline double f64_sat(double x)
+{
+    double y = x > 0.0 ? x : 0.0;
+    return y > 1.0 ? 1.0 : y;
+}
 
 /* min/max: a NaN operand yields the other operand; -0 is below +0. */
+/* Written as selects on the bits, so that the lane loops vectorise (blends, no branch). */
 static inline float f32_min(float a, float b)
 {
-    if (a != a) return b != b ? f32_of(0x7fffffffu) : b;
-    if (b != b) return a;
-    if (a == b) return f32_of(f32_bits(a) | f32_bits(b));
-    return a < b ? a : b;
+    uint32_t ua = f32_bits(a), ub = f32_bits(b);
+    uint32_t r = a < b ? ua : ub;
+    r = a == b ? ua | ub : r;                       /* -0 and +0: -0 */
+    r = b != b ? ua : r;
+    r = a != a ? (b != b ? 0x7fffffffu : ub) : r;
+    return f32_of(r);
 }
 static inline float f32_max(float a, float b)
 {
-    if (a != a) return b != b ? f32_of(0x7fffffffu) : b;
-    if (b != b) return a;
-    if (a == b) return f32_of(f32_bits(a) & f32_bits(b));
-    return a > b ? a : b;
+    uint32_t ua = f32_bits(a), ub = f32_bits(b);
+    uint32_t r = a > b ? ua : ub;
+    r = a == b ? ua & ub : r;                       /* -0 and +0: +0 */
+    r = b != b ? ua : r;
+    r = a != a ? (b != b ? 0x7fffffffu : ub) : r;
+    return f32_of(r);
 }
 /* min (max false) or max of two floats of w bits in IEEE layout (inf: the bits of
  * +infinity), already flushed by .ftz; the rules of f32, f16 and bf16 (hardware-recorded):

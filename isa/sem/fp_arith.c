@@ -178,6 +178,148 @@ ISA_H2(div_f32_r, float, float, float, f32_div_r(a, b, in->aux))
 ISA_H1(sqrt_f32_r, float, float, f32_sqrt_r(a, in->aux))
 ISA_H1(rcp_f32_r, float, float, f32_div_r(1.0f, a, in->aux))
 
+/* f32 to nearest with .ftz (what --use_fast_math emits everywhere): the host's correctly
+ * rounded result of the flushed operands, flushed when below the smallest normal.  The
+ * host rounds onto the subnormal grid where .ftz's tininess rounds with an unbounded
+ * exponent; the two agree except where the host gives exactly 2^-126 (an exact result
+ * just below it may be tiny): those lanes take the explicit-rounding path above.  aux as
+ * the explicit-rounding handlers' (the mode is to nearest, .ftz set, .sat maybe). */
+#define F32_FTZ_RN(NAME, NSRC, POST, FAST, SLOW)                                                  \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)       \
+    {                                                                                            \
+        (void)w_;                                                                                \
+        float *d = ISA_SLOT(float, f, in->o[0]), t[ISA_LANES];                                   \
+        const float *pa = ISA_SLOT(const float, f, in->o[1]);                                    \
+        const float *pb = ISA_SLOT(const float, f, in->o[NSRC > 1 ? 2 : 1]);                     \
+        const float *pc = ISA_SLOT(const float, f, in->o[NSRC > 2 ? 3 : 1]);                     \
+        uint32_t amb[ISA_LANES], any = 0;                                                        \
+        ISA_LANE_LOOP(mask, {                                                                    \
+            float a = FZ(pa[l]);                                                                 \
+            float b = FZ(pb[l]);                                                                 \
+            float c = FZ(pc[l]);                                                                 \
+            (void)b; (void)c;                                                                    \
+            uint32_t u = f32_bits(FAST);                                                         \
+            uint32_t mag = u & 0x7fffffffu;                                                      \
+            amb[l] = mag == 0x00800000u;                                                         \
+            any |= amb[l];                                                                       \
+            u = mag < 0x00800000u ? u & 0x80000000u : mag > 0x7f800000u ? 0x7fffffffu : u;       \
+            t[l] = POST(f32_of(u));                                                              \
+        });                                                                                      \
+        for (uint32_t m = any ? mask : 0; m; m &= m - 1) {                                       \
+            unsigned l = (unsigned)__builtin_ctz(m);                                             \
+            if (!amb[l])                                                                         \
+                continue;                                                                        \
+            float a = pa[l], b = pb[l], c = pc[l];                                               \
+            (void)b; (void)c;                                                                    \
+            t[l] = (SLOW);                                                                       \
+        }                                                                                        \
+        ISA_LANE_LOOP(mask, { d[l] = t[l]; });                                                   \
+        return ISA_X_NEXT;                                                                       \
+    }                                                                                            \
+    static const isa_xdesc_t NAME[1] = { { NAME##_f, { 4, 4, NSRC > 1 ? 4 : 0, NSRC > 2 ? 4 : 0 }, 0 } };
+#define F32_FTZ_SET(SFX, POST)                                                                    \
+    F32_FTZ_RN(add_f32_ftz_rn##SFX, 2, POST, a + b, f32_add_r(a, b, in->aux))                      \
+    F32_FTZ_RN(sub_f32_ftz_rn##SFX, 2, POST, a - b, f32_add_r(a, -b, in->aux))                     \
+    F32_FTZ_RN(mul_f32_ftz_rn##SFX, 2, POST, a * b, f32_mul_r(a, b, in->aux))                      \
+    F32_FTZ_RN(fma_f32_ftz_rn##SFX, 3, POST, fmaf(a, b, c), f32_fma_r(a, b, c, in->aux))
+F32_FTZ_SET(, ID)
+F32_FTZ_SET(_sat, f32_sat)
+F32_FTZ_RN(div_f32_ftz_rn, 2, ID, a / b, f32_div_r(a, b, in->aux))
+F32_FTZ_RN(sqrt_f32_ftz_rn, 1, ID, sqrtf(a), f32_sqrt_r(a, in->aux))
+F32_FTZ_RN(rcp_f32_ftz_rn, 1, ID, 1.0f / a, f32_div_r(1.0f, a, in->aux))
+
+/* add, sub, mul and fma of f32 toward zero, down or up without .ftz (expf's range
+ * reduction is an fma.rm.f32): the exact result as a double hi plus the remainder lo
+ * (f32 products are exact in double; two_sum), rounded by f32_directed's rule written as
+ * selects over the lanes, so that the loop vectorises; zeros and NaNs as f32_finish.
+ * aux as the explicit-rounding handlers'. */
+static inline uint32_t dir_round(double x, double y, double hi, double lo, bool m_dn, bool m_up, bool m_z)
+{
+    float r = (float)hi;
+    double rd = r;
+    bool above = rd > hi || (rd == hi && lo < 0);
+    bool below = rd < hi || (rd == hi && lo > 0);
+    bool dn = m_dn ? above : m_z && hi > 0 && above;
+    bool up = m_up ? below : m_z && hi < 0 && below;
+    uint32_t u = f32_bits(r), z = (u & 0x7fffffffu) == 0, ng = u >> 31;
+    uint32_t udn = z ? 0x80000001u : ng ? u + 1 : u - 1;
+    uint32_t uup = z ? 0x00000001u : ng ? u - 1 : u + 1;
+    u = dn ? udn : up ? uup : u;
+    /* an exact zero: two zeros of one sign keep it, else -0 down and +0 otherwise */
+    uint32_t zs = (x == 0 && y == 0 && signbit(x) == signbit(y)) ? f32_bits((float)x) : m_dn ? 0x80000000u : 0u;
+    u = hi == 0 ? zs : u;
+    return hi != hi ? 0x7fffffffu : u;
+}
+static inline uint32_t dir_add(double x, double y, bool m_dn, bool m_up, bool m_z)
+{
+    double hi = x + y, bb = hi - x, lo = (x - (hi - bb)) + (y - bb);   /* two_sum */
+    return dir_round(x, y, hi, lo, m_dn, m_up, m_z);
+}
+static inline uint32_t dir_mul(double a, double b, bool m_dn, bool m_up, bool m_z)
+{
+    double p = a * b;                     /* exact: 24-bit by 24-bit */
+    return dir_round(p, p, p, 0, m_dn, m_up, m_z);
+}
+#define F32_DIR(NAME, NSRC, POST, EXPR, MODE)                                                    \
+    ISA_HOT static int NAME##_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32_t mask)       \
+    {                                                                                            \
+        (void)w_;                                                                                \
+        float *d = ISA_SLOT(float, f, in->o[0]);                                                 \
+        const float *pa = ISA_SLOT(const float, f, in->o[1]);                                    \
+        const float *pb = ISA_SLOT(const float, f, in->o[2]);                                    \
+        const float *pc = ISA_SLOT(const float, f, in->o[NSRC > 2 ? 3 : 1]);                     \
+        const bool m_dn = MODE == ISA_RND_M, m_up = MODE == ISA_RND_P, m_z = MODE == ISA_RND_Z;  \
+        ISA_LANE_LOOP(mask, {                                                                    \
+            double a = pa[l];                                                                    \
+            double b = pb[l];                                                                    \
+            double c = pc[l];                                                                    \
+            (void)c;                                                                             \
+            d[l] = POST(f32_of(EXPR));                                                           \
+        });                                                                                      \
+        return ISA_X_NEXT;                                                                       \
+    }                                                                                            \
+    static const isa_xdesc_t NAME[1] = { { NAME##_f, { 4, 4, 4, NSRC > 2 ? 4 : 0 }, 0 } };
+#define DIR_SET(SFX, POST, MODE)                                                                  \
+    F32_DIR(add_f32_dir##SFX, 2, POST, dir_add(a, b, m_dn, m_up, m_z), MODE)                      \
+    F32_DIR(sub_f32_dir##SFX, 2, POST, dir_add(a, -b, m_dn, m_up, m_z), MODE)                     \
+    F32_DIR(mul_f32_dir##SFX, 2, POST, dir_mul(a, b, m_dn, m_up, m_z), MODE)                      \
+    F32_DIR(fma_f32_dir##SFX, 3, POST, dir_add(a * b, c, m_dn, m_up, m_z), MODE)
+DIR_SET(_z, ID, ISA_RND_Z)
+DIR_SET(_z_sat, f32_sat, ISA_RND_Z)
+DIR_SET(_m, ID, ISA_RND_M)
+DIR_SET(_m_sat, f32_sat, ISA_RND_M)
+DIR_SET(_p, ID, ISA_RND_P)
+DIR_SET(_p_sat, f32_sat, ISA_RND_P)
+
+static const isa_xdesc_t *dir_select(isa_op_t op, bool sat, int mode)
+{
+#define DIR_PICK(OP) (mode == ISA_RND_Z ? (sat ? OP##_f32_dir_z_sat : OP##_f32_dir_z)           \
+                      : mode == ISA_RND_M ? (sat ? OP##_f32_dir_m_sat : OP##_f32_dir_m)         \
+                      : mode == ISA_RND_P ? (sat ? OP##_f32_dir_p_sat : OP##_f32_dir_p) : NULL)
+    switch (op) {
+    case ISA_OP_ADD: return DIR_PICK(add);
+    case ISA_OP_SUB: return DIR_PICK(sub);
+    case ISA_OP_MUL: return DIR_PICK(mul);
+    case ISA_OP_FMA: case ISA_OP_MAD: return DIR_PICK(fma);
+    default: return NULL;
+    }
+#undef DIR_PICK
+}
+
+static const isa_xdesc_t *ftz_rn_select(isa_op_t op, bool sat)
+{
+    switch (op) {
+    case ISA_OP_ADD: return sat ? add_f32_ftz_rn_sat : add_f32_ftz_rn;
+    case ISA_OP_SUB: return sat ? sub_f32_ftz_rn_sat : sub_f32_ftz_rn;
+    case ISA_OP_MUL: return sat ? mul_f32_ftz_rn_sat : mul_f32_ftz_rn;
+    case ISA_OP_FMA: case ISA_OP_MAD: return sat ? fma_f32_ftz_rn_sat : fma_f32_ftz_rn;
+    case ISA_OP_DIV: return sat ? NULL : div_f32_ftz_rn;
+    case ISA_OP_SQRT: return sat ? NULL : sqrt_f32_ftz_rn;
+    case ISA_OP_RCP: return sat ? NULL : rcp_f32_ftz_rn;
+    default: return NULL;
+    }
+}
+
 /* f64: operands below 2^-900 are scaled up by 2^200 and results below 2^-969 by 2^128
  * more (the total scale k), so that every remainder is exact; the scaled result is then
  * rounded on the grid of the scaled format and scaled back, exactly. */
@@ -462,7 +604,9 @@ bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x)
         return false;
     x->desc = NULL;
     /* Directed modes, and f32 .ftz results of operations that can round up to the
-     * smallest normal, take the explicit-rounding handlers; so does rcp.rnd.ftz.f64, whose
+     * smallest normal, take the explicit-rounding handlers (f32 .ftz to nearest through
+     * the host's result, ftz_rn_select, and those only where it is 2^-126); so does
+     * rcp.rnd.ftz.f64, whose
      * .ftz changes nothing (hardware-recorded: rcp.rn.ftz.f64 of -0x000fffffffffffff is
      * 0xffd0000000000001, of 0x7fefffffffffffff the subnormal 0x0004000000000000). */
     bool f32 = t == ISA_T_F32, f64 = t == ISA_T_F64;
@@ -475,7 +619,9 @@ bool isa_sem_fp(const isa_instr_t *in, isa_xinsn_t *x)
             return false;
         if ((in->op == ISA_OP_FMA || in->op == ISA_OP_MAD) && rnd < 0)
             return false;
-        x->desc = rounded_select((isa_op_t)in->op, f64);
+        x->desc = f32 && mode == ISA_RND_N ? ftz_rn_select((isa_op_t)in->op, sat)
+                  : f32 && !ftz && dir_select((isa_op_t)in->op, sat, mode) ? dir_select((isa_op_t)in->op, sat, mode)
+                  : rounded_select((isa_op_t)in->op, f64);
         x->aux = (uint64_t)mode | (uint64_t)ftz << 4 | (uint64_t)sat << 5;
         return x->desc != NULL;
     }

@@ -195,6 +195,30 @@ const isa_mufu_tab_t *isa_mufu_expand(isa_mufu_table_t which)
     t->blk = d.blk;
     t->off = d.off;
     t->wide = d.wide;
+    if (isa_mufu_predicted(which)) {
+        /* keep the residuals from the prediction only (mufu.h) */
+        uint8_t *res = calloc((n + 3) / 4, 1);
+        if (!res) {
+            fprintf(stderr, "ptxemu: out of memory expanding a multi-function-unit table\n");
+            abort();
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            const isa_mufu_block_t *b = &d.blk[i >> 4];
+            uint32_t v = b->wide != ISA_MUFU_NARROW ? d.wide[b->wide + (i & 15)]
+                                                    : b->base + (uint32_t)(int32_t)d.off[i];
+            int32_t r = (int32_t)(v - isa_mufu_predict(which, i));
+            if (r < -2 || r > 1)
+                broken(name, "is further from its prediction than two bits hold");
+            res[i >> 2] |= (uint8_t)((uint32_t)r & 3) << ((i & 3) * 2);
+        }
+        free(d.blk);
+        free(d.off);
+        free(d.wide);
+        t->blk = NULL;
+        t->off = NULL;
+        t->wide = NULL;
+        t->res = res;
+    }
     atomic_store_explicit(&isa_mufu_tabs[which], t, memory_order_release);
     pthread_mutex_unlock(&expand_lock);
     return t;

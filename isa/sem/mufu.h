@@ -50,17 +50,43 @@ typedef struct {
     const isa_mufu_block_t *blk;
     const int8_t *off;
     const uint32_t *wide;
+    const uint8_t *res;             /* a predicted table (isa_mufu_predict): the unit's result
+                                     * minus the prediction, -2..1, two bits an entry (blk,
+                                     * off and wide are then NULL); else NULL */
 } isa_mufu_tab_t;
 
 extern const isa_mufu_tab_t *_Atomic isa_mufu_tabs[ISA_MUFU_NTABLES];
 const isa_mufu_tab_t *isa_mufu_expand(isa_mufu_table_t t);
 
+/* The tables of MUFU.RCP, .RSQ and .SQRT are within -2..1 ulp of the correctly rounded
+ * function (measured over all of them, isa_mufu_expand checks it): they are kept as that
+ * prediction plus a 2-bit residual, a quarter of a byte an entry, so that a warp's
+ * lookups mostly hit the host's caches (RCP: 2 MiB instead of 12).  The prediction is
+ * IEEE arithmetic, the same on every host and in every build.  true for those tables. */
+static inline bool isa_mufu_predicted(isa_mufu_table_t t)
+{
+    return t == ISA_MUFU_RCP || t == ISA_MUFU_RSQ || t == ISA_MUFU_SQRT;
+}
+static inline uint32_t isa_mufu_predict(isa_mufu_table_t t, uint32_t i)
+{
+    float x = f32_of(0x3f800000u + i);
+    switch (t) {
+    case ISA_MUFU_RCP: return f32_bits(1.0f / x);
+    case ISA_MUFU_RSQ: return f32_bits((float)(1.0 / sqrt((double)x)));
+    default:           return f32_bits(sqrtf(x));
+    }
+}
+
 /* Entry i of a table (i below its size); the table is expanded on first use. */
-static inline uint32_t isa_mufu_get(isa_mufu_table_t t, uint32_t i)
+static inline __attribute__((always_inline)) uint32_t isa_mufu_get(isa_mufu_table_t t, uint32_t i)
 {
     const isa_mufu_tab_t *tab = atomic_load_explicit(&isa_mufu_tabs[t], memory_order_acquire);
     if (!tab)
         tab = isa_mufu_expand(t);
+    if (isa_mufu_predicted(t)) {
+        int32_t r = (int32_t)(tab->res[i >> 2] >> ((i & 3) * 2) & 3);
+        return isa_mufu_predict(t, i) + (uint32_t)(r >= 2 ? r - 4 : r);
+    }
     const isa_mufu_block_t *b = &tab->blk[i >> 4];
     if (b->wide != ISA_MUFU_NARROW)
         return tab->wide[b->wide + (i & 15)];
@@ -70,10 +96,14 @@ static inline uint32_t isa_mufu_get(isa_mufu_table_t t, uint32_t i)
 /* Ask for entry i of table t (expanded already) to be brought into the cache: a warp's
  * lanes look up far apart in tables of up to 24 MiB, and asking for all of them before
  * using any lets their misses overlap (twice as fast on random inputs). */
-static inline void isa_mufu_prefetch(isa_mufu_table_t t, uint32_t i)
+static inline __attribute__((always_inline)) void isa_mufu_prefetch(isa_mufu_table_t t, uint32_t i)
 {
     const isa_mufu_tab_t *tab = atomic_load_explicit(&isa_mufu_tabs[t], memory_order_acquire);
     if (tab && i < tab->n) {
+        if (tab->res) {
+            __builtin_prefetch(&tab->res[i >> 2]);
+            return;
+        }
         __builtin_prefetch(&tab->blk[i >> 4]);
         __builtin_prefetch(&tab->off[i]);
     }

@@ -26,6 +26,21 @@ CLASSES = [
     ("call_func",   "CALL", "", "", "", ""),
     ("call_inline", "INLINE", "", "", "", ""),
     ("vabsdiff4",   "b32", "mov.b32 {d}, %r1;", "vabsdiff4.u32.u32.u32.add {d}, {d}, {b}, {c};", "0x01020304", "5"),
+    # memory: 16 accesses of the class per step, each thread at its own place (W bytes
+    # apart: global in the output buffer's first 64 KiB, shared in a 4 KiB array)
+    ("ld_global_f32",    "MEM", "4", "ld.global.f32 %f11, [%rd4];", "mov.b32 %r11, %f11;", ""),
+    ("ld_global_v4_f32", "MEM", "16", "ld.global.v4.f32 {%f11, %f12, %f13, %f14}, [%rd4];", "mov.b32 %r11, %f14;", ""),
+    ("ld_global_u8",     "MEM", "1", "ld.global.u8 %h11, [%rd4];", "cvt.u32.u16 %r11, %h11;", ""),
+    ("st_global_v4_f32", "MEM", "16", "st.global.v4.f32 [%rd4], {%f10, %f10, %f10, %f10};", "mov.b32 %r11, %f10;", ""),
+    ("st_global_u8",     "MEM", "1", "st.global.u8 [%rd4], %h10;", "cvt.u32.u16 %r11, %h10;", ""),
+    ("ld_shared_v4_f32", "MEM", "16", "ld.shared.v4.f32 {%f11, %f12, %f13, %f14}, [%r13];", "mov.b32 %r11, %f14;", ""),
+    ("ld_const_f32",     "MEM", "4", "ld.const.f32 %f11, [cbank+16];", "mov.b32 %r11, %f11;", ""),
+    # what --use_fast_math and the math library emit
+    ("fma_ftz_f32", "f32", "cvt.rn.f32.u32 {d}, %r1;", "fma.rn.ftz.f32 {d}, {d}, {b}, {c};", "0f3f7fff00", "0f3c000000"),
+    ("fma_rm_f32",  "f32", "cvt.rn.f32.u32 {d}, %r1;", "fma.rm.f32 {d}, {d}, {b}, {c};", "0f3f7fff00", "0f3c000000"),
+    ("min_ftz_f32", "f32", "cvt.rn.f32.u32 {d}, %r1;", "min.ftz.f32 {d}, {d}, {b};", "0f3f7fff00", "0"),
+    ("cvt_rni_f32", "f32", "cvt.rn.f32.u32 {d}, %r1;", "cvt.rni.f32.f32 {d}, {d};", "0", "0"),
+    ("rcp_approx_ftz", "f32", "cvt.rn.f32.u32 {d}, %r1;", "rcp.approx.ftz.f32 {d}, {d};", "0", "0"),
 ]
 
 REG = {"f32": ("f", ".f32"), "b32": ("r", ".b32"), "b16": ("h", ".b16"), "f64": ("fd", ".f64")}
@@ -43,6 +58,13 @@ def body(name, t, init, insn, b, c):
     if t == "CVT16":
         step = ["cvt.rn.f16.f32 %h10, %f10;", "cvt.f32.f16 %f10, %h10;"] * 8
         return "cvt.rn.f32.u32 %f10, %r1;", step, "cvt.rzi.u32.f32 %r11, %f10;"
+    if t == "MEM":
+        w = int(init)
+        pre = ["mov.u32 %r5, %ntid.x;", "mad.lo.u32 %r6, %r2, %r5, %r1;", "and.b32 %r6, %r6, 4095;",
+               "ld.param.u64 %rd1, [out];", f"mul.wide.u32 %rd2, %r6, {w};", "add.u64 %rd4, %rd1, %rd2;",
+               f"mul.lo.u32 %r13, %r1, {w};", "mov.u32 %r14, smem;", "add.u32 %r13, %r13, %r14;",
+               "cvt.rn.f32.u32 %f10, %r1;", "cvt.u16.u32 %h10, %r1;"]
+        return "\n\t".join(pre), [insn] * 16, b
     p, _ = REG[t]
     d, bb, cc = f"%{p}10", f"%{p}11", f"%{p}12"
     pre = []
@@ -97,6 +119,7 @@ def diverged():
 
 print("// classes.ptx: written by classes.py (ptxbench's per-class table); do not edit.")
 print(".version 8.0\n.target sm_90\n.address_size 64\n")
+print(".shared .align 16 .b8 smem[4096];\n.const .align 16 .b8 cbank[64];\n")
 # A device function as nvcc calls one that is not inlined, and the same work inlined:
 # call_func and call_inline do 16 x (x = x * 3 + 1) per iteration, one through 16 calls.
 print(""".func (.param .b32 r) step(.param .b32 a)
