@@ -526,20 +526,36 @@ static int atom_add32_global_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint3
 }
 static const isa_xdesc_t atom_add32_global_d[1] = { { atom_add32_global_f, { 0 }, ISA_HON_SINK } };
 
-/* A 4-byte operation on shared memory with a 32-bit address register: the warp's
- * addresses checked together, then the lanes one after the other. */
+/* A 4-byte operation on shared memory through a 32- or 64-bit address (a register, or a
+ * variable's symbol): the warp's addresses checked together, then the lanes one after
+ * the other. */
 static int atom_shared32_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     ex_cta_t *c = w->cta;
-    const uint32_t *base = ISA_SLOT(const uint32_t, f, x->o[4]);
-    uint32_t imm = (uint32_t)x->imm - c->shared_base, hi = 0, bits = 0;   /* see ld_st.c's shared_addrs */
-    AT_LANES(mask, {
-        uint32_t a = base[l] + imm;
-        hi = a > hi ? a : hi;
-        bits |= a;
-    });
-    if ((bits & 3) || (uint64_t)hi + 4 > c->shared_size)
+    uint32_t off[ISA_LANES], hi = 0, bits = 0;   /* see ld_st.c's shared_addrs */
+    uint64_t high = 0;
+    if (x->flags & AT_BASE32) {
+        const uint32_t *base = ISA_SLOT(const uint32_t, f, x->o[4]);
+        uint32_t imm = (uint32_t)x->imm - c->shared_base;
+        AT_LANES(mask, {
+            uint32_t a = base[l] + imm;
+            off[l] = a;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        });
+    } else {
+        const uint64_t *base = ISA_SLOT(const uint64_t, f, x->o[4]);
+        AT_LANES(mask, {
+            uint64_t a64 = base[l] + (uint64_t)x->imm;
+            uint32_t a = (uint32_t)a64 - c->shared_base;
+            high |= a64 >> 32;
+            off[l] = a;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        });
+    }
+    if (high || (bits & 3) || (uint64_t)hi + 4 > c->shared_size)
         return atom_f(wv, f, x, mask);
     const uint32_t *b = ISA_SLOT(const uint32_t, f, x->o[1]);
     uint32_t *d = x->o[0] != ISA_NONE ? ISA_SLOT(uint32_t, f, x->o[0]) : NULL;
@@ -547,11 +563,11 @@ static int atom_shared32_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t 
     if (AT_KIND(x->aux) == AK_ADD) {
         AT_LANES(mask, {
             uint32_t v, add = b[l];
-            memcpy(&v, sm + (uint32_t)(base[l] + imm), 4);
+            memcpy(&v, sm + off[l], 4);
             if (d)
                 d[l] = v;
             v += add;
-            memcpy(sm + (uint32_t)(base[l] + imm), &v, 4);
+            memcpy(sm + off[l], &v, 4);
         });
         return ISA_X_NEXT;
     }
@@ -559,11 +575,11 @@ static int atom_shared32_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t 
     const uint32_t *cc = x->o[2] != ISA_NONE ? ISA_SLOT(const uint32_t, f, x->o[2]) : NULL;
     AT_LANES(mask, {
         uint32_t v, bv = b[l], cv = cc ? cc[l] : 0;
-        memcpy(&v, sm + (uint32_t)(base[l] + imm), 4);
+        memcpy(&v, sm + off[l], 4);
         if (d)
             d[l] = v;
         v = (uint32_t)fn(v, bv, cv);
-        memcpy(sm + (uint32_t)(base[l] + imm), &v, 4);
+        memcpy(sm + off[l], &v, 4);
     });
     return ISA_X_NEXT;
 }
@@ -768,7 +784,7 @@ static bool select_atom(void *pd, ex_func_t *f, const isa_instr_t *in, ex_insn_t
         if (op == ISA_M_MIN || op == ISA_M_MAX)
             x->flags |= AT_SKIP;
     }
-    if (eb == 4 && vec == 1 && shared && (x->flags & AT_BASE32) && !(x->flags & AT_SPIN))
+    if (eb == 4 && vec == 1 && shared && x->o[4] != ISA_NONE && !(x->flags & AT_SPIN))
         x->desc = atom_shared32_d;
     return true;
 }

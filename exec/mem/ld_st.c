@@ -99,6 +99,39 @@ static inline __attribute__((always_inline)) void lanes_load_elems(uint8_t *f, c
                                     uint32_t mask)
 {
     unsigned bytes = LS_BYTES(x->aux), vec = LS_VEC(x->aux), sgn = LS_SIGNED(x->aux);
+    if (vec > 1 && bytes * vec <= 8) {
+        /* a vector of small elements (ld.v4.u8, .v2.u16, .v2.f32): each lane's footprint in
+         * one load, the elements taken from it (the host is little-endian, as PTX) */
+        uint64_t wv[ISA_LANES];
+        switch (bytes * vec) {
+        case 2: ISA_LANE_LOOP(mask, { uint16_t t_; memcpy(&t_, (const void *)(base + (uintptr_t)addr[l]), 2); wv[l] = t_; }); break;
+        case 4: ISA_LANE_LOOP(mask, { uint32_t t_; memcpy(&t_, (const void *)(base + (uintptr_t)addr[l]), 4); wv[l] = t_; }); break;
+        default: ISA_LANE_LOOP(mask, { memcpy(&wv[l], (const void *)(base + (uintptr_t)addr[l]), 8); }); break;
+        }
+        for (unsigned k = 0; k < vec; k++) {
+            uint32_t slot = x->o[k];
+            if (slot == ISA_NONE)
+                continue;
+            uint8_t *d = f + slot;
+            unsigned rw = LS_RW(x->aux, k), sh = k * bytes * 8;
+#define LS_SPLIT(ST, DT) ISA_LANE_LOOP(mask, { ((DT *)(void *)d)[l] = (DT)(ST)(wv[l] >> sh); })
+            switch (bytes << 8 | rw << 1 | sgn) {
+            case 0x104: LS_SPLIT(uint8_t, uint16_t); break;
+            case 0x105: LS_SPLIT(int8_t, uint16_t); break;
+            case 0x108: LS_SPLIT(uint8_t, uint32_t); break;
+            case 0x109: LS_SPLIT(int8_t, uint32_t); break;
+            case 0x204: case 0x205: LS_SPLIT(uint16_t, uint16_t); break;
+            case 0x208: LS_SPLIT(uint16_t, uint32_t); break;
+            case 0x209: LS_SPLIT(int16_t, uint32_t); break;
+            case 0x408: case 0x409: LS_SPLIT(uint32_t, uint32_t); break;
+            case 0x410: LS_SPLIT(uint32_t, uint64_t); break;
+            case 0x411: LS_SPLIT(int32_t, uint64_t); break;
+            default: ISA_LANE_LOOP(mask, { reg_store(f, slot, rw, l, extend(wv[l] >> sh, bytes, sgn)); }); break;
+            }
+#undef LS_SPLIT
+        }
+        return;
+    }
     for (unsigned k = 0; k < vec; k++) {
         uint32_t slot = x->o[k];
         if (slot == ISA_NONE)
@@ -482,15 +515,30 @@ ISA_HOT static int st_local_fast_f(void *wv, uint8_t *f, const isa_xinsn_t *x, u
 }
 static const isa_xdesc_t st_local_fast_d[1] = { { st_local_fast_f, { 0 }, 0 } };
 
-/* ld/st.shared of a 4- or 8-byte register with a 32-bit address register: the warp's
- * addresses are computed once, checked together, then used. */
+/* ld/st.shared through a 32- or 64-bit address (a register, or a variable's symbol): the
+ * warp's addresses are computed once, checked together, then used. */
 static inline bool shared_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
                                 unsigned bytes, uint64_t *addr)
 {
-    const uint32_t *b = ISA_SLOT(const uint32_t, f, x->o[4]);
     /* relative to the CTA's own shared memory (its addresses carry its cluster rank): an
      * address of another CTA wraps beyond the size and takes the slow path */
     uint32_t imm = (uint32_t)x->imm - w->cta->shared_base, hi = 0, bits = 0;
+    if (!(x->flags & LS_BASE32)) {
+        /* a 64-bit address (a variable's symbol, [sdata+4], holds one in every lane):
+         * beyond 32 bits it is no shared address (the general path faults) */
+        const uint64_t *b64 = ISA_SLOT(const uint64_t, f, x->o[4]);
+        uint64_t high = 0;
+        ISA_LANE_LOOP(mask, {
+            uint64_t a64 = b64[l] + (uint64_t)x->imm;
+            uint32_t a = (uint32_t)a64 - w->cta->shared_base;
+            high |= a64 >> 32;
+            addr[l] = a;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        });
+        return !high && !(bits & (bytes - 1)) && (uint64_t)hi + bytes <= w->cta->shared_size;
+    }
+    const uint32_t *b = ISA_SLOT(const uint32_t, f, x->o[4]);
     if (mask == ISA_FULL) {
         for (unsigned l = 0; l < ISA_LANES; l++) {
             uint32_t a = b[l] + imm;
@@ -1114,8 +1162,8 @@ done:
         (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes)
         x->desc = st_global_fast_d;
     if (isa_spaces[sp == ISA_SP_NONE ? ISA_SP_GLOBAL : sp].window == ISA_SP_SHARED && vec == 1 &&
-        (x->flags & LS_BASE32) && x->o[4] != ISA_NONE && (bytes == 4 || bytes == 8) &&
-        LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE)
+        !(x->flags & LS_PSYM) && x->o[4] != ISA_NONE && (bytes == 4 || bytes == 8) &&
+        LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE && (aux >> 48) == 0)
         x->desc = load ? ld_shared_fast_d : st_shared_fast_d;
     if (sp == ISA_SP_NONE && vec == 1 && !(x->flags & (LS_PSYM | LS_BASE32)) && x->o[4] != ISA_NONE &&
         (bytes == 4 || bytes == 8) && LS_RW(aux, 0) == bytes && x->o[0] != ISA_NONE && (aux >> 48) == 0)
@@ -1137,7 +1185,7 @@ done:
             ;
         else if (sp == ISA_SP_GLOBAL && !base32)
             x->desc = load ? ld_global_vec_d : st_global_vec_d;
-        else if (sp != ISA_SP_NONE && isa_spaces[sp].window == ISA_SP_SHARED && base32)
+        else if (sp != ISA_SP_NONE && isa_spaces[sp].window == ISA_SP_SHARED)
             x->desc = load ? ld_shared_vec_d : st_shared_vec_d;
         else if (sp == ISA_SP_NONE && !base32)
             x->desc = load ? ld_generic_vec_d : st_generic_vec_d;

@@ -74,6 +74,31 @@ ISA_HOT static int cvt_int_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32
         ISA_LANE_LOOP(mask, { dx[l] = (uint32_t)sx[l]; });
         return ISA_X_NEXT;
     }
+    if (!CV_SAT(a) && sb <= 32 && db <= 32 && (CV_SW(a) == 2 || CV_SW(a) == 4) && (CV_DW(a) == 2 || CV_DW(a) == 4)) {
+        /* the 8-, 16- and 32-bit conversions without .sat (cvt.u32.u16, cvt.s32.s8,
+         * cvt.u16.u32, ...): the source's low sb bits extended by its sign, then the low
+         * db bits by the destination's, in 32-bit shifts the compiler vectorises */
+        unsigned sh = 32 - sb, dh = 32 - db;
+#define CVT_I32(ST, DT)                                                                       \
+        do {                                                                                  \
+            const ST *sx = (const ST *)(const void *)s;                                       \
+            DT *dx = (DT *)(void *)d;                                                         \
+            ISA_LANE_LOOP(mask, {                                                             \
+                uint32_t v = (uint32_t)sx[l] << sh;                                           \
+                v = ss ? (uint32_t)((int32_t)v >> sh) : v >> sh;                              \
+                v <<= dh;                                                                     \
+                dx[l] = (DT)(ds ? (uint32_t)((int32_t)v >> dh) : v >> dh);                    \
+            });                                                                               \
+        } while (0)
+        switch (CV_SW(a) << 4 | CV_DW(a)) {
+        case 0x22: CVT_I32(uint16_t, uint16_t); break;
+        case 0x24: CVT_I32(uint16_t, uint32_t); break;
+        case 0x42: CVT_I32(uint32_t, uint16_t); break;
+        default:   CVT_I32(uint32_t, uint32_t); break;
+        }
+#undef CVT_I32
+        return ISA_X_NEXT;
+    }
     ISA_LANE_LOOP(mask, {
         int64_t v = ext(slot_read(s, CV_SW(a), l), sb, ss);
         if (CV_SAT(a)) {
@@ -138,6 +163,41 @@ ISA_HOT static int cvt_i2f_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32
             const uint32_t *sx = (const uint32_t *)(const void *)s;   /* the usual: a 32-bit register */
             if (ss)
                 ISA_LANE_LOOP(mask, { ((float *)(void *)d)[l] = (float)(int32_t)sx[l]; });
+            else
+                ISA_LANE_LOOP(mask, { ((float *)(void *)d)[l] = (float)sx[l]; });
+            return ISA_X_NEXT;
+        }
+        if (sb <= 32 && (CV_SW(a) == 2 || CV_SW(a) == 4)) {
+            /* an 8-, 16- or 32-bit integer: extended in 32 bits, converted (straight loops) */
+            unsigned sh = 32 - sb;
+#define I2F(ST, DT)                                                                           \
+            do {                                                                              \
+                const ST *sx = (const ST *)(const void *)s;                                   \
+                DT *dx = (DT *)(void *)d;                                                     \
+                if (ss)                                                                       \
+                    ISA_LANE_LOOP(mask, { dx[l] = (DT)((int32_t)((uint32_t)sx[l] << sh) >> sh); }); \
+                else                                                                          \
+                    ISA_LANE_LOOP(mask, { dx[l] = (DT)(((uint32_t)sx[l] << sh) >> sh); });    \
+            } while (0)
+            if (CV_SW(a) == 2 && f64)
+                I2F(uint16_t, double);
+            else if (CV_SW(a) == 2)
+                I2F(uint16_t, float);
+            else if (f64)
+                I2F(uint32_t, double);
+            else
+                I2F(uint32_t, float);
+#undef I2F
+            return ISA_X_NEXT;
+        }
+        if (sb == 64 && CV_SW(a) == 8) {
+            const uint64_t *sx = (const uint64_t *)(const void *)s;
+            if (f64 && ss)
+                ISA_LANE_LOOP(mask, { ((double *)(void *)d)[l] = (double)(int64_t)sx[l]; });
+            else if (f64)
+                ISA_LANE_LOOP(mask, { ((double *)(void *)d)[l] = (double)sx[l]; });
+            else if (ss)
+                ISA_LANE_LOOP(mask, { ((float *)(void *)d)[l] = (float)(int64_t)sx[l]; });
             else
                 ISA_LANE_LOOP(mask, { ((float *)(void *)d)[l] = (float)sx[l]; });
             return ISA_X_NEXT;
@@ -290,6 +350,39 @@ ISA_HOT static int cvt_f2i_f(void *w_, uint8_t *f, const isa_xinsn_t *in, uint32
         }
 #undef NOROUND
 #undef F2I32
+        return ISA_X_NEXT;
+    }
+    if (src64 && db == 32 && CV_DW(a) == 4) {
+        /* cvt.{rni,rzi,rmi,rpi}.{s32,u32}.f64: the host's exact integer rounding, then
+         * f2i's clamps; a NaN gives 0x80000000 (an f64 source) */
+        const double *sx = (const double *)(const void *)s;
+        uint32_t *dx = (uint32_t *)(void *)d;
+#define F64I32(ROUND)                                                                         \
+        do {                                                                                  \
+            if (ds)                                                                           \
+                ISA_LANE_LOOP(mask, {                                                         \
+                    double x = sx[l];                                                         \
+                    double y = ROUND(x);                                                      \
+                    int32_t in_range = (int32_t)(y > -0x1p31 && y < 0x1p31 ? y : 0.0);        \
+                    uint32_t r = (uint32_t)(y >= 0x1p31 - 1 ? INT32_MAX : y <= -0x1p31 ? INT32_MIN : in_range); \
+                    dx[l] = x != x ? 0x80000000u : r;                                         \
+                });                                                                           \
+            else                                                                              \
+                ISA_LANE_LOOP(mask, {                                                         \
+                    double x = sx[l];                                                         \
+                    double y = ROUND(x);                                                      \
+                    uint32_t in_range = (uint32_t)(y > 0.0 && y < 0x1p32 ? y : 0.0);          \
+                    uint32_t r = y >= 0x1p32 - 1 ? UINT32_MAX : in_range;                     \
+                    dx[l] = x != x ? 0x80000000u : r;                                         \
+                });                                                                           \
+        } while (0)
+        switch (mode) {
+        case RND_Z: F64I32(trunc); break;
+        case RND_N: F64I32(nearbyint); break;
+        case RND_M: F64I32(floor); break;
+        default:    F64I32(ceil); break;
+        }
+#undef F64I32
         return ISA_X_NEXT;
     }
     ISA_LANE_LOOP(mask, {

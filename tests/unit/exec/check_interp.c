@@ -594,6 +594,40 @@ START_TEST(loop_on_a_call_result)
 }
 END_TEST
 
+/* A CTA reading a flag through atomics that leave it as it is (atomicAdd(flag, 0),
+ * atomicOr(flag, 0), atomicMax(flag, 0)) until a later CTA sets it polls: it gives way
+ * after 256 such reads, one worker, instead of spinning through its whole time slice
+ * (2^20 warp instructions) while the CTA it waits for stands still (HeCBench's pad). */
+START_TEST(atomic_reads_are_polls)
+{
+    static const char *const op[] = { "add.u32", "or.b32", "max.u32" };
+    for (unsigned k = 0; k < 3; k++) {
+        char text[2048];
+        snprintf(text, sizeof text, "%s.visible .entry k(.param .u64 out)\n{\n%s"
+                 "ld.param.u64 %%rd1, [out]; mov.u32 %%r1, %%ctaid.x; mov.u32 %%r2, %%tid.x;\n"
+                 "or.b32 %%r3, %%r1, %%r2; setp.ne.u32 %%p1, %%r3, 0; @%%p1 bra S;\n"
+                 "L: atom.global.%s %%r4, [%%rd1], 0; setp.eq.u32 %%p2, %%r4, 0; @%%p2 bra L;\n"
+                 "st.global.u32 [%%rd1+4], %%r4;\n"
+                 "S: setp.ne.u32 %%p3, %%r1, 7; @%%p3 bra E; setp.ne.u32 %%p4, %%r2, 0; @%%p4 bra E;\n"
+                 "st.relaxed.gpu.global.u32 [%%rd1], 5;\nE: ret;\n}\n", HDR, REGS, op[k]);
+        isa_module_t *m = exu_load(text);
+        ex_program_t *p = exu_program(m);
+        uint32_t *buf = calloc(64, sizeof *buf);
+        exu_map(p, buf, 64 * sizeof *buf);
+        uint64_t param = (uint64_t)(uintptr_t)buf;
+        ex_launch_t l = { { 8, 1, 1 }, { 32, 1, 1 }, 0, 1, 0, NULL, 0, false, { 0, 0, 0 }, false };
+        ex_stats_t st;
+        ck_assert_int_eq(ex_launch(p, 0, &l, &param, sizeof param, &st), ISA_ST_OK);
+        ck_assert_uint_eq(buf[1], 5);
+        ck_assert_msg(st.warp_instrs < 100000, "%s: %llu warp instructions: the spinning CTA did not give way",
+                      op[k], (unsigned long long)st.warp_instrs);
+        ex_stats_clear(&st);
+        free(buf);
+        exu_program_free(p);
+    }
+}
+END_TEST
+
 /* A lane that runs a counted loop alone keeps the others at the join (lane 1 would set
  * the flag lane 0 reads); a lane group spinning on a volatile flag lets the lane waiting
  * at the join run on and set it (the loop yields). */
@@ -819,6 +853,7 @@ Suite *make_interp_suite(void)
     tcase_add_test(tc, join_after_a_wait);
     tcase_add_test(tc, split_at_the_end_of_a_turn);
     tcase_add_test(tc, counted_and_yielding_loops);
+    tcase_add_test(tc, atomic_reads_are_polls);
     tcase_add_test(tc, spin_in_a_call);
     tcase_add_test(tc, loop_on_a_call_result);
     tcase_add_test(tc, nanosleep_advances_the_clock);
