@@ -517,7 +517,7 @@ static const isa_xdesc_t st_local_fast_d[1] = { { st_local_fast_f, { 0 }, 0 } };
 
 /* ld/st.shared through a 32- or 64-bit address (a register, or a variable's symbol): the
  * warp's addresses are computed once, checked together, then used. */
-static inline bool shared_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
+static inline __attribute__((always_inline)) bool shared_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
                                 unsigned bytes, uint64_t *addr)
 {
     /* relative to the CTA's own shared memory (its addresses carry its cluster rank): an
@@ -588,7 +588,7 @@ static const isa_xdesc_t st_shared_fast_d[1] = { { st_shared_fast_f, { 0 }, 0 } 
  * access goes as the shared or global fast path does; the base to add is left in *base.
  * Anything else (local, parameters, other CTAs, mixed spaces, faults) takes the general
  * path. */
-static inline bool generic_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
+static inline __attribute__((always_inline)) bool generic_addrs(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask,
                                  unsigned bytes, uint64_t *addr, uintptr_t *base)
 {
     const uint64_t *b = ISA_SLOT(const uint64_t, f, x->o[4]);

@@ -47,7 +47,7 @@ static inline float lg2_approx(float a, bool ftz)
         return f32_of(isa_mufu_lg2(f32_bits(a * 0x1p24f))) - 24.0f;
     return f32_of(isa_mufu_lg2(f32_bits(a)));
 }
-static inline float ex2_approx(float a, bool ftz)
+static inline __attribute__((always_inline)) float ex2_approx(float a, bool ftz)
 {
     if (!ftz && a < -126.0f) {
         float h = f32_of(isa_mufu_ex2(f32_bits(a * 0.5f)));
