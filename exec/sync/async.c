@@ -697,11 +697,54 @@ static bool select_mbarrier(void *pd, ex_func_t *f, const isa_instr_t *in, ex_in
 #define CP_IGNORE     0x04
 #define CP_IGNORE_NEG 0x08
 
+#define AS_LANES(mask, ...)                                                                      \
+    for (uint32_t m_ = (mask); m_; m_ &= m_ - 1) {                                               \
+        unsigned l = (unsigned)__builtin_ctz(m_);                                                \
+        __VA_ARGS__;                                                                             \
+    }
+/* The common cp.async (no src-size, no ignore-src): every lane's source aligned in one
+ * registered global range and its destination aligned in the CTA's own shared memory;
+ * then the copies, without a lookup per lane.  false: the general path decides. */
+static inline bool cp_async_fast(ex_warp_t *w, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, unsigned size,
+                                 int64_t soff)
+{
+    ex_cta_t *c = w->cta;
+    uint64_t src[ISA_LANES], lo = UINT64_MAX, hi = 0, bits = 0, dhigh = 0;
+    uint32_t dst[ISA_LANES], dhi = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t da = ex_addr_lane(f, x->o[1], x->flags & CP_DB32, x->imm, l) - c->shared_base;
+        uint64_t sa = ex_addr_lane(f, x->o[4], x->flags & CP_SB32, soff, l);
+        src[l] = sa;
+        dst[l] = (uint32_t)da;
+        bits |= sa | da;
+        dhigh |= da >> 32;             /* below the CTA's base, or beyond 32 bits */
+        lo = sa < lo ? sa : lo;
+        hi = sa > hi ? sa : hi;
+        dhi = (uint32_t)da > dhi ? (uint32_t)da : dhi;
+    }
+    if ((bits & ((uint64_t)size - 1)) || dhigh || (uint64_t)dhi + size > c->shared_size || !mask)
+        return false;
+    ex_grange_t *gc = &w->gcache[((uintptr_t)x / sizeof *x) % EX_GCACHE];
+    if (!(lo >= gc->lo && hi + size <= gc->hi) &&
+        (!ex_global_range(c->p, (uintptr_t)lo, &gc->lo, &gc->hi) || hi + size > gc->hi))
+        return false;
+    uint8_t *sm = c->shared;
+    switch (size) {
+    case 4:  AS_LANES(mask, memcpy(sm + dst[l], (const void *)(uintptr_t)src[l], 4)); break;
+    case 8:  AS_LANES(mask, memcpy(sm + dst[l], (const void *)(uintptr_t)src[l], 8)); break;
+    default: AS_LANES(mask, memmove(sm + dst[l], (const void *)(uintptr_t)src[l], 16)); break;
+    }
+    return true;
+}
+
 static int cp_async_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
 {
     ex_warp_t *w = wv;
     unsigned size = (unsigned)(x->aux >> 32 & 0xff);
     int64_t soff = (int32_t)(uint32_t)x->aux;
+    if (!(x->flags & CP_IGNORE) && x->o[2] == ISA_NONE && cp_async_fast(w, f, x, mask, size, soff))
+        return ISA_X_NEXT;
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint64_t da = ex_addr_lane(f, x->o[1], x->flags & CP_DB32, x->imm, l);
