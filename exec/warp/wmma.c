@@ -139,6 +139,31 @@ static int wm_fault(ex_warp_t *w, const isa_xinsn_t *x, uint32_t mask, const cha
     return ISA_X_FAULT;
 }
 
+/* Host memory for the bytes [lo, hi) of a lane's elements when they lie in one global
+ * allocation or in the CTA's own shared memory, else NULL (nothing recorded: the caller
+ * then translates element by element, which reports a fault).  Local memory is
+ * interleaved by lane, so it always goes element by element. */
+static uint8_t *span_host(ex_warp_t *w, unsigned space, uint64_t lo, uint64_t hi)
+{
+    ex_cta_t *c = w->cta;
+    if (space == EX_SP_GENERIC) {
+        if ((lo & EX_WIN_MASK) == 0 && (hi & EX_WIN_MASK) == 0)
+            space = ISA_SP_GLOBAL;
+        else if ((lo & EX_WIN_MASK) == EX_WIN_SHARED && ((hi - 1) & EX_WIN_MASK) == EX_WIN_SHARED) {
+            space = ISA_SP_SHARED;
+            lo -= EX_WIN_SHARED;
+            hi -= EX_WIN_SHARED;
+        } else
+            return NULL;
+    }
+    if (isa_spaces[space].window == ISA_SP_GLOBAL)
+        return ex_global_ok(c->p, (uintptr_t)lo, hi - lo) ? (uint8_t *)(uintptr_t)lo : NULL;
+    if (isa_spaces[space].window == ISA_SP_SHARED && !(hi >> 32) && lo >= c->shared_base &&
+        hi - c->shared_base <= c->shared_size)
+        return c->shared + (lo - c->shared_base);
+    return NULL;
+}
+
 static int ldst_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, bool store)
 {
     ex_warp_t *w = wv;
@@ -149,6 +174,11 @@ static int ldst_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, boo
     unsigned rows, cols, t = AUX_T(a), mx = AUX_MX(a);
     dims(mx, AUX_M(a), AUX_N(a), AUX_K(a), &rows, &cols);
     unsigned U = rows * cols / ISA_LANES, E = x->vec * wt_per_reg[t], eb = wt_bytes[t], bits = wt_bits[t];
+    /* element e's place in its register's lane 0 (elem_at), and the lane stride */
+    uint32_t reg[32];
+    unsigned rb = t == WT_F64 ? 8 : 4;
+    for (unsigned e = 0; e < E && e < 32 && !WT_SUB(t); e++)
+        reg[e] = (uint32_t)(elem_at(f, fn, x->target, t, e, 0) - f);
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint64_t base = ex_addr_lane(f, x->o[4], x->flags & WM_B32, x->imm, l);
@@ -175,6 +205,42 @@ static int ldst_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask, boo
                 unsigned sh = (e % wt_per_reg[t]) * bits;
                 *reg = (*reg & ~(((1u << bits) - 1) << sh)) | v << sh;
             }
+            continue;
+        }
+        /* the lane's U elements (the first U of E; the rest repeat them), translated as
+         * one span where they lie in one allocation or the CTA's shared memory */
+        uint64_t off[32], lo = UINT64_MAX, hi = 0, amis = 0;
+        unsigned r0 = l * U / cols, c0 = l * U % cols;
+        for (unsigned e = 0; e < U && U <= 32; e++) {
+            off[e] = (AUX_COL(a) ? (uint64_t)c0 * ld + r0 : (uint64_t)r0 * ld + c0) * eb;
+            uint64_t addr = base + off[e];
+            lo = addr < lo ? addr : lo;
+            hi = addr > hi ? addr : hi;
+            amis |= addr % eb;
+            if (++c0 == cols) {
+                c0 = 0;
+                r0++;
+            }
+        }
+        uint8_t *span = U <= 32 && !amis && hi + eb > lo ? span_host(w, x->width, lo, hi + eb) : NULL;
+        if (span && E <= 32) {
+            uint8_t *h0 = span + (base - lo);
+            unsigned n = store ? U : E;
+#define WM_COPY(B)                                                                            \
+            for (unsigned e = 0; e < n; e++) {                                                \
+                uint8_t *r8 = f + reg[e] + l * rb;                                            \
+                if (store)                                                                    \
+                    memcpy(h0 + off[e % U], r8, B);                                           \
+                else                                                                          \
+                    memcpy(r8, h0 + off[e % U], B);                                           \
+            }
+            switch (eb) {
+            case 1: WM_COPY(1) break;
+            case 2: WM_COPY(2) break;
+            case 4: WM_COPY(4) break;
+            default: WM_COPY(8) break;
+            }
+#undef WM_COPY
             continue;
         }
         for (unsigned e = 0; e < E; e++) {
