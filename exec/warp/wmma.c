@@ -726,7 +726,9 @@ static int ldmatrix_f(void *wv, uint8_t *f, const isa_xinsn_t *x, uint32_t mask)
                 w->fault_addr = addr;
                 return ISA_X_FAULT;
             }
-            row[r] = ex_mem(w, l, x->width == EX_SP_GENERIC ? ISA_SP_NONE : (isa_space_t)x->width, addr, 16, x);
+            row[r] = (uint16_t *)(void *)span_host(w, x->width, addr, addr + 16);   /* the CTA's shared memory */
+            if (!row[r])
+                row[r] = ex_mem(w, l, x->width == EX_SP_GENERIC ? ISA_SP_NONE : (isa_space_t)x->width, addr, 16, x);
             if (!row[r])
                 return ISA_X_FAULT;
         }
