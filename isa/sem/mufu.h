@@ -120,7 +120,7 @@ static inline void isa_mufu_prefetch_lg2(uint32_t u)
     isa_mufu_prefetch(((u >> 23) & 0xffu) >= 127 ? ISA_MUFU_LG2 : ISA_MUFU_LG2M, u & 0x7fffffu);
 }
 
-static inline void isa_mufu_prefetch_ex2(uint32_t u)
+static inline __attribute__((always_inline)) void isa_mufu_prefetch_ex2(uint32_t u)
 {
     uint32_t e = (u >> 23) & 0xffu;
     float x = f32_of(u);
@@ -174,7 +174,7 @@ static inline uint32_t isa_mufu_root(uint32_t u, bool sq)
 /* lg2 of m * 2^n: n + log2(m) rounded toward zero.  The table of [1,2) gives it for
  * n >= 0; that of [0.5,1), n - 1 + log2(m) rounded toward zero, holds the unit's
  * finer bits for n < 0, where the sum's magnitude is |n| - log2(m). */
-static inline uint32_t isa_mufu_lg2(uint32_t u)
+static inline __attribute__((always_inline)) uint32_t isa_mufu_lg2(uint32_t u)
 {
     uint32_t e = ISA_MUFU_EXP(u), m = u & 0x7fffffu;
     if (e == 255 && m)
@@ -188,7 +188,10 @@ static inline uint32_t isa_mufu_lg2(uint32_t u)
     int n = (int)e - 127;
     double v = n >= 0 ? n + (double)f32_of(isa_mufu_get(ISA_MUFU_LG2, m))
                       : (n + 1) + (double)f32_of(isa_mufu_get(ISA_MUFU_LG2M, m));  /* exact */
-    return f32_bits((float)isa_fp_round(v, 0, -126, 127, 23, ISA_RND_Z));
+    /* rounded toward zero: the nearest float, one step toward zero when it lies beyond v
+     * (|v| <= 128: never an infinity; a nonzero float's magnitude is one below in its bits) */
+    uint32_t r = f32_bits((float)v);
+    return fabs((double)f32_of(r)) > fabs(v) ? r - 1 : r;
 }
 /* ex2 of x: x in fixed point with 23 fraction bits, its magnitude truncated; a negative
  * one is complemented (-a - 1), unless its fraction is zero (-a): the integer part scales
