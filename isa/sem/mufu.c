@@ -1,6 +1,7 @@
 /* mufu.c: the recorded tables of the multi-function unit (mufu.h), embedded compressed
  * (isa/sem/mufu/NAME.zst, written by tests/mufu/tables.py) and expanded on first use. */
 #include "isa/sem/mufu.h"
+#include "isa/sem/sem.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -63,12 +64,46 @@ typedef struct {
     uint32_t i, prev, blkv[16];
     unsigned char pend[5];          /* an escape whose bytes are still arriving */
     unsigned npend;
+    uint8_t *res;                   /* a predicted table's residuals (mufu.h), else NULL */
+    isa_mufu_table_t which;
+    bool far;                       /* an entry of it further from the prediction than 2 bits hold */
+    uint32_t cfirst, ccnt, cval[4096]; /* its entries not yet turned into residuals */
 } decoder_t;
+
+static void predict_chunk(isa_mufu_table_t which, uint32_t i0, uint32_t cnt, uint32_t *pred);
+
+/* The residuals of the entries collected in d->cval (a whole number of blocks). */
+static void flush_residuals(decoder_t *d)
+{
+    static uint32_t pred[4096];           /* under expand_lock */
+    uint32_t bad = 0;
+    predict_chunk(d->which, d->cfirst, d->ccnt, pred);
+    for (uint32_t k = 0; k < d->ccnt; k++) {
+        uint32_t i = d->cfirst + k, r = d->cval[k] - pred[k] + 2;      /* -2..1 as 0..3 */
+        bad |= r > 3;
+        d->res[i >> 2] |= (uint8_t)(((r - 2) & 3) << ((i & 3) * 2));
+    }
+    /* the lookups' own prediction (mufu.h) must agree with this one */
+    for (uint32_t k = 0; k < d->ccnt && k < 16; k++)
+        bad |= pred[k] != isa_mufu_predict(d->which, d->cfirst + k);
+    d->far |= bad != 0;
+    d->ccnt = 0;
+}
 
 /* Block `first >> 4` of the table is complete with cnt entries in d->blkv: narrow (a base
  * and byte offsets) where its entries lie within a byte of the first, else whole. */
 static void finish_block(decoder_t *d, uint32_t first, uint32_t cnt)
 {
+    if (d->res) {
+        /* a predicted table keeps each entry's residual from the prediction only */
+        if (d->ccnt == 0)
+            d->cfirst = first;
+        memcpy(d->cval + d->ccnt, d->blkv, cnt * sizeof *d->blkv);
+        d->ccnt += cnt;
+        if (d->ccnt == sizeof d->cval / sizeof *d->cval)
+            flush_residuals(d);
+        return;
+    }
     uint32_t base = d->blkv[0];
     int32_t o[16] = { 0 };
     bool narrow = true;
@@ -156,6 +191,27 @@ static void feed(decoder_t *d, const unsigned char *p, size_t n, const char *nam
     }
 }
 
+/* The predictions of entries i0 .. i0 + cnt - 1 of a predicted table (mufu.h), built for
+ * the host's vector units: expanding the three tables then costs about what decompressing
+ * them does. */
+ISA_HOT static void predict_chunk(isa_mufu_table_t which, uint32_t i0, uint32_t cnt, uint32_t *pred)
+{
+    switch (which) {
+    case ISA_MUFU_RCP:
+        for (uint32_t k = 0; k < cnt; k++)
+            pred[k] = f32_bits(1.0f / f32_of(0x3f800000u + i0 + k));
+        break;
+    case ISA_MUFU_RSQ:
+        for (uint32_t k = 0; k < cnt; k++)
+            pred[k] = f32_bits((float)(1.0 / sqrt((double)f32_of(0x3f800000u + i0 + k))));
+        break;
+    default:
+        for (uint32_t k = 0; k < cnt; k++)
+            pred[k] = f32_bits(sqrtf(f32_of(0x3f800000u + i0 + k)));
+        break;
+    }
+}
+
 const isa_mufu_tab_t *isa_mufu_expand(isa_mufu_table_t which)
 {
     pthread_mutex_lock(&expand_lock);
@@ -169,8 +225,15 @@ const isa_mufu_tab_t *isa_mufu_expand(isa_mufu_table_t which)
     isa_mufu_tab_t *t = calloc(1, sizeof *t);
     decoder_t d = { .t = t };
     t->n = n;
-    d.blk = calloc((n + 15) / 16, sizeof *d.blk);
-    d.off = calloc(n, 1);
+    d.which = which;
+    if (isa_mufu_predicted(which)) {
+        d.res = calloc((n + 3) / 4, 1);
+        d.blk = (isa_mufu_block_t *)d.res;  /* only tested for NULL below */
+        d.off = (int8_t *)d.res;
+    } else {
+        d.blk = calloc((n + 15) / 16, sizeof *d.blk);
+        d.off = calloc(n, 1);
+    }
     ZSTD_DStream *z = ZSTD_createDStream();
     unsigned char buf[1 << 16];
     if (!t || !d.blk || !d.off || !z) {
@@ -190,34 +253,21 @@ const isa_mufu_tab_t *isa_mufu_expand(isa_mufu_table_t which)
             broken(name, "is truncated");
     }
     ZSTD_freeDStream(z);
+    if (d.res && d.ccnt)
+        flush_residuals(&d);
     if (d.i != n || d.npend)
         broken(name, "has fewer entries than it should");
     t->blk = d.blk;
     t->off = d.off;
     t->wide = d.wide;
     if (isa_mufu_predicted(which)) {
-        /* keep the residuals from the prediction only (mufu.h) */
-        uint8_t *res = calloc((n + 3) / 4, 1);
-        if (!res) {
-            fprintf(stderr, "ptxemu: out of memory expanding a multi-function-unit table\n");
-            abort();
-        }
-        for (uint32_t i = 0; i < n; i++) {
-            const isa_mufu_block_t *b = &d.blk[i >> 4];
-            uint32_t v = b->wide != ISA_MUFU_NARROW ? d.wide[b->wide + (i & 15)]
-                                                    : b->base + (uint32_t)(int32_t)d.off[i];
-            int32_t r = (int32_t)(v - isa_mufu_predict(which, i));
-            if (r < -2 || r > 1)
-                broken(name, "is further from its prediction than two bits hold");
-            res[i >> 2] |= (uint8_t)((uint32_t)r & 3) << ((i & 3) * 2);
-        }
-        free(d.blk);
-        free(d.off);
-        free(d.wide);
+        if (d.far)
+            broken(name, "is further from its prediction than two bits hold (or predicted differently at lookup)");
         t->blk = NULL;
         t->off = NULL;
+        free(d.wide);
         t->wide = NULL;
-        t->res = res;
+        t->res = d.res;
     }
     atomic_store_explicit(&isa_mufu_tabs[which], t, memory_order_release);
     pthread_mutex_unlock(&expand_lock);
