@@ -41,7 +41,7 @@ static inline float sqrt_approx(float a, bool ftz)
         return f32_of(isa_mufu_root(f32_bits(a * 0x1p24f), true)) * 0x1p-12f;
     return f32_of(isa_mufu_root(f32_bits(a), true));
 }
-static inline float lg2_approx(float a, bool ftz)
+static inline __attribute__((always_inline)) float lg2_approx(float a, bool ftz)
 {
     if (!ftz && f32_sub(a))
         return f32_of(isa_mufu_lg2(f32_bits(a * 0x1p24f))) - 24.0f;
