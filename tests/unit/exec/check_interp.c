@@ -624,6 +624,7 @@ START_TEST(atomic_reads_are_polls)
         ex_stats_clear(&st);
         free(buf);
         exu_program_free(p);
+        isa_module_free(m);
     }
 }
 END_TEST
