@@ -233,7 +233,7 @@ F32_FTZ_RN(rcp_f32_ftz_rn, 1, ID, 1.0f / a, f32_div_r(1.0f, a, in->aux))
  * (f32 products are exact in double; two_sum), rounded by f32_directed's rule written as
  * selects over the lanes, so that the loop vectorises; zeros and NaNs as f32_finish.
  * aux as the explicit-rounding handlers'. */
-static inline uint32_t dir_round(double x, double y, double hi, double lo, bool m_dn, bool m_up, bool m_z)
+static inline __attribute__((always_inline)) uint32_t dir_round(double x, double y, double hi, double lo, bool m_dn, bool m_up, bool m_z)
 {
     float r = (float)hi;
     double rd = r;
@@ -246,16 +246,17 @@ static inline uint32_t dir_round(double x, double y, double hi, double lo, bool 
     uint32_t uup = z ? 0x00000001u : ng ? u - 1 : u + 1;
     u = dn ? udn : up ? uup : u;
     /* an exact zero: two zeros of one sign keep it, else -0 down and +0 otherwise */
-    uint32_t zs = (x == 0 && y == 0 && signbit(x) == signbit(y)) ? f32_bits((float)x) : m_dn ? 0x80000000u : 0u;
+    uint32_t zs = (x == 0 && y == 0 && !((f64_bits(x) ^ f64_bits(y)) >> 63)) ? f32_bits((float)x)
+                  : m_dn ? 0x80000000u : 0u;
     u = hi == 0 ? zs : u;
     return hi != hi ? 0x7fffffffu : u;
 }
-static inline uint32_t dir_add(double x, double y, bool m_dn, bool m_up, bool m_z)
+static inline __attribute__((always_inline)) uint32_t dir_add(double x, double y, bool m_dn, bool m_up, bool m_z)
 {
     double hi = x + y, bb = hi - x, lo = (x - (hi - bb)) + (y - bb);   /* two_sum */
     return dir_round(x, y, hi, lo, m_dn, m_up, m_z);
 }
-static inline uint32_t dir_mul(double a, double b, bool m_dn, bool m_up, bool m_z)
+static inline __attribute__((always_inline)) uint32_t dir_mul(double a, double b, bool m_dn, bool m_up, bool m_z)
 {
     double p = a * b;                     /* exact: 24-bit by 24-bit */
     return dir_round(p, p, p, 0, m_dn, m_up, m_z);
@@ -279,17 +280,30 @@ static inline uint32_t dir_mul(double a, double b, bool m_dn, bool m_up, bool m_
         return ISA_X_NEXT;                                                                       \
     }                                                                                            \
     static const isa_xdesc_t NAME[1] = { { NAME##_f, { 4, 4, 4, NSRC > 2 ? 4 : 0 }, 0 } };
-#define DIR_SET(SFX, POST, MODE)                                                                  \
-    F32_DIR(add_f32_dir##SFX, 2, POST, dir_add(a, b, m_dn, m_up, m_z), MODE)                      \
-    F32_DIR(sub_f32_dir##SFX, 2, POST, dir_add(a, -b, m_dn, m_up, m_z), MODE)                     \
-    F32_DIR(mul_f32_dir##SFX, 2, POST, dir_mul(a, b, m_dn, m_up, m_z), MODE)                      \
-    F32_DIR(fma_f32_dir##SFX, 3, POST, dir_add(a * b, c, m_dn, m_up, m_z), MODE)
-DIR_SET(_z, ID, ISA_RND_Z)
-DIR_SET(_z_sat, f32_sat, ISA_RND_Z)
-DIR_SET(_m, ID, ISA_RND_M)
-DIR_SET(_m_sat, f32_sat, ISA_RND_M)
-DIR_SET(_p, ID, ISA_RND_P)
-DIR_SET(_p_sat, f32_sat, ISA_RND_P)
+F32_DIR(add_f32_dir_z, 2, ID, dir_add(a, b, m_dn, m_up, m_z), ISA_RND_Z)
+F32_DIR(sub_f32_dir_z, 2, ID, dir_add(a, -b, m_dn, m_up, m_z), ISA_RND_Z)
+F32_DIR(mul_f32_dir_z, 2, ID, dir_mul(a, b, m_dn, m_up, m_z), ISA_RND_Z)
+F32_DIR(fma_f32_dir_z, 3, ID, dir_add(a * b, c, m_dn, m_up, m_z), ISA_RND_Z)
+F32_DIR(add_f32_dir_z_sat, 2, f32_sat, dir_add(a, b, m_dn, m_up, m_z), ISA_RND_Z)
+F32_DIR(sub_f32_dir_z_sat, 2, f32_sat, dir_add(a, -b, m_dn, m_up, m_z), ISA_RND_Z)
+F32_DIR(mul_f32_dir_z_sat, 2, f32_sat, dir_mul(a, b, m_dn, m_up, m_z), ISA_RND_Z)
+F32_DIR(fma_f32_dir_z_sat, 3, f32_sat, dir_add(a * b, c, m_dn, m_up, m_z), ISA_RND_Z)
+F32_DIR(add_f32_dir_m, 2, ID, dir_add(a, b, m_dn, m_up, m_z), ISA_RND_M)
+F32_DIR(sub_f32_dir_m, 2, ID, dir_add(a, -b, m_dn, m_up, m_z), ISA_RND_M)
+F32_DIR(mul_f32_dir_m, 2, ID, dir_mul(a, b, m_dn, m_up, m_z), ISA_RND_M)
+F32_DIR(fma_f32_dir_m, 3, ID, dir_add(a * b, c, m_dn, m_up, m_z), ISA_RND_M)
+F32_DIR(add_f32_dir_m_sat, 2, f32_sat, dir_add(a, b, m_dn, m_up, m_z), ISA_RND_M)
+F32_DIR(sub_f32_dir_m_sat, 2, f32_sat, dir_add(a, -b, m_dn, m_up, m_z), ISA_RND_M)
+F32_DIR(mul_f32_dir_m_sat, 2, f32_sat, dir_mul(a, b, m_dn, m_up, m_z), ISA_RND_M)
+F32_DIR(fma_f32_dir_m_sat, 3, f32_sat, dir_add(a * b, c, m_dn, m_up, m_z), ISA_RND_M)
+F32_DIR(add_f32_dir_p, 2, ID, dir_add(a, b, m_dn, m_up, m_z), ISA_RND_P)
+F32_DIR(sub_f32_dir_p, 2, ID, dir_add(a, -b, m_dn, m_up, m_z), ISA_RND_P)
+F32_DIR(mul_f32_dir_p, 2, ID, dir_mul(a, b, m_dn, m_up, m_z), ISA_RND_P)
+F32_DIR(fma_f32_dir_p, 3, ID, dir_add(a * b, c, m_dn, m_up, m_z), ISA_RND_P)
+F32_DIR(add_f32_dir_p_sat, 2, f32_sat, dir_add(a, b, m_dn, m_up, m_z), ISA_RND_P)
+F32_DIR(sub_f32_dir_p_sat, 2, f32_sat, dir_add(a, -b, m_dn, m_up, m_z), ISA_RND_P)
+F32_DIR(mul_f32_dir_p_sat, 2, f32_sat, dir_mul(a, b, m_dn, m_up, m_z), ISA_RND_P)
+F32_DIR(fma_f32_dir_p_sat, 3, f32_sat, dir_add(a * b, c, m_dn, m_up, m_z), ISA_RND_P)
 
 static const isa_xdesc_t *dir_select(isa_op_t op, bool sat, int mode)
 {
