@@ -70,7 +70,7 @@ typedef struct {
     uint32_t cfirst, ccnt, cval[4096]; /* its entries not yet turned into residuals */
 } decoder_t;
 
-static void predict_chunk(isa_mufu_table_t which, uint32_t i0, uint32_t cnt, uint32_t *pred);
+ISA_HOT static void predict_chunk(isa_mufu_table_t which, uint32_t i0, uint32_t cnt, uint32_t *pred);
 
 /* The residuals of the entries collected in d->cval (a whole number of blocks). */
 static void flush_residuals(decoder_t *d)
