@@ -280,30 +280,17 @@ static inline __attribute__((always_inline)) uint32_t dir_mul(double a, double b
         return ISA_X_NEXT;                                                                       \
     }                                                                                            \
     static const isa_xdesc_t NAME[1] = { { NAME##_f, { 4, 4, 4, NSRC > 2 ? 4 : 0 }, 0 } };
-F32_DIR(add_f32_dir_z, 2, ID, dir_add(a, b, m_dn, m_up, m_z), ISA_RND_Z)
-F32_DIR(sub_f32_dir_z, 2, ID, dir_add(a, -b, m_dn, m_up, m_z), ISA_RND_Z)
-F32_DIR(mul_f32_dir_z, 2, ID, dir_mul(a, b, m_dn, m_up, m_z), ISA_RND_Z)
-F32_DIR(fma_f32_dir_z, 3, ID, dir_add(a * b, c, m_dn, m_up, m_z), ISA_RND_Z)
-F32_DIR(add_f32_dir_z_sat, 2, f32_sat, dir_add(a, b, m_dn, m_up, m_z), ISA_RND_Z)
-F32_DIR(sub_f32_dir_z_sat, 2, f32_sat, dir_add(a, -b, m_dn, m_up, m_z), ISA_RND_Z)
-F32_DIR(mul_f32_dir_z_sat, 2, f32_sat, dir_mul(a, b, m_dn, m_up, m_z), ISA_RND_Z)
-F32_DIR(fma_f32_dir_z_sat, 3, f32_sat, dir_add(a * b, c, m_dn, m_up, m_z), ISA_RND_Z)
-F32_DIR(add_f32_dir_m, 2, ID, dir_add(a, b, m_dn, m_up, m_z), ISA_RND_M)
-F32_DIR(sub_f32_dir_m, 2, ID, dir_add(a, -b, m_dn, m_up, m_z), ISA_RND_M)
-F32_DIR(mul_f32_dir_m, 2, ID, dir_mul(a, b, m_dn, m_up, m_z), ISA_RND_M)
-F32_DIR(fma_f32_dir_m, 3, ID, dir_add(a * b, c, m_dn, m_up, m_z), ISA_RND_M)
-F32_DIR(add_f32_dir_m_sat, 2, f32_sat, dir_add(a, b, m_dn, m_up, m_z), ISA_RND_M)
-F32_DIR(sub_f32_dir_m_sat, 2, f32_sat, dir_add(a, -b, m_dn, m_up, m_z), ISA_RND_M)
-F32_DIR(mul_f32_dir_m_sat, 2, f32_sat, dir_mul(a, b, m_dn, m_up, m_z), ISA_RND_M)
-F32_DIR(fma_f32_dir_m_sat, 3, f32_sat, dir_add(a * b, c, m_dn, m_up, m_z), ISA_RND_M)
-F32_DIR(add_f32_dir_p, 2, ID, dir_add(a, b, m_dn, m_up, m_z), ISA_RND_P)
-F32_DIR(sub_f32_dir_p, 2, ID, dir_add(a, -b, m_dn, m_up, m_z), ISA_RND_P)
-F32_DIR(mul_f32_dir_p, 2, ID, dir_mul(a, b, m_dn, m_up, m_z), ISA_RND_P)
-F32_DIR(fma_f32_dir_p, 3, ID, dir_add(a * b, c, m_dn, m_up, m_z), ISA_RND_P)
-F32_DIR(add_f32_dir_p_sat, 2, f32_sat, dir_add(a, b, m_dn, m_up, m_z), ISA_RND_P)
-F32_DIR(sub_f32_dir_p_sat, 2, f32_sat, dir_add(a, -b, m_dn, m_up, m_z), ISA_RND_P)
-F32_DIR(mul_f32_dir_p_sat, 2, f32_sat, dir_mul(a, b, m_dn, m_up, m_z), ISA_RND_P)
-F32_DIR(fma_f32_dir_p_sat, 3, f32_sat, dir_add(a * b, c, m_dn, m_up, m_z), ISA_RND_P)
+#define DIR_SET(SFX, POST, MODE)                                                                  \
+    F32_DIR(add_f32_dir##SFX, 2, POST, dir_add(a, b, m_dn, m_up, m_z), MODE)                      \
+    F32_DIR(sub_f32_dir##SFX, 2, POST, dir_add(a, -b, m_dn, m_up, m_z), MODE)                     \
+    F32_DIR(mul_f32_dir##SFX, 2, POST, dir_mul(a, b, m_dn, m_up, m_z), MODE)                      \
+    F32_DIR(fma_f32_dir##SFX, 3, POST, dir_add(a * b, c, m_dn, m_up, m_z), MODE)
+DIR_SET(_z, ID, ISA_RND_Z)
+DIR_SET(_z_sat, f32_sat, ISA_RND_Z)
+DIR_SET(_m, ID, ISA_RND_M)
+DIR_SET(_m_sat, f32_sat, ISA_RND_M)
+DIR_SET(_p, ID, ISA_RND_P)
+DIR_SET(_p_sat, f32_sat, ISA_RND_P)
 
 static const isa_xdesc_t *dir_select(isa_op_t op, bool sat, int mode)
 {
